@@ -1,0 +1,91 @@
+import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
+import type {
+  CheckpointEntry,
+  Checkpointer,
+  RunStatus,
+  ThreadInfo,
+  ThreadLog,
+  ThreadSnapshot,
+} from './types.ts';
+
+interface StoredThread {
+  base: string | null;
+  baseSeq: number;
+  /** Serialized entries; entries[i] has seq baseSeq + i + 1. */
+  entries: string[];
+  last: ThreadInfo;
+}
+
+/**
+ * A checkpointer that keeps threads in this process, serialized as JSON so that
+ * readers never share objects with writers. For tests, benchmarks and one-off runs.
+ */
+export class MemoryCheckpointer implements Checkpointer {
+  #threads = new Map<string, StoredThread>();
+
+  async append(entry: CheckpointEntry): Promise<void> {
+    const thread = this.#threads.get(entry.threadId);
+    const expected = thread ? thread.baseSeq + thread.entries.length + 1 : 1;
+    if (entry.seq !== expected) {
+      throw new CheckpointConflictError({ threadId: entry.threadId, seq: entry.seq });
+    }
+    const serialized = JSON.stringify(entry);
+    const last: ThreadInfo = {
+      threadId: entry.threadId,
+      lastSeq: entry.seq,
+      status: entry.status,
+      runId: entry.runId,
+      updatedAt: entry.createdAt,
+    };
+    if (thread) {
+      thread.entries.push(serialized);
+      thread.last = last;
+    } else {
+      this.#threads.set(entry.threadId, { base: null, baseSeq: 0, entries: [serialized], last });
+    }
+  }
+
+  async read(threadId: string, afterSeq = 0): Promise<ThreadLog> {
+    const thread = this.#threads.get(threadId);
+    if (!thread) return { base: null, entries: [] };
+    const base =
+      thread.base !== null && thread.baseSeq > afterSeq
+        ? (JSON.parse(thread.base) as ThreadSnapshot)
+        : null;
+    const from = Math.max(0, afterSeq - thread.baseSeq);
+    const entries = thread.entries.slice(from).map((text) => JSON.parse(text) as CheckpointEntry);
+    return { base, entries };
+  }
+
+  async compact(threadId: string, snapshot: ThreadSnapshot): Promise<void> {
+    const thread = this.#threads.get(threadId);
+    const lastSeq = thread ? thread.baseSeq + thread.entries.length : 0;
+    if (thread && snapshot.seq <= thread.baseSeq) return;
+    if (!thread || snapshot.seq >= lastSeq) {
+      throw new RangeError(
+        `Cannot compact thread "${threadId}" up to step ${snapshot.seq}: its last step is ${lastSeq} and must stay`,
+      );
+    }
+    thread.entries = thread.entries.slice(snapshot.seq - thread.baseSeq);
+    thread.base = JSON.stringify(snapshot);
+    thread.baseSeq = snapshot.seq;
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    this.#threads.delete(threadId);
+  }
+
+  async listThreads(options: { status?: RunStatus } = {}): Promise<ThreadInfo[]> {
+    const infos: ThreadInfo[] = [];
+    for (const thread of this.#threads.values()) {
+      if (options.status === undefined || thread.last.status === options.status) {
+        infos.push({ ...thread.last });
+      }
+    }
+    return infos.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  async close(): Promise<void> {
+    this.#threads.clear();
+  }
+}

@@ -1,0 +1,63 @@
+export { StateGraph } from './builder.ts';
+export {
+  append,
+  type Channel,
+  type ChannelUpdate,
+  type ChannelValue,
+  increment,
+  reducer,
+  replace,
+} from './channels.ts';
+export { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
+export {
+  SqliteCheckpointer,
+  type SqliteCheckpointerOptions,
+} from './checkpoint/sqlite-checkpointer.ts';
+export type {
+  CheckpointEntry,
+  Checkpointer,
+  EntryKind,
+  RunStatus,
+  ThreadInfo,
+  ThreadLog,
+  ThreadSnapshot,
+} from './checkpoint/types.ts';
+export { CompiledGraph } from './compiled-graph.ts';
+export { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
+export { GraphValidationError } from './errors/graph-validation-error.ts';
+export { InvalidRouteError } from './errors/invalid-route-error.ts';
+export { InvalidUpdateError } from './errors/invalid-update-error.ts';
+export { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
+export { NodeFailedError } from './errors/node-failed-error.ts';
+export { NothingToResumeError } from './errors/nothing-to-resume-error.ts';
+export { PendingRunError } from './errors/pending-run-error.ts';
+export { RecursionLimitError } from './errors/recursion-limit-error.ts';
+export { RunCancelledError } from './errors/run-cancelled-error.ts';
+export {
+  type MessageLike,
+  type MessagesUpdate,
+  messages,
+  type RemoveMessage,
+  removeAllMessages,
+  removeMessage,
+} from './messages.ts';
+export {
+  defineState,
+  initialState,
+  type StateOf,
+  type StateSchema,
+  type UpdateOf,
+} from './state.ts';
+export {
+  type CompileOptions,
+  END,
+  type GraphEvent,
+  type HistoryEntry,
+  type NodeContext,
+  type NodeFunction,
+  type NodeResult,
+  type RouterFunction,
+  type RunConfig,
+  START,
+  type ThreadState,
+} from './types.ts';

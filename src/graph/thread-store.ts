@@ -1,0 +1,123 @@
+import type { CheckpointEntry, Checkpointer, ThreadLog } from './checkpoint/types.ts';
+import { type AnyChannel, applyUpdate, initialState, type StateSchema } from './state.ts';
+
+/** What the runtime knows of a thread: its state after `seq`, and its last entry. */
+export interface ThreadRecord {
+  threadId: string;
+  seq: number;
+  values: Record<string, unknown>;
+  last: CheckpointEntry | null;
+  /** Seqs of the input entries of the runs kept since the base snapshot. */
+  runStarts: number[];
+}
+
+/**
+ * A checkpointer seen through the state schema, with the latest state of recently
+ * used threads kept in memory (least recently used dropped first). Every load asks
+ * the checkpointer only for what came after the cached step, so a thread costs the
+ * same to continue at turn 50 as at turn 1, and writes by other processes are seen.
+ */
+export class ThreadStore {
+  readonly checkpointer: Checkpointer;
+  #schema: StateSchema;
+  #cache = new Map<string, ThreadRecord>();
+  #cacheSize: number;
+
+  constructor(schema: StateSchema, checkpointer: Checkpointer, cacheSize: number) {
+    this.#schema = schema;
+    this.checkpointer = checkpointer;
+    this.#cacheSize = cacheSize;
+  }
+
+  /** The thread as stored now (an unknown thread has seq 0 and no last entry). */
+  async load(threadId: string): Promise<ThreadRecord> {
+    const cached = this.#cache.get(threadId);
+    if (cached === undefined) {
+      const log = await this.checkpointer.read(threadId, 0);
+      const record = this.#fold(this.#emptyRecord(threadId), log);
+      this.#remember(record);
+      return record;
+    }
+    const log = await this.checkpointer.read(threadId, cached.seq);
+    if (log.base !== null || log.entries.length > 0) this.#fold(cached, log);
+    // Refresh the entry's place in the least-recently-used order.
+    this.#cache.delete(threadId);
+    this.#cache.set(threadId, cached);
+    return cached;
+  }
+
+  /** Commits an entry and, once it is stored, moves the record to it. */
+  async commit(record: ThreadRecord, entry: CheckpointEntry, values: Record<string, unknown>) {
+    try {
+      await this.checkpointer.append(entry);
+    } catch (error) {
+      this.forget(record.threadId);
+      throw error;
+    }
+    record.seq = entry.seq;
+    record.values = values;
+    record.last = entry;
+    if (entry.kind === 'input') record.runStarts.push(entry.seq);
+  }
+
+  /** The state after every entry up to and including `seq`, rebuilt from storage. */
+  async valuesAt(threadId: string, seq: number): Promise<Record<string, unknown>> {
+    const log = await this.checkpointer.read(threadId, 0);
+    const record = this.#emptyRecord(threadId);
+    this.#fold(record, {
+      base: log.base,
+      entries: log.entries.filter((entry) => entry.seq <= seq),
+    });
+    return record.values;
+  }
+
+  /** Drops a thread from the cache (after a delete, or when storage disagreed). */
+  forget(threadId: string): void {
+    this.#cache.delete(threadId);
+  }
+
+  /** The state as each entry of `log` left it, starting from its base. */
+  *replay(log: ThreadLog): Generator<{ entry: CheckpointEntry; values: Record<string, unknown> }> {
+    let values = log.base ? this.#baseValues(log.base.values) : initialState(this.#schema);
+    for (const entry of log.entries) {
+      values = applyUpdate(this.#schema, values, entry.update ?? undefined);
+      yield { entry, values };
+    }
+  }
+
+  #emptyRecord(threadId: string): ThreadRecord {
+    return { threadId, seq: 0, values: initialState(this.#schema), last: null, runStarts: [] };
+  }
+
+  #fold(record: ThreadRecord, log: ThreadLog): ThreadRecord {
+    if (log.base !== null) {
+      record.values = this.#baseValues(log.base.values);
+      record.seq = log.base.seq;
+      record.runStarts = [];
+    }
+    for (const entry of log.entries) {
+      record.values = applyUpdate(this.#schema, record.values, entry.update ?? undefined);
+      record.seq = entry.seq;
+      record.last = entry;
+      if (entry.kind === 'input') record.runStarts.push(entry.seq);
+    }
+    return record;
+  }
+
+  /** A stored snapshot read with today's schema: dropped fields skipped, new ones at their start. */
+  #baseValues(values: Record<string, unknown>): Record<string, unknown> {
+    const state = initialState(this.#schema) as Record<string, unknown>;
+    for (const key of Object.keys(values)) {
+      if ((this.#schema[key] as AnyChannel | undefined) !== undefined) state[key] = values[key];
+    }
+    return state;
+  }
+
+  #remember(record: ThreadRecord): void {
+    this.#cache.set(record.threadId, record);
+    if (this.#cache.size > this.#cacheSize) {
+      const oldest = this.#cache.keys().next().value as string;
+      this.#cache.delete(oldest);
+    }
+  }
+}

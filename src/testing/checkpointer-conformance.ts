@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import {
+  CheckpointConflictError,
+  type CheckpointEntry,
+  type Checkpointer,
+} from '../graph/index.ts';
+
+/** Builds an entry for the suite; only the fields a test cares about need to be given. */
+export function entryFor(
+  threadId: string,
+  seq: number,
+  fields: Partial<CheckpointEntry> = {},
+): CheckpointEntry {
+  return {
+    threadId,
+    seq,
+    runId: 'run-1',
+    kind: 'node',
+    node: 'agent',
+    step: seq,
+    update: { messages: [{ id: `m${seq}`, content: `message ${seq}` }] },
+    next: 'agent',
+    status: 'running',
+    error: null,
+    createdAt: 1_700_000_000_000 + seq,
+    ...fields,
+  };
+}
+
+/**
+ * The behaviour every Checkpointer backend must have. Call it from a test file with a
+ * factory that opens a fresh, empty backend; `reopen` (when the backend persists)
+ * opens the same storage again after `close`.
+ */
+export function checkpointerConformance(
+  name: string,
+  open: () => Promise<Checkpointer> | Checkpointer,
+  reopen?: () => Promise<Checkpointer> | Checkpointer,
+): void {
+  describe(`${name} checkpointer (conformance)`, () => {
+    let checkpointer: Checkpointer;
+    beforeEach(async () => {
+      checkpointer = await open();
+    });
+    afterEach(async () => {
+      await checkpointer.close();
+    });
+
+    it('reads an unknown thread as empty', async () => {
+      assert.deepEqual(await checkpointer.read('nobody'), { base: null, entries: [] });
+    });
+
+    it('returns appended entries in order, exactly as given', async () => {
+      const entries = [
+        entryFor('t', 1, {
+          kind: 'input',
+          node: null,
+          update: { messages: [{ id: 'a', text: '안녕' }] },
+        }),
+        entryFor('t', 2, { error: { code: 'x', message: 'y' }, status: 'error', next: null }),
+        entryFor('t', 3, { update: null }),
+      ];
+      for (const entry of entries) await checkpointer.append(entry);
+      assert.deepEqual((await checkpointer.read('t')).entries, entries);
+    });
+
+    it('reads only the entries after a given step', async () => {
+      for (let seq = 1; seq <= 5; seq += 1) await checkpointer.append(entryFor('t', seq));
+      const log = await checkpointer.read('t', 3);
+      assert.deepEqual(
+        log.entries.map((entry) => entry.seq),
+        [4, 5],
+      );
+      assert.equal(log.base, null);
+    });
+
+    it('keeps threads apart', async () => {
+      await checkpointer.append(entryFor('a', 1));
+      await checkpointer.append(entryFor('b', 1, { node: 'other' }));
+      assert.equal((await checkpointer.read('a')).entries[0]?.node, 'agent');
+      assert.equal((await checkpointer.read('b')).entries[0]?.node, 'other');
+    });
+
+    it('refuses a second entry at the same step with a conflict error', async () => {
+      await checkpointer.append(entryFor('t', 1));
+      await assert.rejects(checkpointer.append(entryFor('t', 1)), CheckpointConflictError);
+      assert.equal((await checkpointer.read('t')).entries.length, 1);
+    });
+
+    it('refuses an entry that skips a step', async () => {
+      await checkpointer.append(entryFor('t', 1));
+      await assert.rejects(checkpointer.append(entryFor('t', 3)), CheckpointConflictError);
+      await assert.rejects(checkpointer.append(entryFor('new', 2)), CheckpointConflictError);
+    });
+
+    it('does not let a caller change stored entries through its own objects', async () => {
+      const entry = entryFor('t', 1);
+      await checkpointer.append(entry);
+      (entry.update as { messages: unknown[] }).messages.push('mutated');
+      const read = await checkpointer.read('t');
+      (read.entries[0]?.update as { messages: unknown[] }).messages.push('mutated too');
+      assert.equal(
+        ((await checkpointer.read('t')).entries[0]?.update as { messages: unknown[] }).messages
+          .length,
+        1,
+      );
+    });
+
+    it('compacts history into a base snapshot and continues numbering after it', async () => {
+      for (let seq = 1; seq <= 6; seq += 1) await checkpointer.append(entryFor('t', seq));
+      await checkpointer.compact('t', { seq: 4, values: { total: 4 }, createdAt: 42 });
+      const log = await checkpointer.read('t');
+      assert.deepEqual(log.base, { seq: 4, values: { total: 4 }, createdAt: 42 });
+      assert.deepEqual(
+        log.entries.map((entry) => entry.seq),
+        [5, 6],
+      );
+      assert.equal((await checkpointer.read('t', 4)).base, null);
+      assert.deepEqual((await checkpointer.read('t', 2)).base?.seq, 4);
+      await assert.rejects(checkpointer.append(entryFor('t', 4)), CheckpointConflictError);
+      await checkpointer.append(entryFor('t', 7));
+      assert.equal((await checkpointer.read('t', 6)).entries[0]?.seq, 7);
+    });
+
+    it('never compacts away the last step, and ignores an older snapshot', async () => {
+      for (let seq = 1; seq <= 3; seq += 1) await checkpointer.append(entryFor('t', seq));
+      await assert.rejects(
+        checkpointer.compact('t', { seq: 3, values: {}, createdAt: 1 }),
+        RangeError,
+      );
+      await checkpointer.compact('t', { seq: 2, values: { v: 2 }, createdAt: 1 });
+      await checkpointer.compact('t', { seq: 1, values: { v: 1 }, createdAt: 1 });
+      assert.deepEqual((await checkpointer.read('t')).base?.values, { v: 2 });
+    });
+
+    it('deletes a thread with its snapshot, leaving others', async () => {
+      for (let seq = 1; seq <= 3; seq += 1) await checkpointer.append(entryFor('t', seq));
+      await checkpointer.append(entryFor('keep', 1));
+      await checkpointer.compact('t', { seq: 1, values: {}, createdAt: 1 });
+      await checkpointer.deleteThread('t');
+      assert.deepEqual(await checkpointer.read('t'), { base: null, entries: [] });
+      assert.equal((await checkpointer.read('keep')).entries.length, 1);
+      await checkpointer.append(entryFor('t', 1));
+      assert.equal((await checkpointer.read('t')).entries.length, 1);
+    });
+
+    it('lists threads by their last entry, newest first, filtered by status', async () => {
+      await checkpointer.append(entryFor('old', 1, { status: 'done', next: null, createdAt: 10 }));
+      await checkpointer.append(entryFor('live', 1, { createdAt: 20 }));
+      await checkpointer.append(entryFor('live', 2, { createdAt: 30, runId: 'run-2' }));
+      const all = await checkpointer.listThreads();
+      assert.deepEqual(
+        all.map((info) => [info.threadId, info.lastSeq, info.status, info.runId, info.updatedAt]),
+        [
+          ['live', 2, 'running', 'run-2', 30],
+          ['old', 1, 'done', 'run-1', 10],
+        ],
+      );
+      const running = await checkpointer.listThreads({ status: 'running' });
+      assert.deepEqual(
+        running.map((info) => info.threadId),
+        ['live'],
+      );
+    });
+
+    if (reopen) {
+      it('keeps everything across close and reopen', async () => {
+        for (let seq = 1; seq <= 4; seq += 1) await checkpointer.append(entryFor('t', seq));
+        await checkpointer.compact('t', { seq: 2, values: { kept: true }, createdAt: 5 });
+        const before = await checkpointer.read('t');
+        await checkpointer.close();
+        checkpointer = await reopen();
+        assert.deepEqual(await checkpointer.read('t'), before);
+        await checkpointer.append(entryFor('t', 5));
+      });
+    }
+  });
+}
