@@ -53,7 +53,8 @@ export function prepareUpdate(
     if (value === undefined) continue;
     const channel = schema[key];
     if (channel === undefined) {
-      (unknownFields ??= []).push(key);
+      unknownFields ??= [];
+      unknownFields.push(key);
       continue;
     }
     prepared ??= {};

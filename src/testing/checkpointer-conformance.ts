@@ -98,13 +98,11 @@ export function checkpointerConformance(
       const entry = entryFor('t', 1);
       await checkpointer.append(entry);
       (entry.update as { messages: unknown[] }).messages.push('mutated');
-      const read = await checkpointer.read('t');
-      (read.entries[0]?.update as { messages: unknown[] }).messages.push('mutated too');
-      assert.equal(
-        ((await checkpointer.read('t')).entries[0]?.update as { messages: unknown[] }).messages
-          .length,
-        1,
-      );
+      const messagesOf = async () =>
+        ((await checkpointer.read('t')).entries[0] as CheckpointEntry).update
+          ?.messages as unknown[];
+      (await messagesOf()).push('mutated too');
+      assert.equal((await messagesOf()).length, 1);
     });
 
     it('compacts history into a base snapshot and continues numbering after it', async () => {
