@@ -75,7 +75,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   }
 
   /** Finishes the thread's interrupted run from its last committed step. */
-  resume(
+  async resume(
     threadId: string,
     config: Omit<RunConfig<Context>, 'threadId'> = {},
   ): Promise<StateOf<Schema>> {
@@ -93,7 +93,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   }
 
   /** Marks the thread's interrupted run as failed, so new runs may start; false when none was pending. */
-  abandon(threadId: string, reason = 'abandoned after an interruption'): Promise<boolean> {
+  async abandon(threadId: string, reason = 'abandoned after an interruption'): Promise<boolean> {
     const store = this.#requireStore('abandon');
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       const record = await store.load(threadId);
@@ -121,7 +121,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   }
 
   /** Threads whose last run was interrupted (the process died mid-run). */
-  pendingRuns(): Promise<ThreadInfo[]> {
+  async pendingRuns(): Promise<ThreadInfo[]> {
     return this.#requireStore('pendingRuns').checkpointer.listThreads({ status: 'running' });
   }
 
@@ -147,6 +147,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return Array.from(store.replay(log), ({ entry, values }) => ({
       seq: entry.seq,
       runId: entry.runId,
+      step: entry.step,
       kind: entry.kind,
       node: entry.node,
       update: entry.update,
@@ -159,7 +160,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   }
 
   /** Deletes the thread, after any run queued on it has finished. */
-  deleteThread(threadId: string): Promise<void> {
+  async deleteThread(threadId: string): Promise<void> {
     const store = this.#requireStore('deleteThread');
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       await store.checkpointer.deleteThread(threadId);

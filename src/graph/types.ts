@@ -103,6 +103,8 @@ export interface ThreadState<Schema extends StateSchema> {
 export interface HistoryEntry<Schema extends StateSchema> {
   seq: number;
   runId: string;
+  /** Node executions of the run up to this entry. */
+  step: number;
   kind: EntryKind;
   node: string | null;
   update: Record<string, unknown> | null;
