@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { PendingRunError, SqliteCheckpointer } from '../src/graph/index.ts';
-import { buildChatFixtureGraph, chatFixtureInput } from '../src/testing/chat-graph.ts';
-import { buildPipelineGraph } from '../src/testing/pipeline-graph.ts';
+import {
+  buildChatFixtureGraph,
+  buildPipelineGraph,
+  chatFixtureInput,
+} from '../src/testing/index.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'yeoul-durability-'));
 after(() => rmSync(directory, { recursive: true, force: true }));

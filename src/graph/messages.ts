@@ -20,6 +20,14 @@ export type MessagesUpdate<Message extends MessageLike> =
 
 const removeAllId = '*';
 
+/**
+ * Messages that `prepare` just gave a new random id: they cannot replace an existing
+ * message, so `reduce` appends them without searching the list (which would make every
+ * append cost more as a conversation grows). Replayed updates are not in here and are
+ * searched as usual.
+ */
+const freshlyIdentified = new WeakSet<object>();
+
 /** An update entry that removes the message with this id. */
 export function removeMessage(id: string): RemoveMessage {
   return { type: 'remove', id };
@@ -48,9 +56,12 @@ export function messages<Message extends MessageLike>(): Channel<
     initial: () => [],
     prepare(update) {
       const entries = Array.isArray(update) ? update : [update];
-      return entries.map((entry) =>
-        isRemoval(entry) || entry.id !== undefined ? entry : { ...entry, id: createId() },
-      );
+      return entries.map((entry) => {
+        if (isRemoval(entry) || entry.id !== undefined) return entry;
+        const identified = { ...entry, id: createId() };
+        freshlyIdentified.add(identified);
+        return identified;
+      });
     },
     reduce(current, update) {
       const entries = Array.isArray(update) ? update : [update];
@@ -62,7 +73,8 @@ export function messages<Message extends MessageLike>(): Channel<
             entry.id === removeAllId ? [] : list.filter((message) => message.id !== entry.id);
           continue;
         }
-        const existing = entry.id === undefined ? -1 : list.findIndex((m) => m.id === entry.id);
+        const existing =
+          entry.id === undefined || freshlyIdentified.has(entry) ? -1 : indexOfId(list, entry.id);
         // Every array `result` points at was made here, so it may be changed in place.
         if (result === undefined) result = current.slice();
         if (existing === -1) result.push(entry);
@@ -71,4 +83,11 @@ export function messages<Message extends MessageLike>(): Channel<
       return result ?? current;
     },
   };
+}
+
+function indexOfId(list: readonly MessageLike[], id: string): number {
+  for (let index = list.length - 1; index >= 0; index -= 1) {
+    if ((list[index] as MessageLike).id === id) return index;
+  }
+  return -1;
 }

@@ -35,7 +35,7 @@ const scale = (n) => (QUICK ? Math.max(1, Math.round(n / 10)) : n);
 const WARMUP = scale(300);
 const N_FAST = scale(2000); // none, memory
 const N_SQLITE = scale(1000);
-const TURN_THREADS = 10;
+const TURN_THREADS = 30;
 const TURNS = 50;
 const CONCURRENT = 20;
 const STEPS_PER_INVOKE = 5; // router, memory, agent, tools, agent

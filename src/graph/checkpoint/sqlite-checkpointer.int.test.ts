@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { checkpointerConformance, entryFor } from '../../testing/checkpointer-conformance.ts';
+import { checkpointerConformance, entryFor } from '../../testing/index.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'yeoul-sqlite-'));

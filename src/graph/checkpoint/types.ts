@@ -53,7 +53,7 @@ export interface ThreadInfo {
 
 /**
  * Durable storage for graph threads. Every backend (memory, SQLite, later PostgreSQL)
- * passes the same conformance suite (`src/testing/checkpointer-conformance.ts`).
+ * passes the same conformance suite (`src/testing/index.ts`).
  * Methods are async so that a networked backend fits the same shape.
  */
 export interface Checkpointer {

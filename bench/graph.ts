@@ -1,0 +1,245 @@
+// `npm run bench:graph [-- --quick]`: Yeoul's graph runtime against LangGraph.js on the
+// chat-shaped graph of bench/README.md, both measured in this one invocation.
+// Progress goes to stderr; the last line on stdout is one JSON object with `targets`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Checkpointer, MemoryCheckpointer, SqliteCheckpointer } from '../src/graph/index.ts';
+import { buildChatFixtureGraph, chatFixtureInput } from '../src/testing/index.ts';
+import { microsecondsSince, ratio, summarize, target } from './lib/stats.ts';
+
+const quick = process.argv.includes('--quick');
+const scale = (count: number) => (quick ? Math.max(1, Math.round(count / 10)) : count);
+const warmup = scale(300);
+const fastCount = scale(2000);
+const sqliteCount = scale(1000);
+const stepsPerInvoke = 5;
+const turnThreads = 30;
+const turns = 50;
+const concurrent = 20;
+const rssCounts = quick ? [1_000, 10_000] : [10_000, 100_000];
+
+const log = (...parts: unknown[]) => console.error('[yeoul]', ...parts);
+const directory = mkdtempSync(join(tmpdir(), 'yeoul-bench-graph-'));
+let fileCounter = 0;
+const freshFile = () => join(directory, `bench-${++fileCounter}.sqlite`);
+
+type Graph = ReturnType<typeof buildChatFixtureGraph>;
+
+async function timeInvokes(graph: Graph, count: number, label: string, useThreads: boolean) {
+  for (let index = 0; index < warmup; index += 1) {
+    await graph.invoke(
+      chatFixtureInput(index),
+      useThreads ? { threadId: `${label}-warm-${index}` } : {},
+    );
+  }
+  const samples: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const config = useThreads ? { threadId: `${label}-${index}` } : {};
+    const start = process.hrtime.bigint();
+    const state = await graph.invoke(chatFixtureInput(index), config);
+    samples.push(microsecondsSince(start));
+    if (state.messages.length !== 4)
+      throw new Error(`${label}: a turn added ${state.messages.length} messages, not 4`);
+  }
+  const invokeUs = summarize(samples);
+  const stepUs = summarize(samples.map((sample) => sample / stepsPerInvoke));
+  log(`${label}: ${invokeUs.p50} µs/invoke p50, ${stepUs.p50} µs/step p50 (${count} invokes)`);
+  return { invokeUs, stepUs, count };
+}
+
+async function checkShape() {
+  const graph = buildChatFixtureGraph();
+  const nodes: string[] = [];
+  for await (const event of graph.stream(chatFixtureInput(0))) {
+    if (event.type === 'node-end') nodes.push(event.node);
+  }
+  if (nodes.join() !== 'router,memory,agent,tools,agent') {
+    throw new Error(`the graph ran ${nodes.join(' → ')}, not the 5 steps of a tool turn`);
+  }
+}
+
+async function measureTurns() {
+  const checkpointer = new SqliteCheckpointer({ path: freshFile() });
+  const graph = buildChatFixtureGraph({ checkpointer });
+  const first: number[] = [];
+  const last: number[] = [];
+  for (let thread = 0; thread < turnThreads; thread += 1) {
+    for (let turn = 1; turn <= turns; turn += 1) {
+      const start = process.hrtime.bigint();
+      await graph.invoke(chatFixtureInput(turn), { threadId: `turns-${thread}` });
+      const elapsed = microsecondsSince(start);
+      if (turn === 1) first.push(elapsed);
+      if (turn === turns) last.push(elapsed);
+    }
+  }
+  await checkpointer.close();
+  const result = { turn1Us: summarize(first).p50, turn50Us: summarize(last).p50 };
+  log(`turns: turn 1 ${result.turn1Us} µs, turn 50 ${result.turn50Us} µs`);
+  return result;
+}
+
+async function measureStorage() {
+  const path = freshFile();
+  const checkpointer = new SqliteCheckpointer({ path });
+  const graph = buildChatFixtureGraph({ checkpointer });
+  for (let turn = 1; turn <= turns; turn += 1) {
+    await graph.invoke(chatFixtureInput(turn), { threadId: 'storage' });
+  }
+  await checkpointer.close();
+  let bytes = 0;
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(path + suffix)) bytes += statSync(path + suffix).size;
+  }
+  log(`storage: ${bytes} bytes after ${turns} turns on one thread`);
+  return { bytes };
+}
+
+async function measureConcurrent() {
+  const checkpointer: Checkpointer = new SqliteCheckpointer({ path: freshFile() });
+  const graph = buildChatFixtureGraph({ checkpointer });
+  const results = await Promise.allSettled(
+    Array.from({ length: concurrent }, (_, index) =>
+      graph.invoke(chatFixtureInput(index + 1), { threadId: 'concurrent' }),
+    ),
+  );
+  const state = await graph.getState('concurrent');
+  const contents = new Set(state?.values.messages.map((message) => message.content));
+  const kept = Array.from({ length: concurrent }, (_, index) =>
+    contents.has(chatFixtureInput(index + 1).messages.content),
+  ).filter(Boolean).length;
+  await checkpointer.close();
+  const errors = results.filter((result) => result.status === 'rejected').length;
+  log(`concurrent: kept ${kept} of ${concurrent} user messages, ${errors} errors`);
+  return { sent: concurrent, kept, errors };
+}
+
+/**
+ * The V8 flags `npm start` runs Yeoul with (package.json), so that memory is measured
+ * as Yeoul runs. The young generation is capped there: with V8's default cap, any steady
+ * survival (a cache of recent threads) grows it to ~130 MB while the live heap stays flat.
+ */
+function startFlags(): string[] {
+  const manifest = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'),
+  );
+  return (manifest.scripts.start as string)
+    .split(/\s+/)
+    .filter((part) => part.startsWith('--max-'));
+}
+
+/** RSS after 10k and 100k invokes, each on a new SQLite thread, in a fresh process. */
+function measureRss(flags: string[]) {
+  const output = execFileSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      ...flags,
+      join(import.meta.dirname, 'lib', 'graph-rss.ts'),
+      freshFile(),
+      ...rssCounts.map(String),
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const rss = JSON.parse(output.trim().split('\n').at(-1) as string) as Record<string, number>;
+  log(`rss (${flags.join(' ') || 'V8 defaults'}): ${JSON.stringify(rss)}`);
+  return { flags, ...rss } as { flags: string[] } & Record<string, number>;
+}
+
+function runPeer() {
+  const peer = join(import.meta.dirname, 'peers', 'langgraph');
+  if (!existsSync(join(peer, 'node_modules', '@langchain', 'langgraph'))) {
+    log('installing the LangGraph.js peer (bench/peers/langgraph/install.sh)');
+    execFileSync('bash', [join(peer, 'install.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  }
+  const result = spawnSync(
+    process.execPath,
+    [join(peer, 'bench.mjs'), ...(quick ? ['--quick'] : [])],
+    {
+      cwd: peer,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  if (result.status !== 0) throw new Error(`the LangGraph.js peer failed (exit ${result.status})`);
+  return JSON.parse(result.stdout.trim().split('\n').at(-1) as string);
+}
+
+try {
+  await checkShape();
+  const none = await timeInvokes(buildChatFixtureGraph(), fastCount, 'none', false);
+  const memory = await timeInvokes(
+    buildChatFixtureGraph({ checkpointer: new MemoryCheckpointer() }),
+    fastCount,
+    'memory',
+    true,
+  );
+  const sqliteCheckpointer = new SqliteCheckpointer({ path: freshFile() });
+  const sqlite = await timeInvokes(
+    buildChatFixtureGraph({ checkpointer: sqliteCheckpointer }),
+    sqliteCount,
+    'sqlite',
+    true,
+  );
+  await sqliteCheckpointer.close();
+  const turnsResult = await measureTurns();
+  const storage50Turns = await measureStorage();
+  const concurrentResult = await measureConcurrent();
+  const rss = measureRss(startFlags());
+  const rssDefaultV8 = measureRss([]);
+  log('running the LangGraph.js peer');
+  const langgraph = runPeer();
+
+  const ours = {
+    name: 'yeoul',
+    stepsPerInvoke,
+    none,
+    memory,
+    sqlite,
+    turns: turnsResult,
+    storage50Turns,
+    concurrent: concurrentResult,
+    rss,
+    rssDefaultV8,
+  };
+  const [smallCount, largeCount] = rssCounts as [number, number];
+  const report = {
+    bench: 'graph',
+    quick,
+    node: process.version,
+    ours,
+    langgraph,
+    ratios: {
+      stepNone: ratio(langgraph.none.stepUs.p50, none.stepUs.p50),
+      stepMemory: ratio(langgraph.memory.stepUs.p50, memory.stepUs.p50),
+      stepSqlite: ratio(langgraph.sqlite.stepUs.p50, sqlite.stepUs.p50),
+      storage50Turns: ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes),
+      langgraphTurn50OverTurn1: ratio(langgraph.turns.turn50Us, langgraph.turns.turn1Us),
+      rssGrowthDefaultV8: ratio(
+        rssDefaultV8[`rssAfter${largeCount}`] as number,
+        rssDefaultV8[`rssAfter${smallCount}`] as number,
+      ),
+    },
+    targets: {
+      stepMemoryRatio: target(ratio(langgraph.memory.stepUs.p50, memory.stepUs.p50), 20, 'higher'),
+      stepSqliteRatio: target(ratio(langgraph.sqlite.stepUs.p50, sqlite.stepUs.p50), 15, 'higher'),
+      storage50TurnsRatio: target(
+        ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes),
+        8,
+        'higher',
+      ),
+      turn50OverTurn1: target(ratio(turnsResult.turn50Us, turnsResult.turn1Us), 1.1, 'lower'),
+      rssGrowth: target(
+        ratio(rss[`rssAfter${largeCount}`] as number, rss[`rssAfter${smallCount}`] as number),
+        1.1,
+        'lower',
+      ),
+      concurrentKept: target(concurrentResult.kept / concurrent, 1, 'higher'),
+    },
+  };
+  console.log(JSON.stringify(report));
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}

@@ -1,0 +1,9 @@
+export {
+  buildChatFixtureGraph,
+  type ChatFixtureState,
+  chatFixtureInput,
+  chatFixtureSchema,
+  type FixtureMessage,
+} from './chat-graph.ts';
+export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
+export { buildPipelineGraph, pipelineNodes, pipelineSchema } from './pipeline-graph.ts';
