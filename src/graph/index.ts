@@ -26,6 +26,7 @@ export { CompiledGraph } from './compiled-graph.ts';
 export { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
 export { GraphValidationError } from './errors/graph-validation-error.ts';
 export { InvalidRouteError } from './errors/invalid-route-error.ts';
+export { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
 export { InvalidUpdateError } from './errors/invalid-update-error.ts';
 export { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
 export { NodeFailedError } from './errors/node-failed-error.ts';

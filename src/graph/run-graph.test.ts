@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { StateGraph } from './builder.ts';
 import { append, increment, replace } from './channels.ts';
 import { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
+import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
 import { NodeFailedError } from './errors/node-failed-error.ts';
 import { RecursionLimitError } from './errors/recursion-limit-error.ts';
 import { RunCancelledError } from './errors/run-cancelled-error.ts';
@@ -49,6 +50,14 @@ describe('run limits', () => {
     const graph = loopGraph({ maxSteps: 4 });
     await assert.rejects(graph.invoke({}), { limit: 4 });
     await assert.rejects(graph.invoke({}, { maxSteps: 2 }), { limit: 2 });
+  });
+
+  it('refuses a step cap that is not a positive whole number, and an empty thread id', async () => {
+    const graph = loopGraph();
+    for (const maxSteps of [0, -1, 1.5, Number.NaN]) {
+      await assert.rejects(graph.invoke({}, { maxSteps }), { code: 'graph_invalid_run_config' });
+    }
+    await assert.rejects(graph.invoke({}, { threadId: '' }), InvalidRunConfigError);
   });
 
   it('routes a run at its step cap to the error node, which sees the error', async () => {

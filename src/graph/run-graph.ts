@@ -1,6 +1,7 @@
 import { createId, neverAbortedSignal } from '../core/index.ts';
 import type { CheckpointEntry, RunStatus } from './checkpoint/types.ts';
 import { InvalidRouteError } from './errors/invalid-route-error.ts';
+import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
 import { InvalidUpdateError } from './errors/invalid-update-error.ts';
 import { NodeFailedError } from './errors/node-failed-error.ts';
 import { NothingToResumeError } from './errors/nothing-to-resume-error.ts';
@@ -44,6 +45,7 @@ export async function runGraph(
   start: RunStart,
   config: RunConfig<unknown>,
 ): Promise<Values> {
+  checkRunConfig(config);
   const threadId = config.threadId;
   const store = threadId === undefined ? undefined : graph.store;
   const record = store && threadId !== undefined ? await store.load(threadId) : undefined;
@@ -193,6 +195,18 @@ export async function runGraph(
   }
   onEvent?.({ type: 'final', threadId, runId, values: values as never, steps: step });
   return values;
+}
+
+function checkRunConfig(config: RunConfig<unknown>): void {
+  const problems: string[] = [];
+  const { maxSteps, threadId } = config;
+  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
+    problems.push(`maxSteps must be a positive whole number, not ${String(maxSteps)}`);
+  }
+  if (threadId !== undefined && (typeof threadId !== 'string' || threadId.length === 0)) {
+    problems.push('threadId must be a non-empty string');
+  }
+  if (problems.length > 0) throw new InvalidRunConfigError({ problems });
 }
 
 /** Where the run goes after `from`, checked against the declared destinations. */

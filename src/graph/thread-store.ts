@@ -54,10 +54,13 @@ export class ThreadStore {
       this.forget(record.threadId);
       throw error;
     }
+    // A concurrent `load` (getState during the run) may already have folded this entry in.
+    if (entry.kind === 'input' && record.runStarts.at(-1) !== entry.seq) {
+      record.runStarts.push(entry.seq);
+    }
     record.seq = entry.seq;
     record.values = values;
     record.last = entry;
-    if (entry.kind === 'input') record.runStarts.push(entry.seq);
   }
 
   /** The state after every entry up to and including `seq`, rebuilt from storage. */

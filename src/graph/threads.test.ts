@@ -95,6 +95,38 @@ for (const [name, open] of backends) {
       );
     });
 
+    it('reads the last committed state while a run is still going, without disturbing it', async () => {
+      let release: () => void = () => undefined;
+      let gate = Promise.resolve();
+      const schema = defineState({ visited: append<string>() });
+      const graph = new StateGraph(schema)
+        .addNode('first', () => ({ visited: 'first' }))
+        .addNode('slow', async () => {
+          await gate;
+          return { visited: 'slow' };
+        })
+        .addEdge(START, 'first')
+        .addEdge('first', 'slow')
+        .addEdge('slow', END)
+        .compile({ checkpointer: open(), retention: { keepRuns: 1 } });
+      for (let turn = 0; turn < 3; turn += 1) {
+        gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const run = graph.invoke({ visited: `input ${turn}` }, { threadId: 'live' });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const during = await graph.getState('live');
+        assert.equal(during?.status, 'running');
+        assert.equal(during?.next, 'slow');
+        assert.deepEqual(during?.values.visited.slice(-2), [`input ${turn}`, 'first']);
+        release();
+        await run;
+      }
+      const after = await graph.getState('live');
+      assert.equal(after?.status, 'done');
+      assert.equal(after?.values.visited.length, 9);
+    });
+
     it('lists the history of a thread with the state after each step', async () => {
       const graph = buildChatFixtureGraph({ checkpointer: open() });
       await graph.invoke(chatFixtureInput(1), { threadId: 'h' });
