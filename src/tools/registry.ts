@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { ToolRegistrationError } from './errors/tool-registration-error.ts';
+import type { Permission, ToolDefinition, ToolEnvironment } from './types.ts';
+
+/** A tool as a model is told about it: name, description, JSON Schema of its input. */
+export interface ToolDescription {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+const namePattern = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** The tools a server offers, with the permission each runs under. */
+export class ToolRegistry {
+  #tools = new Map<string, ToolDefinition<unknown>>();
+  #permissions = new Map<string, Permission>();
+
+  /** Adds a tool; its name must be unique and snake_case. */
+  register<Input>(tool: ToolDefinition<Input>): this {
+    if (!namePattern.test(tool.name)) {
+      throw new ToolRegistrationError({
+        toolName: tool.name,
+        reason: 'names are snake_case, 1–64 characters',
+      });
+    }
+    if (this.#tools.has(tool.name)) {
+      throw new ToolRegistrationError({
+        toolName: tool.name,
+        reason: 'a tool with that name is registered already',
+      });
+    }
+    this.#tools.set(tool.name, tool as ToolDefinition<unknown>);
+    return this;
+  }
+
+  /** Overrides a tool's permission (for example from configuration). */
+  setPermission(name: string, permission: Permission): this {
+    if (!this.#tools.has(name)) {
+      throw new ToolRegistrationError({
+        toolName: name,
+        reason: 'no such tool to set a permission on',
+      });
+    }
+    this.#permissions.set(name, permission);
+    return this;
+  }
+
+  /** The permission a tool runs under now. */
+  permissionOf(name: string): Permission {
+    return this.#permissions.get(name) ?? this.#tools.get(name)?.permission ?? 'allow';
+  }
+
+  get(name: string): ToolDefinition<unknown> | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** The tools usable in `env`: available and not denied. */
+  available(env: ToolEnvironment): ToolDefinition<unknown>[] {
+    return [...this.#tools.values()].filter(
+      (tool) => this.permissionOf(tool.name) !== 'deny' && (tool.isAvailable?.(env) ?? true),
+    );
+  }
+
+  /** Names, descriptions and JSON Schemas of the usable tools, for a model's tool list. */
+  describe(env: ToolEnvironment): ToolDescription[] {
+    return this.available(env).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>,
+    }));
+  }
+}

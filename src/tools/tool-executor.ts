@@ -1,0 +1,127 @@
+import type { z } from 'zod';
+import { neverAbortedSignal } from '../core/index.ts';
+import { formatToolError, formatToolOutput } from './format-result.ts';
+import type { ToolRegistry } from './registry.ts';
+import type { ToolCallRequest, ToolEnvironment, ToolResult } from './types.ts';
+
+/** Limits and hooks of one request's tool executions. */
+export interface ToolExecutorOptions {
+  env: ToolEnvironment;
+  /** Tool executions allowed in this request (default 5); later calls get an error result. */
+  maxCalls?: number;
+  /** Cancels running tools when the request is cancelled. */
+  signal?: AbortSignal;
+  /** Asked before a tool with permission `ask` runs; without it such calls are refused. */
+  approve?: (call: ToolCallRequest) => Promise<boolean>;
+}
+
+const defaultTimeoutMs = 10_000;
+const defaultMaxResultChars = 4_000;
+
+/**
+ * Runs the tool calls of one request. Every failure — unknown tool, refused permission,
+ * bad arguments, a throw, a timeout, the per-request limit — becomes an error result the
+ * model sees; nothing thrown by a tool escapes.
+ */
+export class ToolExecutor {
+  #registry: ToolRegistry;
+  #options: ToolExecutorOptions;
+  #calls = 0;
+
+  constructor(registry: ToolRegistry, options: ToolExecutorOptions) {
+    this.#registry = registry;
+    this.#options = options;
+  }
+
+  /** Calls made in this request so far, refused ones included. */
+  get callCount(): number {
+    return this.#calls;
+  }
+
+  async execute(call: ToolCallRequest): Promise<ToolResult> {
+    const started = performance.now();
+    const finish = (content: string, isError: boolean): ToolResult => ({
+      callId: call.id,
+      name: call.name,
+      content,
+      isError,
+      durationMs: Math.round(performance.now() - started),
+    });
+    const fail = (message: string) => finish(formatToolError(message), true);
+
+    const maxCalls = this.#options.maxCalls ?? 5;
+    this.#calls += 1;
+    if (this.#calls > maxCalls) {
+      return fail(`tool call limit reached: at most ${maxCalls} tool executions per request`);
+    }
+    const tool = this.#registry.get(call.name);
+    const env = this.#options.env;
+    if (tool === undefined || !(tool.isAvailable?.(env) ?? true)) {
+      const names = this.#registry.available(env).map((available) => available.name);
+      return fail(`unknown tool "${call.name}"; available tools: ${names.join(', ') || 'none'}`);
+    }
+    const permission = this.#registry.permissionOf(call.name);
+    if (permission === 'deny') return fail(`tool "${call.name}" is not permitted`);
+    if (permission === 'ask') {
+      const approved = this.#options.approve ? await this.#options.approve(call) : false;
+      if (!approved) return fail(`tool "${call.name}" needs approval, and it was not given`);
+    }
+
+    const parsed = parseArguments(call.args, tool.inputSchema);
+    if (!parsed.ok) return fail(`invalid arguments for ${call.name}: ${parsed.problem}`);
+
+    const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([this.#options.signal ?? neverAbortedSignal, timeout]);
+    try {
+      const output = await raceAbort(
+        tool.execute(parsed.value, { signal, env, callId: call.id }),
+        signal,
+      );
+      return finish(formatToolOutput(output, tool.maxResultChars ?? defaultMaxResultChars), false);
+    } catch (error) {
+      if (timeout.aborted) return fail(`${call.name} timed out after ${timeoutMs / 1000} s`);
+      if (signal.aborted) return fail(`${call.name} was cancelled`);
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+}
+
+function parseArguments<Input>(
+  args: unknown,
+  schema: z.ZodType<Input>,
+): { ok: true; value: Input } | { ok: false; problem: string } {
+  let value = args;
+  if (typeof args === 'string') {
+    try {
+      value = args.trim() === '' ? {} : JSON.parse(args);
+    } catch {
+      return { ok: false, problem: 'the arguments are not valid JSON' };
+    }
+  }
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return { ok: true, value: result.data };
+  const problem = result.error.issues
+    .map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`)
+    .join('; ');
+  return { ok: false, problem };
+}
+
+/** Settles with the promise, or rejects as soon as the signal fires (the tool may keep running). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

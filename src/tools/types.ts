@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+
+/** Whether a tool may run: always, only after a person approves the call, or never. */
+export type Permission = 'allow' | 'ask' | 'deny';
+
+/** Where tools reach the outside world; every field can be pointed at a local fake in tests. */
+export interface ToolEndpoints {
+  openMeteoGeocoding: string;
+  openMeteoForecast: string;
+  openWeather: string;
+  /** MediaWiki API URL with `{lang}` standing for the wiki's language (`ko`, `en`). */
+  wikipedia: string;
+  tavily: string;
+}
+
+/** What tools may use: folders, endpoints, keys, a clock. Built once by the composition root. */
+export interface ToolEnvironment {
+  /** The only folder the file tools may read and write. */
+  workspaceDir: string;
+  /** The SQLite database the SQL tool queries, opened read-only. */
+  sqlDatabasePath: string;
+  endpoints: ToolEndpoints;
+  keys: { openWeather?: string; tavily?: string };
+  fetch: typeof fetch;
+  now: () => Date;
+}
+
+/** What a tool's `execute` receives besides its input. */
+export interface ToolContext {
+  /** Fires when the call times out or the request is cancelled; pass it to fetch and friends. */
+  signal: AbortSignal;
+  env: ToolEnvironment;
+  callId: string;
+}
+
+/** A tool: a name the model calls it by, a description, a zod input schema and an execute function. */
+export interface ToolDefinition<Input = unknown> {
+  /** snake_case, unique in a registry. */
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<Input>;
+  /** Default `allow`; a registry can override it. */
+  permission?: Permission;
+  /** Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Longest result, in characters, before it is cut (default 4 000). */
+  maxResultChars?: number;
+  /** False when the tool cannot work in this environment (a missing key); default true. */
+  isAvailable?: (env: ToolEnvironment) => boolean;
+  /** Returns text or JSON data; throws (or rejects) with a message the model can act on. */
+  execute(input: Input, context: ToolContext): Promise<unknown>;
+}
+
+/** A tool call as a model asks for it. `args` is an object or the JSON text of one. */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+/** The outcome of one tool call, as the model will see it. Failures are results too. */
+export interface ToolResult {
+  callId: string;
+  name: string;
+  /** The result text; starts with `Error: ` when `isError`. */
+  content: string;
+  isError: boolean;
+  durationMs: number;
+}
