@@ -1,0 +1,213 @@
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModel,
+  Output,
+  streamText,
+  type ToolSet,
+  tool,
+} from 'ai';
+import type { z } from 'zod';
+import { neverAbortedSignal } from '../core/index.ts';
+import { type ClassifiedFailure, classifyModelError } from './classify-error.ts';
+import { ModelCallError } from './errors/model-call-error.ts';
+import { RetryFailure, withRetries } from './retry.ts';
+import { toModelMessages } from './to-model-messages.ts';
+import { countTokens, fitToBudget } from './token-budget.ts';
+import type {
+  ModelCallOptions,
+  ModelCallResult,
+  ModelInfo,
+  ModelSettings,
+  ModelTool,
+  ModelUsage,
+  ToolCall,
+} from './types.ts';
+
+/** The limits a model runs under unless configured otherwise. */
+export const defaultModelSettings: ModelSettings = {
+  maxInputTokens: 4000,
+  maxOutputTokens: 2000,
+  timeoutMs: 60_000,
+  maxAttempts: 3,
+  retryBaseDelayMs: 500,
+  retryMaxDelayMs: 20_000,
+};
+
+/** One failed attempt, sorted, and whether text had already streamed (then no retry). */
+class AttemptFailure extends Error {
+  readonly failure: ClassifiedFailure;
+  readonly emitted: boolean;
+
+  constructor(failure: ClassifiedFailure, emitted: boolean, cause: unknown) {
+    super(failure.detail, { cause });
+    this.failure = failure;
+    this.emitted = emitted;
+  }
+}
+
+/**
+ * One model behind Yeoul's limits: every call fits the input token budget, caps the
+ * output, times out, retries transient failures (never after text has streamed), and
+ * reports usage. Tool calls come back to the caller; the graph executes them.
+ */
+export class ChatModel {
+  readonly info: ModelInfo;
+  readonly settings: ModelSettings;
+  readonly languageModel: LanguageModel;
+
+  constructor(
+    languageModel: LanguageModel,
+    info: ModelInfo,
+    settings: Partial<ModelSettings> = {},
+  ) {
+    this.languageModel = languageModel;
+    this.info = info;
+    this.settings = { ...defaultModelSettings, ...settings };
+  }
+
+  /** Streams one answer (text and/or tool calls), calling `onTextDelta` as text arrives. */
+  async call(options: ModelCallOptions): Promise<ModelCallResult> {
+    const budget = fitToBudget({ ...options, maxInputTokens: this.settings.maxInputTokens });
+    const messages = toModelMessages(budget.messages);
+    const tools = toToolSet(options.tools);
+    const { value, attempts } = await this.#withRetries(options.signal, async (signal, state) => {
+      const result = streamText({
+        model: this.languageModel,
+        ...(options.system ? { system: options.system } : {}),
+        messages,
+        ...(tools ? { tools } : {}),
+        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+        maxOutputTokens: this.settings.maxOutputTokens,
+        maxRetries: 0,
+        abortSignal: signal,
+        // Errors reach us as stream parts and are handled below; the SDK would also log them.
+        onError: () => undefined,
+      });
+      let text = '';
+      const toolCalls: ToolCall[] = [];
+      let finishReason = 'other';
+      let reported: { inputTokens?: number; outputTokens?: number } = {};
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta' && part.text.length > 0) {
+          state.emitted = true;
+          text += part.text;
+          options.onTextDelta?.(part.text);
+        } else if (part.type === 'tool-call' || part.type === 'tool-error') {
+          // A tool-error here means the input did not parse: the executor reports it to the model.
+          toolCalls.push({ id: part.toolCallId, name: part.toolName, args: part.input });
+        } else if (part.type === 'error') {
+          throw part.error;
+        } else if (part.type === 'abort') {
+          throw signal.reason ?? new Error('aborted');
+        } else if (part.type === 'finish') {
+          finishReason = part.finishReason;
+          reported = part.totalUsage;
+        }
+      }
+      const usage = usageOf(reported, budget.tokenCount, text, toolCalls);
+      return { text, toolCalls, finishReason, usage };
+    });
+    return { ...value, attempts, droppedMessages: budget.dropped };
+  }
+
+  /** Asks for an object of `schema` (router decisions, judge verdicts) through structured output. */
+  async generateObject<T>(
+    schema: z.ZodType<T>,
+    options: Omit<ModelCallOptions, 'tools' | 'onTextDelta'>,
+  ): Promise<{ object: T; usage: ModelUsage; attempts: number }> {
+    const budget = fitToBudget({ ...options, maxInputTokens: this.settings.maxInputTokens });
+    const { value, attempts } = await this.#withRetries(options.signal, async (signal) => {
+      const result = await generateText({
+        model: this.languageModel,
+        ...(options.system ? { system: options.system } : {}),
+        messages: toModelMessages(budget.messages),
+        output: Output.object({ schema }),
+        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+        maxOutputTokens: this.settings.maxOutputTokens,
+        maxRetries: 0,
+        abortSignal: signal,
+      });
+      const object = result.output as T;
+      return {
+        object,
+        usage: usageOf(result.usage, budget.tokenCount, JSON.stringify(object), []),
+      };
+    });
+    return { ...value, attempts };
+  }
+
+  async #withRetries<T>(
+    callerSignal: AbortSignal | undefined,
+    attempt: (signal: AbortSignal, state: { emitted: boolean }) => Promise<T>,
+  ): Promise<{ value: T; attempts: number }> {
+    const caller = callerSignal ?? neverAbortedSignal;
+    try {
+      return await withRetries(
+        async () => {
+          const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+          const state = { emitted: false };
+          try {
+            return await attempt(AbortSignal.any([caller, timeout]), state);
+          } catch (cause) {
+            if (caller.aborted) throw cause;
+            throw new AttemptFailure(
+              classifyModelError(cause, timeout.aborted),
+              state.emitted,
+              cause,
+            );
+          }
+        },
+        {
+          maxAttempts: this.settings.maxAttempts,
+          baseDelayMs: this.settings.retryBaseDelayMs,
+          maxDelayMs: this.settings.retryMaxDelayMs,
+          signal: caller,
+          classify: (error) => {
+            const { failure, emitted } = error as AttemptFailure;
+            return emitted ? { retryable: false } : failure;
+          },
+        },
+      );
+    } catch (error) {
+      if (caller.aborted || !(error instanceof RetryFailure)) throw error;
+      const { failure, cause } = error.lastError as AttemptFailure;
+      throw new ModelCallError({
+        reason: failure.reason,
+        ...(failure.status === undefined ? {} : { status: failure.status }),
+        attempts: error.attempts,
+        detail: failure.detail,
+        cause,
+      });
+    }
+  }
+}
+
+function toToolSet(tools: ModelTool[] | undefined): ToolSet | undefined {
+  if (tools === undefined || tools.length === 0) return undefined;
+  const set: ToolSet = {};
+  for (const definition of tools) {
+    set[definition.name] = tool({
+      description: definition.description,
+      inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return set;
+}
+
+function usageOf(
+  reported: { inputTokens?: number | undefined; outputTokens?: number | undefined },
+  estimatedInput: number,
+  text: string,
+  toolCalls: ToolCall[],
+): ModelUsage {
+  const estimated = reported.inputTokens === undefined || reported.outputTokens === undefined;
+  return {
+    inputTokens: reported.inputTokens ?? estimatedInput,
+    outputTokens:
+      reported.outputTokens ??
+      countTokens(text) +
+        toolCalls.reduce((sum, call) => sum + countTokens(JSON.stringify(call.args ?? {})), 0),
+    estimated,
+  };
+}

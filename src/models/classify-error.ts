@@ -1,0 +1,58 @@
+import { APICallError } from '@ai-sdk/provider';
+import type { ModelFailureReason } from './errors/model-call-error.ts';
+import { type RetryDecision, retryAfterMs } from './retry.ts';
+
+/** What a failed model attempt means: its reason, status, whether to retry and when. */
+export interface ClassifiedFailure extends RetryDecision {
+  reason: ModelFailureReason;
+  status: number | undefined;
+  detail: string;
+}
+
+const invalidResponseNames = new Set([
+  'AI_JSONParseError',
+  'AI_TypeValidationError',
+  'AI_InvalidResponseDataError',
+  'AI_NoContentGeneratedError',
+  'AI_NoOutputGeneratedError',
+  'AI_NoObjectGeneratedError',
+  'AI_InvalidToolInputError',
+]);
+
+/**
+ * Sorts a failed attempt: 429, 408, 409, 5xx, network errors and timeouts are
+ * transient (retried, honouring Retry-After); authentication, bad requests and
+ * malformed responses are not.
+ */
+export function classifyModelError(error: unknown, timedOut: boolean): ClassifiedFailure {
+  const detail = describe(error);
+  if (timedOut)
+    return { reason: 'timeout', status: undefined, retryable: true, detail: 'no answer in time' };
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const retryAfter = retryAfterMs(error.responseHeaders);
+    const base = {
+      status,
+      detail,
+      ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
+    };
+    if (status === undefined) return { ...base, reason: 'network', retryable: true };
+    if (status === 429) return { ...base, reason: 'rate_limited', retryable: true };
+    if (status === 408 || status === 409 || status >= 500)
+      return { ...base, reason: 'unavailable', retryable: true };
+    if (status === 401 || status === 403) return { ...base, reason: 'auth', retryable: false };
+    return { ...base, reason: 'bad_request', retryable: false };
+  }
+  const name = (error as { name?: string } | null)?.name ?? '';
+  if (invalidResponseNames.has(name)) {
+    return { reason: 'invalid_response', status: undefined, retryable: false, detail };
+  }
+  // fetch() failures, connection resets and truncated streams.
+  return { reason: 'network', status: undefined, retryable: true, detail };
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`.replace(/\s+/g, ' ').slice(0, 300);
+}

@@ -1,0 +1,23 @@
+export { ChatModel, defaultModelSettings } from './chat-model.ts';
+export { InputTooLongError } from './errors/input-too-long-error.ts';
+export { ModelCallError, type ModelFailureReason } from './errors/model-call-error.ts';
+export { ModelConfigError } from './errors/model-config-error.ts';
+export {
+  defaultModelIds,
+  type ModelConfig,
+  providers,
+  readModelConfig,
+} from './model-config.ts';
+export { OfflineLanguageModel } from './offline/offline-language-model.ts';
+export { resolveModel } from './resolve-model.ts';
+export { type BudgetedPrompt, countTokens, fitToBudget, messageTokens } from './token-budget.ts';
+export type {
+  ChatMessage,
+  ModelCallOptions,
+  ModelCallResult,
+  ModelInfo,
+  ModelSettings,
+  ModelTool,
+  ModelUsage,
+  ToolCall,
+} from './types.ts';

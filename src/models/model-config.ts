@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { ModelConfigError } from './errors/model-config-error.ts';
+import type { ModelInfo, ModelSettings } from './types.ts';
+
+/** The providers `YEOUL_MODEL` may name. */
+export const providers = ['openai', 'anthropic', 'ollama', 'compat', 'offline'] as const;
+
+/** Model ids used when `YEOUL_MODEL` names a provider without one, or is unset. */
+export const defaultModelIds: Record<ModelInfo['provider'], string> = {
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-haiku-4-5',
+  ollama: 'llama3.1',
+  compat: 'default',
+  offline: 'rules',
+};
+
+/** Everything model resolution reads from the environment. */
+export interface ModelConfig {
+  model: ModelInfo;
+  openai: { apiKey?: string; baseUrl?: string };
+  anthropic: { apiKey?: string };
+  ollama: { baseUrl: string };
+  compat: { baseUrl?: string; apiKey?: string };
+  settings: Partial<ModelSettings>;
+}
+
+const positiveInteger = z.coerce.number().int().positive();
+const settingsSchema = z.object({
+  YEOUL_MAX_INPUT_TOKENS: positiveInteger.optional(),
+  YEOUL_MAX_OUTPUT_TOKENS: positiveInteger.optional(),
+  YEOUL_MODEL_TIMEOUT_MS: positiveInteger.optional(),
+});
+
+/**
+ * Reads the model configuration from environment variables (../shared/CONTRACT.md):
+ * `YEOUL_MODEL=<provider>:<model id>`, else openai when `OPENAI_API_KEY` is set, else
+ * anthropic when `ANTHROPIC_API_KEY` is set, else the offline model. Reports every
+ * problem at once (unknown provider, missing key or URL, bad limits).
+ */
+export function readModelConfig(env: Record<string, string | undefined>): ModelConfig {
+  const problems: string[] = [];
+  const value = (name: string) => {
+    const text = env[name]?.trim();
+    return text ? text : undefined;
+  };
+  const spec = value('YEOUL_MODEL');
+  let provider: ModelInfo['provider'];
+  let modelId: string | undefined;
+  if (spec === undefined) {
+    provider = value('OPENAI_API_KEY')
+      ? 'openai'
+      : value('ANTHROPIC_API_KEY')
+        ? 'anthropic'
+        : 'offline';
+  } else {
+    const separator = spec.indexOf(':');
+    const name = (separator === -1 ? spec : spec.slice(0, separator)).toLowerCase();
+    modelId = separator === -1 ? undefined : spec.slice(separator + 1).trim() || undefined;
+    if ((providers as readonly string[]).includes(name)) provider = name as ModelInfo['provider'];
+    else {
+      problems.push(
+        `YEOUL_MODEL names unknown provider "${name}"; use one of ${providers.join(', ')} as <provider>:<model id>`,
+      );
+      provider = 'offline';
+    }
+  }
+  if (provider === 'openai' && !value('OPENAI_API_KEY'))
+    problems.push('YEOUL_MODEL uses openai but OPENAI_API_KEY is not set');
+  if (provider === 'anthropic' && !value('ANTHROPIC_API_KEY')) {
+    problems.push('YEOUL_MODEL uses anthropic but ANTHROPIC_API_KEY is not set');
+  }
+  if (provider === 'compat' && !value('YEOUL_COMPAT_BASE_URL')) {
+    problems.push(
+      'YEOUL_MODEL uses compat but YEOUL_COMPAT_BASE_URL is not set (the server URL ending in /v1)',
+    );
+  }
+  if (provider === 'compat' && modelId === undefined)
+    problems.push('YEOUL_MODEL=compat needs a model id: compat:<model id>');
+  for (const name of ['OPENAI_BASE_URL', 'OLLAMA_BASE_URL', 'YEOUL_COMPAT_BASE_URL']) {
+    const url = value(name);
+    if (url !== undefined && !URL.canParse(url)) problems.push(`${name} is not a URL: ${url}`);
+  }
+  const limits = settingsSchema.safeParse(env);
+  if (!limits.success) {
+    for (const issue of limits.error.issues)
+      problems.push(`${issue.path.join('.')} must be a positive whole number`);
+  }
+  if (problems.length > 0) throw new ModelConfigError({ problems });
+  const parsed = limits.data ?? {};
+  return {
+    model: { provider, modelId: modelId ?? defaultModelIds[provider] },
+    openai: {
+      ...optional('apiKey', value('OPENAI_API_KEY')),
+      ...optional('baseUrl', value('OPENAI_BASE_URL')),
+    },
+    anthropic: optional('apiKey', value('ANTHROPIC_API_KEY')),
+    ollama: { baseUrl: value('OLLAMA_BASE_URL') ?? 'http://127.0.0.1:11434' },
+    compat: {
+      ...optional('baseUrl', value('YEOUL_COMPAT_BASE_URL')),
+      ...optional('apiKey', value('YEOUL_COMPAT_API_KEY')),
+    },
+    settings: {
+      ...optional('maxInputTokens', parsed.YEOUL_MAX_INPUT_TOKENS),
+      ...optional('maxOutputTokens', parsed.YEOUL_MAX_OUTPUT_TOKENS),
+      ...optional('timeoutMs', parsed.YEOUL_MODEL_TIMEOUT_MS),
+    },
+  };
+}
+
+function optional<Key extends string, Value>(
+  key: Key,
+  value: Value | undefined,
+): Partial<Record<Key, Value>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<Key, Value>);
+}

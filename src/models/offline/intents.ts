@@ -1,0 +1,111 @@
+/** What the offline model understood a user message to ask for. */
+export type ToolIntent =
+  | { tool: 'calculator'; args: { expression: string } }
+  | { tool: 'get_current_datetime'; args: { timeZone?: string } }
+  | { tool: 'get_weather'; args: { location: string } }
+  | { tool: 'search_wikipedia'; args: { query: string } };
+
+const koreanOperators: Array<[RegExp, string]> = [
+  [/곱하기/g, '*'],
+  [/나누기/g, '/'],
+  [/더하기/g, '+'],
+  [/빼기/g, '-'],
+  [/[×xX](?=\s*\d)/g, '*'],
+  [/÷/g, '/'],
+];
+
+/** The arithmetic expression in a message, if it has one (`123 * 456`, `3 곱하기 4`). */
+export function findExpression(text: string): string | undefined {
+  let normalized = text;
+  for (const [pattern, operator] of koreanOperators)
+    normalized = normalized.replace(pattern, ` ${operator} `);
+  normalized = normalized.replace(/(\d),(?=\d{3}\b)/g, '$1');
+  const candidates =
+    normalized.match(/(?:sqrt|abs|log|sin|cos|tan)?[\d.(][\d\s.+\-*/^%()a-z]*[\d)]/g) ?? [];
+  const valid = candidates
+    .map((candidate) => candidate.replace(/\s+/g, ' ').trim())
+    .filter((candidate) => /\d\s*[-+*/^%]\s*[\d(]|(?:sqrt|abs|log|sin|cos|tan)\(/.test(candidate))
+    .filter(
+      (candidate) =>
+        !/[a-z]{2,}(?!\()/.test(candidate.replace(/(?:sqrt|abs|log|sin|cos|tan)\(/g, '(')),
+    );
+  return valid.sort((a, b) => b.length - a.length)[0];
+}
+
+const cityZones: Array<[RegExp, string]> = [
+  [/뉴욕|new york/i, 'America/New_York'],
+  [/런던|london/i, 'Europe/London'],
+  [/도쿄|tokyo/i, 'Asia/Tokyo'],
+  [/파리|paris/i, 'Europe/Paris'],
+  [/서울|seoul/i, 'Asia/Seoul'],
+];
+
+const particles = /(?:에서의|에서|의|은|는|이|가|을|를|에|도)$/;
+
+/** The tool a user message asks for, among the tools offered, if any. */
+export function findToolIntent(text: string, toolNames: Set<string>): ToolIntent | undefined {
+  const lower = text.toLowerCase();
+  if (toolNames.has('calculator')) {
+    const expression = findExpression(text);
+    if (expression !== undefined) return { tool: 'calculator', args: { expression } };
+    const asked = text.match(/(?:계산해\s*줘|계산|calculate|compute)\s*[:：]?\s*(.+)$/i);
+    if (asked?.[1]?.trim()) {
+      return { tool: 'calculator', args: { expression: asked[1].replace(/[?？!.]+$/, '').trim() } };
+    }
+  }
+  if (toolNames.has('get_weather') && /날씨|기온|weather|forecast/i.test(text)) {
+    return { tool: 'get_weather', args: { location: findPlace(text) } };
+  }
+  if (
+    toolNames.has('get_current_datetime') &&
+    /몇\s*시|지금\s*시간|현재\s*시간|날짜|며칠|요일|what time|current time|today's date|what day|what date/i.test(
+      lower,
+    )
+  ) {
+    const zone = cityZones.find(([pattern]) => pattern.test(text))?.[1];
+    return { tool: 'get_current_datetime', args: zone ? { timeZone: zone } : {} };
+  }
+  if (
+    toolNames.has('search_wikipedia') &&
+    /검색|누구|search|what is|what's|who is|who was/i.test(text)
+  ) {
+    return { tool: 'search_wikipedia', args: { query: searchQuery(text) } };
+  }
+  return undefined;
+}
+
+function findPlace(text: string): string {
+  const english = text.match(
+    /(?:in|for|at)\s+([A-Z][\w .'-]*?)(?:\s+(?:today|tomorrow|now)|[?.!,]|$)/,
+  );
+  if (english?.[1]) return english[1].trim();
+  const korean = text.match(/([\p{L}]+?)(?:의|에서의|에서)?\s*(?:날씨|기온)/u);
+  if (korean?.[1] && !/오늘|내일|지금|현재/.test(korean[1]))
+    return korean[1].replace(particles, '');
+  const before = text
+    .split(/날씨|기온/)[0]
+    ?.trim()
+    .split(/\s+/)
+    .filter((word) => !/오늘|내일|지금|현재/.test(word));
+  const word = before?.at(-1)?.replace(particles, '');
+  return word && word.length > 0 ? word : isHangul(text) ? '서울' : 'Seoul';
+}
+
+function searchQuery(text: string): string {
+  const cleaned = text
+    .replace(
+      /위키(?:피디아)?(?:에서)?|wikipedia|검색해\s*줘|검색해|검색|찾아\s*줘|알려\s*줘|누구(?:야|예요|인가요|니)?|search(?: for)?|what is|what's|who is|who was|please|tell me about/gi,
+      ' ',
+    )
+    .replace(/[?？!.]+/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .map((word) => word.replace(/(?:에\s*대해|에\s*대한|이란|란|가|이|은|는|을|를)$/, ''))
+    .filter((word) => word.length > 0)
+    .join(' ');
+  return cleaned.length > 0 ? cleaned : text.trim();
+}
+
+function isHangul(text: string): boolean {
+  return /[\uac00-\ud7a3]/.test(text);
+}

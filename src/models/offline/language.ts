@@ -1,0 +1,45 @@
+/** True when the text has Hangul in it: the offline model answers in Korean then. */
+export function isKorean(text: string): boolean {
+  return /[\u3131-\u318e\uac00-\ud7a3]/.test(text);
+}
+
+/** Formats a number the way people read it: thousands separators, at most 10 decimals. */
+export function formatNumber(value: number): string {
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 10 }).format(value);
+}
+
+/** Adds thousands separators to every plain number in a text (`56088` → `56,088`). */
+export function formatNumbersIn(text: string): string {
+  return text.replace(/-?\d{4,}(?:\.\d+)?/g, (match) => {
+    const value = Number(match);
+    return Number.isFinite(value) && Math.abs(value) < 1e21 ? formatNumber(value) : match;
+  });
+}
+
+/** Splits a text into sentences (Korean and English punctuation, and line breaks). */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?。])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length > 0);
+}
+
+/** Character bigrams of a text, lower-cased, without spaces or punctuation. */
+export function bigramsOf(text: string): Set<string> {
+  const compact = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
+  const grams = new Set<string>();
+  for (const word of compact.split(' ')) {
+    if (word.length === 1) grams.add(word);
+    for (let index = 0; index + 1 < word.length; index += 1)
+      grams.add(word.slice(index, index + 2));
+  }
+  return grams;
+}
+
+/** Share of the query's bigrams found in the candidate (0..1). */
+export function overlapScore(query: Set<string>, candidate: Set<string>): number {
+  if (query.size === 0) return 0;
+  let shared = 0;
+  for (const gram of query) if (candidate.has(gram)) shared += 1;
+  return shared / query.size;
+}

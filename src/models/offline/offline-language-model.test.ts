@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { readModelConfig } from '../model-config.ts';
+import { resolveModel } from '../resolve-model.ts';
+import type { ChatMessage, ModelTool } from '../types.ts';
+
+const model = resolveModel(readModelConfig({}));
+const tool = (name: string, properties: Record<string, unknown> = {}): ModelTool => ({
+  name,
+  description: name,
+  inputSchema: { type: 'object', properties },
+});
+const tools = [
+  tool('calculator', { expression: { type: 'string' } }),
+  tool('get_current_datetime', { timeZone: { type: 'string' } }),
+  tool('get_weather', { location: { type: 'string' } }),
+  tool('search_wikipedia', { query: { type: 'string' } }),
+];
+const user = (content: string): ChatMessage => ({ role: 'user', content });
+
+async function toolCallFor(text: string) {
+  const result = await model.call({ messages: [user(text)], tools });
+  assert.equal(result.text, '');
+  assert.equal(result.toolCalls.length, 1, `no tool call for ${text}`);
+  return result.toolCalls[0];
+}
+
+describe('offline model', () => {
+  it('turns arithmetic into a calculator call, in Korean and English', async () => {
+    assert.deepEqual((await toolCallFor('123 * 456 계산해줘'))?.args, { expression: '123 * 456' });
+    assert.deepEqual((await toolCallFor('What is (12 + 30) / 7?'))?.args, {
+      expression: '(12 + 30) / 7',
+    });
+    assert.deepEqual((await toolCallFor('3 곱하기 1,000은?'))?.args, { expression: '3 * 1000' });
+    assert.equal((await toolCallFor('123 * 456 계산해줘'))?.name, 'calculator');
+  });
+
+  it('sends an unusable expression to the calculator as asked, so its error flows back', async () => {
+    assert.deepEqual(await toolCallFor('계산해줘: abc'), {
+      id: 'offline-call-1',
+      name: 'calculator',
+      args: { expression: 'abc' },
+    });
+  });
+
+  it('asks the date/time tool for time questions', async () => {
+    assert.equal((await toolCallFor('지금 몇 시야?'))?.name, 'get_current_datetime');
+    assert.deepEqual((await toolCallFor('What time is it in New York?'))?.args, {
+      timeZone: 'America/New_York',
+    });
+  });
+
+  it('asks the weather tool with the place named', async () => {
+    assert.deepEqual((await toolCallFor('서울 날씨 어때?'))?.args, { location: '서울' });
+    assert.deepEqual((await toolCallFor('부산의 날씨 알려줘'))?.args, { location: '부산' });
+    assert.deepEqual((await toolCallFor("What's the weather in Paris today?"))?.args, {
+      location: 'Paris',
+    });
+  });
+
+  it('searches Wikipedia for search / 검색 / what is / 누구 questions', async () => {
+    assert.deepEqual(await toolCallFor('아이유가 누구야?'), {
+      id: 'offline-call-1',
+      name: 'search_wikipedia',
+      args: { query: '아이유' },
+    });
+    assert.deepEqual((await toolCallFor('양자컴퓨터 검색해줘'))?.args, { query: '양자컴퓨터' });
+    assert.deepEqual((await toolCallFor('What is quantum computing?'))?.args, {
+      query: 'quantum computing',
+    });
+  });
+
+  it('answers from tool results with readable numbers', async () => {
+    const messages: ChatMessage[] = [
+      user('123 * 456 계산해줘'),
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'calculator', args: { expression: '123 * 456' } }],
+      },
+      { role: 'tool', toolCallId: 'c1', name: 'calculator', content: '123 * 456 = 56088' },
+    ];
+    assert.equal((await model.call({ messages, tools })).text, '123 * 456 = 56,088입니다.');
+    const english = [user('what is 123*456?'), ...messages.slice(1)];
+    assert.equal((await model.call({ messages: english, tools })).text, '123 * 456 = 56,088.');
+  });
+
+  it('apologises and names the problem after a tool error', async () => {
+    const messages: ChatMessage[] = [
+      user('계산해줘: abc'),
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'calculator', args: { expression: 'abc' } }],
+      },
+      {
+        role: 'tool',
+        toolCallId: 'c1',
+        name: 'calculator',
+        content: 'Error: Undefined symbol abc',
+        isError: true,
+      },
+    ];
+    const { text } = await model.call({ messages, tools });
+    assert.match(text, /^죄송합니다/);
+    assert.match(text, /Undefined symbol abc/);
+  });
+
+  it('quotes the most relevant sentences of retrieved context', async () => {
+    const system =
+      '당신은 회사 도우미입니다.\n\n[참고 문서]\n[1] 휴가 정책: 연차는 15일, 병가는 10일입니다. 연차는 입사일 기준으로 발생합니다.\n[2] 2024년 팀 예산: 1억원입니다.\n[3] 사무실은 판교에 있습니다.';
+    const vacation = await model.call({
+      system,
+      messages: [user('회사 휴가 정책이 뭐야?')],
+      tools,
+    });
+    assert.match(vacation.text, /연차는 15일, 병가는 10일/);
+    assert.doesNotMatch(vacation.text, /판교/);
+    const budget = await model.call({ system, messages: [user('팀 예산이 얼마야?')], tools });
+    assert.match(budget.text, /1억원/);
+  });
+
+  it('greets a name it is told and recalls it later, from the conversation or the summary', async () => {
+    assert.match((await model.call({ messages: [user('내 이름은 철수야')] })).text, /철수님/);
+    assert.match((await model.call({ messages: [user('Hi, my name is Alice.')] })).text, /Alice/);
+    const later: ChatMessage[] = [
+      user('내 이름은 철수야'),
+      { role: 'assistant', content: '반가워요, 철수님!' },
+      user('날씨 얘기 좀 하자'),
+      { role: 'assistant', content: '좋아요.' },
+      user('내 이름이 뭐라고 했지?'),
+    ];
+    assert.equal((await model.call({ messages: later })).text, '철수님이라고 하셨어요.');
+    const summary = '[이전 대화 요약]\n[대화 기록 1] 사용자: 내 이름은 영희야. 예산을 물었다.';
+    assert.equal(
+      (await model.call({ system: summary, messages: [user('내 이름이 뭐였지?')] })).text,
+      '영희님이라고 하셨어요.',
+    );
+    assert.equal(
+      (await model.call({ messages: [user('What is my name?')] })).text,
+      "You haven't told me your name yet.",
+    );
+  });
+
+  it('returns a valid object for a structured-output request', async () => {
+    const schema = z.object({
+      route: z.enum(['rag', 'agent']),
+      reason: z.string(),
+      score: z.number().min(0).max(1),
+      checks: z.array(z.object({ passed: z.boolean() })),
+    });
+    const { object } = await model.generateObject(schema, {
+      messages: [user('이 질문은 agent가 맡아야 해')],
+    });
+    assert.equal(object.route, 'agent');
+    assert.equal(object.score, 1);
+    assert.doesNotThrow(() => schema.parse(object));
+  });
+
+  it('summarises extractively, keeping self-introductions', async () => {
+    const conversation = [
+      '사용자: 내 이름은 철수야.',
+      'AI: 반가워요, 철수님!',
+      '사용자: 우리 팀 예산은 1억원이야.',
+      'AI: 알겠습니다.',
+      '사용자: 날씨가 좋네.',
+      'AI: 그렇네요.',
+      '사용자: 점심 뭐 먹지?',
+    ].join('\n');
+    const { text } = await model.call({
+      system: '다음 대화를 요약하세요.',
+      messages: [user(conversation)],
+    });
+    assert.match(text, /내 이름은 철수야/);
+    assert.match(text, /1억원/);
+    assert.ok(text.length < conversation.length);
+  });
+
+  it('says it is the offline model and how to configure a real one, otherwise', async () => {
+    const korean = await model.call({ messages: [user('인생의 의미는 무엇일까')], tools: [] });
+    assert.match(korean.text, /오프라인 모델/);
+    assert.match(korean.text, /OPENAI_API_KEY/);
+    const english = await model.call({ messages: [user('Write me a poem')] });
+    assert.match(english.text, /offline model/);
+    assert.match(english.text, /YEOUL_MODEL/);
+  });
+
+  it('does not call tools it was not offered', async () => {
+    const result = await model.call({ messages: [user('123 * 456 계산해줘')] });
+    assert.deepEqual(result.toolCalls, []);
+    assert.match(result.text, /오프라인 모델/);
+  });
+
+  it('streams its answer in several chunks and is deterministic', async () => {
+    const deltas: string[] = [];
+    const first = await model.call({
+      messages: [user('안녕하세요')],
+      onTextDelta: (text) => deltas.push(text),
+    });
+    const second = await model.call({ messages: [user('안녕하세요')] });
+    assert.ok(deltas.length > 3);
+    assert.equal(deltas.join(''), first.text);
+    assert.equal(first.text, second.text);
+    assert.ok(first.usage.inputTokens > 0 && first.usage.outputTokens > 0);
+  });
+});

@@ -1,0 +1,152 @@
+import { findToolIntent } from './intents.ts';
+import { bigramsOf, formatNumbersIn, isKorean, overlapScore, sentencesOf } from './language.ts';
+import { asksForName, latestName, nameStatedIn } from './names.ts';
+import type { PromptTurn, ReadPrompt } from './read-prompt.ts';
+import { objectFromSchema } from './structured.ts';
+import { asksForSummary, extractiveSummary } from './summarize.ts';
+
+/** What the offline model answers: text, one tool call, or a structured object. */
+export type OfflineReply =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool-call'; id: string; name: string; args: Record<string, unknown> }
+  | { kind: 'object'; object: unknown };
+
+const contextMarkers = /\[참고 문서\]|\[reference documents\]|reference documents:|context:/i;
+const minimumRelevance = 0.2;
+
+/** Decides the offline model's reply to a prompt; deterministic for the same prompt. */
+export function respond(prompt: ReadPrompt): OfflineReply {
+  const lastUser = [...prompt.turns].reverse().find((turn) => turn.role === 'user');
+  const userText = lastUser?.text ?? '';
+  const korean = isKorean(userText || prompt.system);
+  if (prompt.wantsJson) {
+    return { kind: 'object', object: objectFromSchema(prompt.jsonSchema, userText, korean) };
+  }
+  const last = prompt.turns.at(-1);
+  if (last?.role === 'tool')
+    return { kind: 'text', text: answerFromToolResults(prompt.turns, korean) };
+  if (asksForSummary(prompt.system, userText)) {
+    const earlier = prompt.turns.slice(0, -1).map((turn) => turn.text);
+    const source = userText.length > 40 ? userText : earlier.join('\n');
+    return { kind: 'text', text: extractiveSummary(source, korean) };
+  }
+  const stated = nameStatedIn(userText);
+  if (stated) {
+    return {
+      kind: 'text',
+      text: korean
+        ? `반가워요, ${stated}님! 무엇을 도와드릴까요?`
+        : `Nice to meet you, ${stated}! How can I help?`,
+    };
+  }
+  if (asksForName(userText)) return { kind: 'text', text: recallName(prompt, korean) };
+  const intent = findToolIntent(userText, prompt.toolNames);
+  const context = contextAnswer(prompt.system, userText, korean);
+  if (intent && !(intent.tool === 'search_wikipedia' && context)) {
+    const callNumber = prompt.turns.reduce((count, turn) => count + turn.toolCalls.length, 0) + 1;
+    return {
+      kind: 'tool-call',
+      id: `offline-call-${callNumber}`,
+      name: intent.tool,
+      args: intent.args,
+    };
+  }
+  if (context) return { kind: 'text', text: context };
+  if (
+    /^\s*(?:안녕|반가워|하이|hello|hi|hey|good (?:morning|afternoon|evening))\b/i.test(userText)
+  ) {
+    return { kind: 'text', text: greeting(korean) };
+  }
+  return { kind: 'text', text: fallback(korean) };
+}
+
+function answerFromToolResults(turns: PromptTurn[], korean: boolean): string {
+  const results = [];
+  for (let index = turns.length - 1; index >= 0 && turns[index]?.role === 'tool'; index -= 1) {
+    results.unshift(...(turns[index] as PromptTurn).toolResults);
+  }
+  const failed = results.find((result) => result.isError || /^Error:/.test(result.text));
+  if (failed) {
+    const problem = failed.text.replace(/^Error:\s*/, '');
+    return korean
+      ? `죄송합니다. ${failed.name} 도구를 실행하는 중 문제가 생겼습니다: ${problem}`
+      : `Sorry, the ${failed.name} tool failed: ${problem}`;
+  }
+  const parts = results.map((result) => {
+    if (result.name === 'calculator')
+      return `${formatNumbersIn(result.text.trim())}${korean ? '입니다.' : '.'}`;
+    const summary = compact(result.text);
+    return korean
+      ? `${result.name} 결과입니다: ${summary}`
+      : `Here is what ${result.name} found: ${summary}`;
+  });
+  return parts.join('\n');
+}
+
+function compact(text: string): string {
+  let value: unknown = text;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Plain text results are shown as they are.
+  }
+  const rendered =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.entries(value)
+          .filter(([, field]) => field === null || typeof field !== 'object')
+          .map(([key, field]) => `${key}: ${String(field)}`)
+          .join(', ')
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
+  return rendered.length > 400 ? `${rendered.slice(0, 400)}…` : rendered;
+}
+
+function recallName(prompt: ReadPrompt, korean: boolean): string {
+  const texts = [
+    prompt.system,
+    ...prompt.turns
+      .slice(0, -1)
+      .filter((turn) => turn.role === 'user')
+      .map((turn) => turn.text),
+  ];
+  const name = latestName(texts);
+  if (name) return korean ? `${name}님이라고 하셨어요.` : `You told me your name is ${name}.`;
+  return korean ? '아직 이름을 알려주지 않으셨어요.' : "You haven't told me your name yet.";
+}
+
+function contextAnswer(system: string, question: string, korean: boolean): string | undefined {
+  const marker = system.search(contextMarkers);
+  if (marker === -1 || question.trim() === '') return undefined;
+  const block =
+    system
+      .slice(marker)
+      .replace(contextMarkers, '')
+      .split(/\n\[[^\]]+\]\s*\n/)[0] ?? '';
+  const query = bigramsOf(question);
+  const ranked = sentencesOf(block)
+    .map((sentence, index) => ({
+      sentence: sentence.replace(/^[-*\d.)\s]+/, ''),
+      index,
+      score: overlapScore(query, bigramsOf(sentence)),
+    }))
+    .filter((entry) => entry.score >= minimumRelevance && entry.sentence.length > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 2)
+    .sort((a, b) => a.index - b.index);
+  if (ranked.length === 0) return undefined;
+  const quoted = ranked.map((entry) => entry.sentence).join(' ');
+  return korean ? `참고 문서에 따르면: ${quoted}` : `According to the documents: ${quoted}`;
+}
+
+function greeting(korean: boolean): string {
+  return korean
+    ? '안녕하세요! Yeoul입니다. 지금은 오프라인 모델로 동작하고 있어 계산, 날짜·날씨·위키백과 조회, 참고 문서 안내를 도와드릴 수 있어요.'
+    : "Hello! I'm Yeoul, running on the offline model for now: I can help with arithmetic, the date, the weather, Wikipedia and the knowledge base.";
+}
+
+function fallback(korean: boolean): string {
+  return korean
+    ? '저는 Yeoul의 오프라인 모델이라 계산, 날짜·날씨·위키백과 조회, 참고 문서 인용만 할 수 있고 언어 모델은 아닙니다. 실제 모델과 대화하려면 OPENAI_API_KEY(또는 ANTHROPIC_API_KEY)를 설정하거나 YEOUL_MODEL로 모델을 지정하세요 (예: YEOUL_MODEL=ollama:llama3.1).'
+    : "I'm Yeoul's offline model: I can do arithmetic, look up the date, the weather and Wikipedia, and quote the knowledge base, but I am not a language model. To talk to a real one, set OPENAI_API_KEY (or ANTHROPIC_API_KEY), or pick a model with YEOUL_MODEL (for example YEOUL_MODEL=ollama:llama3.1).";
+}

@@ -1,0 +1,47 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import { createOllama } from 'ollama-ai-provider-v2';
+import { ChatModel } from './chat-model.ts';
+import type { ModelConfig } from './model-config.ts';
+import { OfflineLanguageModel } from './offline/offline-language-model.ts';
+import type { ModelSettings } from './types.ts';
+
+/**
+ * The ChatModel a configuration names. OpenAI is spoken to through its chat-completions
+ * API (so `OPENAI_BASE_URL` may point at any proxy that speaks it); Ollama through its
+ * native API; `compat` through the OpenAI-compatible API at `YEOUL_COMPAT_BASE_URL`.
+ * @example
+ * const model = resolveModel(readModelConfig(process.env));
+ */
+export function resolveModel(
+  config: ModelConfig,
+  settings: Partial<ModelSettings> = {},
+): ChatModel {
+  return new ChatModel(languageModelFor(config), config.model, { ...config.settings, ...settings });
+}
+
+function languageModelFor(config: ModelConfig): LanguageModel {
+  const { provider, modelId } = config.model;
+  switch (provider) {
+    case 'openai':
+      return createOpenAI({
+        apiKey: config.openai.apiKey,
+        ...(config.openai.baseUrl ? { baseURL: config.openai.baseUrl } : {}),
+      }).chat(modelId);
+    case 'anthropic':
+      return createAnthropic({ apiKey: config.anthropic.apiKey })(modelId);
+    case 'ollama':
+      return createOllama({ baseURL: `${config.ollama.baseUrl.replace(/\/+$/, '')}/api` })(modelId);
+    case 'compat':
+      return createOpenAICompatible({
+        name: 'compat',
+        baseURL: config.compat.baseUrl as string,
+        ...(config.compat.apiKey ? { apiKey: config.compat.apiKey } : {}),
+        includeUsage: true,
+      }).chatModel(modelId);
+    case 'offline':
+      return new OfflineLanguageModel(modelId);
+  }
+}

@@ -1,0 +1,121 @@
+import { countTokens as countEncoded, decode, encode } from 'gpt-tokenizer';
+import { InputTooLongError } from './errors/input-too-long-error.ts';
+import type { ChatMessage } from './types.ts';
+
+/** Tokens every message costs besides its text (role and separators). */
+const perMessageOverhead = 4;
+/** A tool result of the current turn is never cut below this many tokens. */
+const toolResultFloor = 200;
+
+/** Tokens in a text (o200k encoding: close to current OpenAI models, a fair estimate for others). */
+export function countTokens(text: string): number {
+  return text.length === 0 ? 0 : countEncoded(text);
+}
+
+/** Tokens a message costs in a prompt, tool calls included. */
+export function messageTokens(message: ChatMessage): number {
+  let total = perMessageOverhead + countTokens(message.content);
+  for (const call of message.toolCalls ?? []) {
+    total += countTokens(call.name) + countTokens(JSON.stringify(call.args ?? {}));
+  }
+  return total;
+}
+
+/** What fitting a conversation into the input budget produced. */
+export interface BudgetedPrompt {
+  messages: ChatMessage[];
+  /** Messages dropped from the front of the history. */
+  dropped: number;
+  /** Estimated input tokens, system prompt included. */
+  tokenCount: number;
+}
+
+/**
+ * Fits a conversation into `maxInputTokens`: drops the oldest history first, never
+ * the system prompt or the current turn (the last user message and what follows it),
+ * and never a tool call without its results. Tool results of the current turn are
+ * shortened, largest first, when the turn alone is too long; a user message that
+ * cannot fit even alone is an InputTooLongError.
+ */
+export function fitToBudget(options: {
+  system?: string;
+  messages: ChatMessage[];
+  maxInputTokens: number;
+}): BudgetedPrompt {
+  const { messages, maxInputTokens } = options;
+  const systemTokens = options.system ? countTokens(options.system) + perMessageOverhead : 0;
+  const currentIndex = lastIndexOf(messages, (message) => message.role === 'user');
+  const turnStart = currentIndex === -1 ? 0 : currentIndex;
+  const currentTurn = messages.slice(turnStart);
+  const current = messages[turnStart];
+  if (current !== undefined && current.role === 'user') {
+    const alone = systemTokens + messageTokens(current);
+    if (alone > maxInputTokens)
+      throw new InputTooLongError({ tokenCount: alone, limit: maxInputTokens });
+  }
+  const turn = shortenToolResults(currentTurn, maxInputTokens - systemTokens);
+  let total = systemTokens + sum(turn.map(messageTokens));
+  if (total > maxInputTokens)
+    throw new InputTooLongError({ tokenCount: total, limit: maxInputTokens });
+
+  const kept: ChatMessage[][] = [];
+  const units = groupUnits(messages.slice(0, turnStart));
+  let keptCount = 0;
+  for (let index = units.length - 1; index >= 0; index -= 1) {
+    const unit = units[index] as ChatMessage[];
+    const cost = sum(unit.map(messageTokens));
+    if (total + cost > maxInputTokens) break;
+    total += cost;
+    keptCount += unit.length;
+    kept.unshift(unit);
+  }
+  return { messages: [...kept.flat(), ...turn], dropped: turnStart - keptCount, tokenCount: total };
+}
+
+/** Groups history into units that are kept or dropped whole: a tool call travels with its results. */
+function groupUnits(history: ChatMessage[]): ChatMessage[][] {
+  const units: ChatMessage[][] = [];
+  for (const message of history) {
+    const previous = units.at(-1);
+    const answersPrevious =
+      message.role === 'tool' &&
+      previous !== undefined &&
+      previous[0]?.toolCalls?.some((call) => call.id === message.toolCallId);
+    if (answersPrevious) previous.push(message);
+    else units.push([message]);
+  }
+  return units;
+}
+
+function shortenToolResults(turn: ChatMessage[], budget: number): ChatMessage[] {
+  let total = sum(turn.map(messageTokens));
+  if (total <= budget) return turn;
+  const result = turn.slice();
+  const order = result
+    .map((message, index) => ({
+      index,
+      tokens: message.role === 'tool' ? messageTokens(message) : 0,
+    }))
+    .filter((entry) => entry.tokens > toolResultFloor)
+    .sort((a, b) => b.tokens - a.tokens);
+  for (const { index, tokens } of order) {
+    if (total <= budget) break;
+    const target = Math.max(toolResultFloor, tokens - (total - budget));
+    const message = result[index] as ChatMessage;
+    const content = `${decode(encode(message.content).slice(0, target - perMessageOverhead - 8))} …[cut]`;
+    result[index] = { ...message, content };
+    total += messageTokens(result[index] as ChatMessage) - tokens;
+  }
+  return result;
+}
+
+function lastIndexOf<T>(list: T[], predicate: (item: T) => boolean): number {
+  for (let index = list.length - 1; index >= 0; index -= 1) {
+    if (predicate(list[index] as T)) return index;
+  }
+  return -1;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

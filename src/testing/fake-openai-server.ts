@@ -1,0 +1,270 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the fake answers one chat-completions request. */
+export type FakeCompletion =
+  /** A text answer, streamed in `chunks` (default: word by word) when the request streams. */
+  | {
+      kind: 'text';
+      text: string;
+      chunks?: string[];
+      usage?: { prompt: number; completion: number };
+    }
+  /** Tool calls; when streamed, each call's arguments arrive in `argumentPieces` pieces. */
+  | {
+      kind: 'tool-calls';
+      calls: Array<{ id: string; name: string; arguments: string }>;
+      argumentPieces?: number;
+    }
+  | { kind: 'error'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** Never answers. */
+  | { kind: 'hang' }
+  /** 200 with a body that is not valid JSON (a broken SSE event when streaming). */
+  | { kind: 'malformed' }
+  /** Streams the first chunks of `text`, then drops the connection. */
+  | { kind: 'truncated'; text: string };
+
+/** A request the fake received: the parsed JSON body and the headers. */
+export interface ChatCompletionRequest {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: {
+    model: string;
+    messages: Array<{
+      role: string;
+      content: unknown;
+      tool_calls?: unknown[];
+      tool_call_id?: string;
+    }>;
+    stream?: boolean;
+    tools?: Array<{
+      type: string;
+      function: { name: string; description?: string; parameters: unknown };
+    }>;
+    temperature?: number;
+    max_tokens?: number;
+    max_completion_tokens?: number;
+    response_format?: unknown;
+  };
+}
+
+/** A local server speaking OpenAI's chat-completions wire format, streaming included. */
+export interface FakeOpenAiServer {
+  /** Base URL ending in `/v1`, for OPENAI_BASE_URL or YEOUL_COMPAT_BASE_URL. */
+  baseUrl: string;
+  requests: ChatCompletionRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the fake. `script` answers the requests in order (the last entry repeats), or
+ * is a function of the request.
+ * @example
+ * const fake = await startFakeOpenAiServer([{ kind: 'text', text: '안녕하세요' }]);
+ */
+export async function startFakeOpenAiServer(
+  script: FakeCompletion[] | ((request: ChatCompletionRequest, index: number) => FakeCompletion),
+): Promise<FakeOpenAiServer> {
+  const requests: ChatCompletionRequest[] = [];
+  const server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const path = new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname;
+      if (incoming.method !== 'POST' || !path.endsWith('/chat/completions')) {
+        sendJson(response, 404, {
+          error: { message: `no route ${incoming.method} ${path}`, type: 'invalid_request_error' },
+        });
+        return;
+      }
+      const request: ChatCompletionRequest = {
+        path,
+        headers: incoming.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+      };
+      const index = requests.push(request) - 1;
+      const completion = Array.isArray(script)
+        ? (script[Math.min(index, script.length - 1)] as FakeCompletion)
+        : script(request, index);
+      answer(response, request, completion);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function answer(
+  response: ServerResponse,
+  request: ChatCompletionRequest,
+  completion: FakeCompletion,
+): void {
+  const model = request.body.model;
+  switch (completion.kind) {
+    case 'hang':
+      return;
+    case 'error':
+      sendJson(
+        response,
+        completion.status,
+        completion.body ?? {
+          error: { message: `fake error ${completion.status}`, type: 'server_error' },
+        },
+        completion.headers,
+      );
+      return;
+    case 'malformed':
+      if (request.body.stream) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end('data: {"id":"chatcmpl-x","choices":[{"index":0,"delta":{"content":\n\n');
+      } else {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"id":"chatcmpl-x","choices":[');
+      }
+      return;
+    case 'truncated': {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const words = completion.text.split(/(?<=\s)/);
+      for (const word of words.slice(0, Math.max(1, Math.floor(words.length / 2)))) {
+        response.write(event(chunk(model, { content: word }, null)));
+      }
+      setTimeout(() => response.socket?.destroy(), 20);
+      return;
+    }
+    case 'text':
+    case 'tool-calls':
+      if (request.body.stream) streamCompletion(response, model, completion);
+      else sendJson(response, 200, wholeCompletion(model, completion));
+  }
+}
+
+function streamCompletion(
+  response: ServerResponse,
+  model: string,
+  completion: Extract<FakeCompletion, { kind: 'text' | 'tool-calls' }>,
+): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.write(event(chunk(model, { role: 'assistant', content: '' }, null)));
+  if (completion.kind === 'text') {
+    for (const piece of completion.chunks ?? completion.text.split(/(?<=\s)/)) {
+      response.write(event(chunk(model, { content: piece }, null)));
+    }
+    response.write(event(chunk(model, {}, 'stop')));
+  } else {
+    completion.calls.forEach((call, index) => {
+      response.write(
+        event(
+          chunk(
+            model,
+            {
+              tool_calls: [
+                {
+                  index,
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: '' },
+                },
+              ],
+            },
+            null,
+          ),
+        ),
+      );
+      for (const piece of split(call.arguments, completion.argumentPieces ?? 3)) {
+        response.write(
+          event(chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] }, null)),
+        );
+      }
+    });
+    response.write(event(chunk(model, {}, 'tool_calls')));
+  }
+  const usage = completion.kind === 'text' ? completion.usage : undefined;
+  response.write(
+    event({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model,
+      choices: [],
+      usage: {
+        prompt_tokens: usage?.prompt ?? 11,
+        completion_tokens: usage?.completion ?? 7,
+        total_tokens: (usage?.prompt ?? 11) + (usage?.completion ?? 7),
+      },
+    }),
+  );
+  response.end('data: [DONE]\n\n');
+}
+
+function wholeCompletion(
+  model: string,
+  completion: Extract<FakeCompletion, { kind: 'text' | 'tool-calls' }>,
+) {
+  const message =
+    completion.kind === 'text'
+      ? { role: 'assistant', content: completion.text }
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: completion.calls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        };
+  const usage = completion.kind === 'text' ? completion.usage : undefined;
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model,
+    choices: [
+      { index: 0, message, finish_reason: completion.kind === 'text' ? 'stop' : 'tool_calls' },
+    ],
+    usage: {
+      prompt_tokens: usage?.prompt ?? 11,
+      completion_tokens: usage?.completion ?? 7,
+      total_tokens: (usage?.prompt ?? 11) + (usage?.completion ?? 7),
+    },
+  };
+}
+
+function chunk(model: string, delta: Record<string, unknown>, finishReason: string | null) {
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
+}
+
+function event(data: unknown): string {
+  return `data: ${JSON.stringify(data)}\n\n`;
+}
+
+function split(text: string, pieces: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / pieces));
+  const result: string[] = [];
+  for (let index = 0; index < text.length; index += size)
+    result.push(text.slice(index, index + size));
+  return result.length > 0 ? result : [''];
+}
+
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
