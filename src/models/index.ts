@@ -10,7 +10,13 @@ export {
 } from './model-config.ts';
 export { OfflineLanguageModel } from './offline/offline-language-model.ts';
 export { resolveModel } from './resolve-model.ts';
-export { type BudgetedPrompt, countTokens, fitToBudget, messageTokens } from './token-budget.ts';
+export {
+  type BudgetedPrompt,
+  countTokens,
+  fitToBudget,
+  messageTokens,
+  truncateToTokens,
+} from './token-budget.ts';
 export type {
   ChatMessage,
   ModelCallOptions,

@@ -12,6 +12,12 @@ export function countTokens(text: string): number {
   return text.length === 0 ? 0 : countEncoded(text);
 }
 
+/** The first `maxTokens` tokens of a text (the whole text when it is shorter). */
+export function truncateToTokens(text: string, maxTokens: number): string {
+  const tokens = encode(text);
+  return tokens.length <= maxTokens ? text : decode(tokens.slice(0, maxTokens));
+}
+
 /** Tokens a message costs in a prompt, tool calls included. */
 export function messageTokens(message: ChatMessage): number {
   let total = perMessageOverhead + countTokens(message.content);
