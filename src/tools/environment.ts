@@ -23,5 +23,6 @@ export function createToolEnvironment(
     keys: options.keys ?? {},
     fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? (() => new Date()),
+    ...(options.knowledge ? { knowledge: options.knowledge } : {}),
   };
 }

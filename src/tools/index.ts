@@ -5,6 +5,8 @@ export { formatToolError, formatToolOutput } from './format-result.ts';
 export { type ToolDescription, ToolRegistry } from './registry.ts';
 export { ToolExecutor, type ToolExecutorOptions } from './tool-executor.ts';
 export type {
+  KnowledgePassage,
+  KnowledgeSearcher,
   Permission,
   ToolCallRequest,
   ToolContext,

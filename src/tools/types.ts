@@ -13,6 +13,21 @@ export interface ToolEndpoints {
   tavily: string;
 }
 
+/** A passage the knowledge base found. */
+export interface KnowledgePassage {
+  documentId: string;
+  chunkId: string;
+  title: string;
+  heading: string;
+  text: string;
+  score: number;
+}
+
+/** What the knowledge-search tool needs of the knowledge base (which satisfies it as is). */
+export interface KnowledgeSearcher {
+  search(query: string, options?: { k?: number }): Promise<KnowledgePassage[]>;
+}
+
 /** What tools may use: folders, endpoints, keys, a clock. Built once by the composition root. */
 export interface ToolEnvironment {
   /** The only folder the file tools may read and write. */
@@ -23,6 +38,8 @@ export interface ToolEnvironment {
   keys: { openWeather?: string; tavily?: string };
   fetch: typeof fetch;
   now: () => Date;
+  /** The knowledge base, when one is wired in (the knowledge-search tool is offered only then). */
+  knowledge?: KnowledgeSearcher;
 }
 
 /** What a tool's `execute` receives besides its input. */
