@@ -1,7 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { getLoadablePath } from 'sqlite-vec';
+import type { Embedder } from '../models/index.ts';
 import { indexTerms, queryTerms } from './analyzer.ts';
+import { EmbeddingMismatchError } from './errors/embedding-mismatch-error.ts';
+import { fuseRankings } from './fuse-rankings.ts';
 import type { Chunk, Retriever, SearchHit, SearchOptions, StoredDocument } from './types.ts';
 
 /** How the SQLite retriever opens its database. */
@@ -10,6 +14,13 @@ export interface SqliteRetrieverOptions {
   path?: string;
   /** Weight of title matches against body matches in BM25 (default 2). */
   titleWeight?: number;
+  /**
+   * Embeds chunks and queries for a vector index beside the keyword index (sqlite-vec);
+   * search then fuses both rankings (reciprocal rank fusion). Without it: keywords only.
+   */
+  embedder?: Embedder;
+  /** Vector hits less similar than this (cosine, 0..1) are left out (default 0.25). */
+  minSimilarity?: number;
 }
 
 const schemaSql = `
@@ -32,6 +43,7 @@ CREATE TABLE IF NOT EXISTS kb_chunks (
   token_count INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS kb_chunks_document ON kb_chunks (document_id);
+CREATE TABLE IF NOT EXISTS kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS kb_terms USING fts5(
   title, body, content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2'
@@ -48,8 +60,24 @@ interface Statements {
   insertTerms: StatementSync;
   getDocument: StatementSync;
   listDocuments: StatementSync;
-  search: StatementSync;
+  keywordRanks: StatementSync;
+  rowsByRowid: StatementSync;
+  getMeta: StatementSync;
+  setMeta: StatementSync;
 }
+
+interface HitRow {
+  rowid: number;
+  chunk_id: string;
+  document_id: string;
+  heading: string;
+  text: string;
+  title: string;
+  metadata_json: string;
+}
+
+/** How many candidates each ranking contributes before fusion. */
+const candidatesPerRanking = 50;
 
 interface DocumentRow {
   id: string;
@@ -69,11 +97,17 @@ export class SqliteRetriever implements Retriever {
   readonly database: DatabaseSync;
   #titleWeight: number;
   #statements: Statements;
+  #embedder: Embedder | undefined;
+  #vectorDimensions: number | undefined;
+  #minSimilarity: number;
 
   constructor(options: SqliteRetrieverOptions = {}) {
     const path = options.path ?? ':memory:';
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.database = new DatabaseSync(path);
+    this.#embedder = options.embedder;
+    this.#minSimilarity = options.minSimilarity ?? 0.25;
+    this.database = new DatabaseSync(path, { allowExtension: this.#embedder !== undefined });
+    if (this.#embedder) this.database.loadExtension(getLoadablePath());
     this.database.exec(
       'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;',
     );
@@ -95,17 +129,30 @@ export class SqliteRetriever implements Retriever {
       insertTerms: prepare('INSERT INTO kb_terms (rowid, title, body) VALUES (?, ?, ?)'),
       getDocument: prepare('SELECT * FROM kb_documents WHERE id = ?'),
       listDocuments: prepare('SELECT * FROM kb_documents ORDER BY updated_at DESC, id'),
-      search: prepare(
-        `SELECT c.id AS chunk_id, c.document_id, c.heading, c.text, d.title, d.metadata_json, -m.rank AS score
-         FROM (SELECT rowid, bm25(kb_terms, ?, 1.0) AS rank FROM kb_terms WHERE kb_terms MATCH ? ORDER BY rank LIMIT ?) m
-         JOIN kb_chunks c ON c.rowid = m.rowid
-         JOIN kb_documents d ON d.id = c.document_id
-         ORDER BY m.rank`,
+      keywordRanks: prepare(
+        'SELECT rowid, -bm25(kb_terms, ?, 1.0) AS score FROM kb_terms WHERE kb_terms MATCH ? ORDER BY bm25(kb_terms, ?, 1.0) LIMIT ?',
       ),
+      rowsByRowid: prepare(
+        `SELECT c.rowid, c.id AS chunk_id, c.document_id, c.heading, c.text, d.title, d.metadata_json
+         FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
+         WHERE c.rowid IN (SELECT value FROM json_each(?))`,
+      ),
+      getMeta: prepare('SELECT value FROM kb_meta WHERE key = ?'),
+      setMeta: prepare('INSERT OR REPLACE INTO kb_meta (key, value) VALUES (?, ?)'),
     };
+    const stored = this.#statements.getMeta.get('vector_dimensions') as
+      | { value: string }
+      | undefined;
+    this.#vectorDimensions = stored ? Number(stored.value) : undefined;
   }
 
   async upsertDocument(document: StoredDocument, chunks: Chunk[]): Promise<void> {
+    const vectors = this.#embedder
+      ? await this.#embedder.embed(
+          chunks.map((chunk) => `${document.title}\n${chunk.heading}\n${chunk.text}`),
+        )
+      : undefined;
+    if (vectors?.[0]) this.#ensureVectorTable(vectors[0].length);
     this.#transaction(() => {
       this.#removeChunks(document.id);
       const s = this.#statements;
@@ -119,7 +166,7 @@ export class SqliteRetriever implements Retriever {
         document.updatedAt,
       );
       const titleTerms = indexTerms(document.title).join(' ');
-      for (const chunk of chunks) {
+      for (const [index, chunk] of chunks.entries()) {
         const { lastInsertRowid } = s.insertChunk.run(
           chunk.id,
           chunk.documentId,
@@ -133,6 +180,8 @@ export class SqliteRetriever implements Retriever {
           titleTerms,
           indexTerms(`${chunk.heading}\n${chunk.text}`).join(' '),
         );
+        const vector = vectors?.[index];
+        if (vector) this.#insertVector(BigInt(lastInsertRowid), vector);
       }
     });
   }
@@ -157,28 +206,87 @@ export class SqliteRetriever implements Retriever {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
+    const keyword = this.#keywordRanks(query, this.#embedder ? candidatesPerRanking : k);
+    const vector = this.#embedder && this.#vectorDimensions ? await this.#vectorRanks(query) : [];
+    const ranked =
+      vector.length === 0 ? keyword.slice(0, k) : fuseRankings([keyword, vector]).slice(0, k);
+    if (ranked.length === 0) return [];
+    const rows = new Map(
+      (
+        this.#statements.rowsByRowid.all(
+          JSON.stringify(ranked.map((entry) => entry.rowid)),
+        ) as unknown as HitRow[]
+      ).map((row) => [row.rowid, row]),
+    );
+    return ranked.flatMap(({ rowid, score }) => {
+      const row = rows.get(rowid);
+      if (row === undefined) return [];
+      return [
+        {
+          documentId: row.document_id,
+          chunkId: row.chunk_id,
+          title: row.title,
+          heading: row.heading,
+          text: row.text,
+          score,
+          metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
+        },
+      ];
+    });
+  }
+
+  #keywordRanks(query: string, limit: number): Array<{ rowid: number; score: number }> {
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
     // Every term is quoted, so nothing a user types is read as FTS5 syntax.
     const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
-    const rows = this.#statements.search.all(this.#titleWeight, match, k) as unknown as Array<{
-      chunk_id: string;
-      document_id: string;
-      heading: string;
-      text: string;
-      title: string;
-      metadata_json: string;
+    return this.#statements.keywordRanks.all(
+      this.#titleWeight,
+      match,
+      this.#titleWeight,
+      limit,
+    ) as unknown as Array<{
+      rowid: number;
       score: number;
     }>;
-    return rows.map((row) => ({
-      documentId: row.document_id,
-      chunkId: row.chunk_id,
-      title: row.title,
-      heading: row.heading,
-      text: row.text,
-      score: row.score,
-      metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
-    }));
+  }
+
+  async #vectorRanks(query: string): Promise<Array<{ rowid: number; score: number }>> {
+    if (query.trim() === '') return [];
+    const [vector] = await (this.#embedder as Embedder).embed([query]);
+    if (vector === undefined) return [];
+    const rows = this.database
+      .prepare(
+        'SELECT rowid, distance FROM kb_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance',
+      )
+      .all(new Float32Array(vector), candidatesPerRanking) as Array<{
+      rowid: number;
+      distance: number;
+    }>;
+    // Nearest neighbours exist for any query; only reasonably similar ones count.
+    return rows
+      .map((row) => ({ rowid: row.rowid, score: 1 - row.distance }))
+      .filter((row) => row.score >= this.#minSimilarity);
+  }
+
+  #ensureVectorTable(dimensions: number): void {
+    if (this.#vectorDimensions !== undefined) {
+      if (this.#vectorDimensions !== dimensions) {
+        throw new EmbeddingMismatchError({ stored: this.#vectorDimensions, given: dimensions });
+      }
+      return;
+    }
+    this.database.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS kb_vectors USING vec0(embedding float[${dimensions}] distance_metric=cosine)`,
+    );
+    this.#statements.setMeta.run('vector_dimensions', String(dimensions));
+    this.#vectorDimensions = dimensions;
+  }
+
+  #insertVector(rowid: bigint, vector: number[]): void {
+    this.database
+      .prepare('INSERT INTO kb_vectors (rowid, embedding) VALUES (?, ?)')
+      .run(rowid, new Float32Array(vector));
   }
 
   async close(): Promise<void> {
@@ -187,8 +295,14 @@ export class SqliteRetriever implements Retriever {
 
   #removeChunks(documentId: string): void {
     const s = this.#statements;
-    for (const row of s.chunkRowids.all(documentId) as Array<{ rowid: number }>)
+    const deleteVector =
+      this.#vectorDimensions === undefined
+        ? undefined
+        : this.database.prepare('DELETE FROM kb_vectors WHERE rowid = ?');
+    for (const row of s.chunkRowids.all(documentId) as Array<{ rowid: number }>) {
       s.deleteTerms.run(row.rowid);
+      deleteVector?.run(BigInt(row.rowid));
+    }
     s.deleteChunks.run(documentId);
   }
 

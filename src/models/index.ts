@@ -1,4 +1,5 @@
 export { ChatModel, defaultModelSettings } from './chat-model.ts';
+export { type Embedder, resolveEmbedder } from './embedding-model.ts';
 export { InputTooLongError } from './errors/input-too-long-error.ts';
 export { ModelCallError, type ModelFailureReason } from './errors/model-call-error.ts';
 export { ModelConfigError } from './errors/model-config-error.ts';

@@ -48,11 +48,13 @@ export interface ChatCompletionRequest {
   };
 }
 
-/** A local server speaking OpenAI's chat-completions wire format, streaming included. */
+/** A local server speaking OpenAI's chat-completions (streaming included) and embeddings wire formats. */
 export interface FakeOpenAiServer {
   /** Base URL ending in `/v1`, for OPENAI_BASE_URL or YEOUL_COMPAT_BASE_URL. */
   baseUrl: string;
   requests: ChatCompletionRequest[];
+  /** Inputs of every embeddings request, in order. */
+  embeddingRequests: string[][];
   close(): Promise<void>;
 }
 
@@ -66,11 +68,31 @@ export async function startFakeOpenAiServer(
   script: FakeCompletion[] | ((request: ChatCompletionRequest, index: number) => FakeCompletion),
 ): Promise<FakeOpenAiServer> {
   const requests: ChatCompletionRequest[] = [];
+  const embeddingRequests: string[][] = [];
   const server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const path = new URL(incoming.url ?? '/', 'http://127.0.0.1').pathname;
+      if (incoming.method === 'POST' && path.endsWith('/embeddings')) {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          input: string | string[];
+          model: string;
+        };
+        const inputs = Array.isArray(body.input) ? body.input : [body.input];
+        embeddingRequests.push(inputs);
+        sendJson(response, 200, {
+          object: 'list',
+          data: inputs.map((input, index) => ({
+            object: 'embedding',
+            index,
+            embedding: fakeEmbedding(input),
+          })),
+          model: body.model,
+          usage: { prompt_tokens: inputs.length * 8, total_tokens: inputs.length * 8 },
+        });
+        return;
+      }
       if (incoming.method !== 'POST' || !path.endsWith('/chat/completions')) {
         sendJson(response, 404, {
           error: { message: `no route ${incoming.method} ${path}`, type: 'invalid_request_error' },
@@ -94,6 +116,7 @@ export async function startFakeOpenAiServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddingRequests,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -267,4 +290,28 @@ function sendJson(
 ): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
+}
+
+/**
+ * A deterministic stand-in for a sentence embedding: character trigrams of each word
+ * (the word itself when shorter) hashed into `dimensions` buckets and L2-normalised, so
+ * texts sharing words, or most of a misspelt word, get close vectors.
+ */
+export function fakeEmbedding(text: string, dimensions = 256): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  const compact = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
+  for (const word of compact.split(' ').filter(Boolean)) {
+    const grams =
+      word.length <= 3
+        ? [word]
+        : Array.from({ length: word.length - 2 }, (_, index) => word.slice(index, index + 3));
+    for (const gram of grams) {
+      let hash = 2166136261;
+      for (const char of gram) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 16777619);
+      const bucket = (hash >>> 0) % dimensions;
+      vector[bucket] = (vector[bucket] ?? 0) + 1;
+    }
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
 }

@@ -24,6 +24,7 @@ export {
   type ChatCompletionRequest,
   type FakeCompletion,
   type FakeOpenAiServer,
+  fakeEmbedding,
   startFakeOpenAiServer,
 } from './fake-openai-server.ts';
 export { type FakeOpenWeather, startFakeOpenWeather } from './fake-openweather.ts';
