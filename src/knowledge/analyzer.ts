@@ -104,12 +104,20 @@ const englishStopWords = new Set(
 );
 
 /** The word without a trailing particle or ending, when enough of it is left. */
-export function stripKoreanSuffix(word: string): string {
+export function stripKoreanSuffix(word: string, keep = 2): string {
   for (const suffix of koreanSuffixes) {
-    if (word.length - suffix.length >= 2 && word.endsWith(suffix))
+    if (word.length - suffix.length >= keep && word.endsWith(suffix)) {
       return word.slice(0, -suffix.length);
+    }
   }
   return word;
+}
+
+/** A one-syllable noun with a one-syllable particle ("철의", "금은"): the noun. */
+function shortNoun(word: string): string | undefined {
+  if (word.length !== 2) return undefined;
+  const stem = stripKoreanSuffix(word, 1);
+  return stem.length === 1 ? stem : undefined;
 }
 
 function bigrams(run: string, into: string[]): void {
@@ -129,6 +137,8 @@ export function indexTerms(text: string): string[] {
       bigrams(run, terms);
       const stem = stripKoreanSuffix(run);
       if (stem.length >= 3) terms.push(stem);
+      const noun = shortNoun(run);
+      if (noun) terms.push(noun);
     } else if (cjkRun.test(run)) {
       bigrams(run, terms);
     } else {
@@ -150,6 +160,8 @@ export function queryTerms(text: string): string[] {
       bigrams(stem, found);
       for (const term of found) terms.add(term);
       if (stem.length >= 3) terms.add(stem);
+      const noun = shortNoun(run);
+      if (noun) terms.add(noun);
     } else if (cjkRun.test(run)) {
       const found: string[] = [];
       bigrams(run, found);
