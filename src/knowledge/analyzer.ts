@@ -68,6 +68,39 @@ const koreanSuffixes = [
   '만',
 ];
 
+/** Function words and vague adverbs dropped from queries as whole words. */
+const koreanQueryStopWords = new Set([
+  '중',
+  '약',
+  '등',
+  '및',
+  '또는',
+  '그리고',
+  '그',
+  '이',
+  '저',
+  '것',
+  '수',
+  '때',
+  '대략',
+  '주로',
+  '가장',
+  '처음',
+  '어느',
+  '다른',
+  '모두',
+  '매우',
+  '같은',
+  '있는',
+  '있다',
+  '한다',
+  '된다',
+  '하는',
+  '되는',
+  '위해',
+  '대해',
+]);
+
 /** Question and function words that say nothing about which passage answers. */
 const koreanQueryStopStems = [
   '무엇',
@@ -154,14 +187,14 @@ export function queryTerms(text: string): string[] {
   for (const match of text.normalize('NFC').matchAll(runPattern)) {
     const run = match[0];
     if (hangulRun.test(run)) {
-      const stem = stripKoreanSuffix(run);
+      const noun = shortNoun(run);
+      const stem = noun ?? stripKoreanSuffix(run);
+      if (koreanQueryStopWords.has(run) || koreanQueryStopWords.has(stem)) continue;
       if (koreanQueryStopStems.some((stop) => stem.startsWith(stop))) continue;
       const found: string[] = [];
       bigrams(stem, found);
       for (const term of found) terms.add(term);
       if (stem.length >= 3) terms.add(stem);
-      const noun = shortNoun(run);
-      if (noun) terms.add(noun);
     } else if (cjkRun.test(run)) {
       const found: string[] = [];
       bigrams(run, found);
