@@ -1,3 +1,16 @@
+export { calculatorTool, createCalculatorTool } from './builtin/calculator.ts';
+export { getCurrentDatetimeTool } from './builtin/get-current-datetime.ts';
+export { getWeatherTool } from './builtin/get-weather.ts';
+export { listFilesTool } from './builtin/list-files.ts';
+export { createPythonTool, type PythonReplTool } from './builtin/python-repl.ts';
+export { readFileTool } from './builtin/read-file.ts';
+export { searchKnowledgeTool } from './builtin/search-knowledge.ts';
+export { searchWikipediaTool } from './builtin/search-wikipedia.ts';
+export { ensureDemoDatabase } from './builtin/sql/ensure-demo-database.ts';
+export { sqlQueryTool } from './builtin/sql-query.ts';
+export { webSearchTool } from './builtin/web-search.ts';
+export { writeFileTool } from './builtin/write-file.ts';
+export { createDefaultTools, type DefaultTools } from './default-tools.ts';
 export { defineTool } from './define-tool.ts';
 export { createToolEnvironment, publicEndpoints } from './environment.ts';
 export { ToolRegistrationError } from './errors/tool-registration-error.ts';
