@@ -33,3 +33,8 @@ export { type FakeTavily, type FakeWebPage, fakeWebPages, startFakeTavily } from
 export { minimalPdf } from './minimal-pdf.ts';
 export { buildPipelineGraph, pipelineNodes, pipelineSchema } from './pipeline-graph.ts';
 export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
+export {
+  type ScriptedLanguageModel,
+  type ScriptedReply,
+  scriptedLanguageModel,
+} from './scripted-language-model.ts';

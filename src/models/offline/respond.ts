@@ -53,7 +53,9 @@ export function respond(prompt: ReadPrompt): OfflineReply {
   }
   if (context) return { kind: 'text', text: context };
   if (
-    /^\s*(?:안녕|반가워|하이|hello|hi|hey|good (?:morning|afternoon|evening))\b/i.test(userText)
+    /^\s*(?:안녕|반가워|하이)|^\s*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b/i.test(
+      userText,
+    )
   ) {
     return { kind: 'text', text: greeting(korean) };
   }
@@ -122,16 +124,33 @@ function contextAnswer(system: string, question: string, korean: boolean): strin
     system
       .slice(marker)
       .replace(contextMarkers, '')
-      .split(/\n\[[^\]]+\]\s*\n/)[0] ?? '';
+      .split(/\n\[[^\]\d][^\]]*\]\s*\n/)[0] ?? '';
   const query = bigramsOf(question);
-  const ranked = sentencesOf(block)
+  // Passages are labelled "[1] title — section"; the label counts for relevance, but only
+  // the passage's own sentences are quoted.
+  const passages = block
+    .split(/\n(?=\[\d+\]\s)/)
+    .map((passage) => passage.trim())
+    .filter((passage) => passage.length > 0)
+    .map((passage) => ({ passage, score: overlapScore(query, bigramsOf(passage)) }))
+    .sort((a, b) => b.score - a.score);
+  const best = passages[0];
+  if (best === undefined || best.score < minimumRelevance) return undefined;
+  const [label = '', ...lines] = best.passage.split('\n');
+  const body =
+    lines.length > 0 && /^\[\d+\]\s/.test(label)
+      ? lines.join('\n')
+      : best.passage.replace(/^\[\d+\]\s*/, '');
+  const sentences = sentencesOf(body)
+    .map((sentence) => sentence.replace(/^[-*\d.)\s]+/, ''))
+    .filter((sentence) => sentence.length > 0);
+  const ranked = sentences
     .map((sentence, index) => ({
-      sentence: sentence.replace(/^[-*\d.)\s]+/, ''),
+      sentence,
       index,
       score: overlapScore(query, bigramsOf(sentence)),
     }))
-    .filter((entry) => entry.score >= minimumRelevance && entry.sentence.length > 0)
-    .sort((a, b) => b.score - a.score)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, 2)
     .sort((a, b) => a.index - b.index);
   if (ranked.length === 0) return undefined;

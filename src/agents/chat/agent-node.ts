@@ -1,0 +1,50 @@
+import { isYeoulError } from '../../core/index.ts';
+import type { NodeContext } from '../../graph/index.ts';
+import { agentSystemPrompt, defaultPersona, isKorean, modelFailureAnswer } from '../prompts.ts';
+import type { AgentDependencies, ChatMessage } from '../types.ts';
+import { addUsage, type ChatState } from './chat-state.ts';
+
+/**
+ * The agent node: persona + summary window + reference documents as the system prompt,
+ * the recent messages, the usable tools, the request's temperature. Streams tokens as
+ * `token` events. A model that stays unreachable ends the run with a friendly answer and
+ * an error code instead of a throw.
+ */
+export function createAgentNode(deps: AgentDependencies) {
+  const persona = deps.persona ?? defaultPersona;
+  return async (state: ChatState, context: NodeContext) => {
+    const lastUser = [...state.messages].reverse().find((message) => message.role === 'user');
+    try {
+      const result = await deps.model.call({
+        system: agentSystemPrompt(persona, state.summary, state.context),
+        messages: state.messages,
+        tools: deps.tools.describe(deps.toolEnvironment),
+        ...(state.options.temperature === undefined
+          ? {}
+          : { temperature: state.options.temperature }),
+        signal: context.signal,
+        onTextDelta: (text) => context.emit('token', { text }),
+      });
+      const message: ChatMessage = { role: 'assistant', content: result.text };
+      if (result.toolCalls.length > 0) message.toolCalls = result.toolCalls;
+      return {
+        messages: message,
+        iterations: state.iterations + 1,
+        usage: addUsage(state.usage, result.usage),
+      };
+    } catch (error) {
+      if (context.signal.aborted || !isYeoulError(error)) throw error;
+      const answer = modelFailureAnswer(isKorean(lastUser?.content ?? ''));
+      context.emit('token', { text: answer });
+      return {
+        messages: { role: 'assistant' as const, content: answer },
+        usage: addUsage(
+          state.usage,
+          { inputTokens: 0, outputTokens: 0 },
+          (error as { attempts?: number }).attempts ?? 1,
+        ),
+        error: { code: error.code, message: error.message },
+      };
+    }
+  };
+}

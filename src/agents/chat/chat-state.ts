@@ -1,0 +1,62 @@
+import { defineState, messages, replace, type StateOf } from '../../graph/index.ts';
+import type { KnowledgePassage } from '../../tools/index.ts';
+import type { AgentError, AgentOptions, AgentSource, AgentUsage, ChatMessage } from '../types.ts';
+
+/** Usage of a run that has not called a model yet. */
+export const zeroUsage: AgentUsage = { llmCalls: 0, inputTokens: 0, outputTokens: 0 };
+
+/**
+ * The chat agent's state (seed 004 AgentState plus what the payload reports). Fields
+ * from `route` down belong to one run: every run's input resets them.
+ */
+export const chatState = defineState({
+  messages: messages<ChatMessage>(),
+  /** The sliding window of conversation summaries (seed 004). */
+  summary: replace<string>(''),
+  route: replace<'rag' | 'agent' | null>(null),
+  routeReason: replace<string>(''),
+  /** Passages the router already found, for the rag node. */
+  passages: replace<KnowledgePassage[]>([]),
+  /** The reference documents block of the system prompt. */
+  context: replace<string>(''),
+  sources: replace<AgentSource[]>([]),
+  iterations: replace<number>(0),
+  toolCalls: replace<number>(0),
+  toolsUsed: replace<string[]>([]),
+  usage: replace<AgentUsage>(zeroUsage),
+  options: replace<AgentOptions>({ maxIterations: 5 }),
+  error: replace<AgentError | null>(null),
+});
+
+export type ChatState = StateOf<typeof chatState>;
+
+/** The input of one chat run: the user's message, the options, and the per-run fields reset. */
+export function chatRunInput(message: string, options: AgentOptions) {
+  return {
+    messages: { role: 'user' as const, content: message },
+    route: null,
+    routeReason: '',
+    passages: [],
+    context: '',
+    sources: [],
+    iterations: 0,
+    toolCalls: 0,
+    toolsUsed: [],
+    usage: zeroUsage,
+    options,
+    error: null,
+  };
+}
+
+/** Adds a model call's usage to the run's. */
+export function addUsage(
+  usage: AgentUsage,
+  call: { inputTokens: number; outputTokens: number },
+  calls = 1,
+): AgentUsage {
+  return {
+    llmCalls: usage.llmCalls + calls,
+    inputTokens: usage.inputTokens + call.inputTokens,
+    outputTokens: usage.outputTokens + call.outputTokens,
+  };
+}

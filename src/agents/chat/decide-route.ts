@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { indexTerms, queryTerms } from '../../knowledge/index.ts';
+import type { KnowledgePassage } from '../../tools/index.ts';
+import { routerPrompt } from '../prompts.ts';
+import type { AgentDependencies, AgentUsage } from '../types.ts';
+
+/** Where the chat agent sends a question, why, and what it cost. */
+export interface RouteDecision {
+  route: 'rag' | 'agent';
+  reason: string;
+  /** Passages found while deciding, reused by the rag node (no second search). */
+  passages: KnowledgePassage[];
+  usage: AgentUsage;
+}
+
+const routeSchema = z.object({ route: z.enum(['rag', 'agent']), reason: z.string() });
+
+const toolShaped =
+  /\d\s*[-+*/^×÷%]\s*\d|곱하기|나누기|더하기|빼기|계산|날씨|기온|몇\s*시|날짜|며칠|요일|검색|weather|forecast|what time|calculate|compute|search/i;
+const smallTalk =
+  /^\s*(?:안녕|반가워|고마워|감사|하이|hello|hi|hey|thanks|thank you|good (?:morning|evening))|(?:내|제)\s*이름|my name/i;
+/** Share of the question's terms found in the best passage above which the knowledge base clearly answers. */
+const clearMatch = 0.5;
+/** Below this share the knowledge base clearly does not. */
+const clearMiss = 0.25;
+
+const noUsage = (): AgentUsage => ({ llmCalls: 0, inputTokens: 0, outputTokens: 0 });
+
+/**
+ * Routes a question to rag or agent. Clear signals decide without the LLM: no knowledge
+ * base, tool-shaped questions, small talk, and how much of the question the best passage
+ * covers. Only a middling match asks the LLM for a structured `{route, reason}` (the
+ * seed asks it every turn).
+ */
+export async function decideRoute(
+  question: string,
+  deps: AgentDependencies,
+  signal?: AbortSignal,
+): Promise<RouteDecision> {
+  if (deps.knowledge === undefined)
+    return { route: 'agent', reason: 'no knowledge base', passages: [], usage: noUsage() };
+  if (smallTalk.test(question))
+    return { route: 'agent', reason: 'small talk', passages: [], usage: noUsage() };
+  if (toolShaped.test(question))
+    return { route: 'agent', reason: 'tool-shaped question', passages: [], usage: noUsage() };
+  const passages = await deps.knowledge.search(question, { k: 4 });
+  const best = passages[0];
+  if (best === undefined)
+    return { route: 'agent', reason: 'no matching documents', passages, usage: noUsage() };
+  const coverage = termCoverage(question, `${best.title}\n${best.heading}\n${best.text}`);
+  if (coverage >= clearMatch) {
+    return {
+      route: 'rag',
+      reason: `documents cover ${Math.round(coverage * 100)}% of the question`,
+      passages,
+      usage: noUsage(),
+    };
+  }
+  if (coverage < clearMiss) {
+    return {
+      route: 'agent',
+      reason: `documents cover only ${Math.round(coverage * 100)}% of the question`,
+      passages: [],
+      usage: noUsage(),
+    };
+  }
+  try {
+    const decided = await deps.model.generateObject(routeSchema, {
+      system: routerPrompt,
+      messages: [{ role: 'user', content: question }],
+      temperature: 0,
+      ...(signal ? { signal } : {}),
+    });
+    const usage = {
+      llmCalls: 1,
+      inputTokens: decided.usage.inputTokens,
+      outputTokens: decided.usage.outputTokens,
+    };
+    return { ...decided.object, passages: decided.object.route === 'rag' ? passages : [], usage };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    // The router is an optimisation: when its LLM call fails, answering without documents is safe.
+    return {
+      route: 'agent',
+      reason: 'router model unavailable',
+      passages: [],
+      usage: { llmCalls: 1, inputTokens: 0, outputTokens: 0 },
+    };
+  }
+}
+
+/** Share of a question's search terms that occur in a passage (0..1). */
+export function termCoverage(question: string, passage: string): number {
+  const wanted = queryTerms(question);
+  if (wanted.length === 0) return 0;
+  const present = new Set(indexTerms(passage));
+  return wanted.filter((term) => present.has(term)).length / wanted.length;
+}

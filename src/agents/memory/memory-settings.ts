@@ -1,0 +1,16 @@
+/** The hybrid memory's numbers (seed 004), all configurable. */
+export interface MemorySettings {
+  /** Messages kept before older ones are summarised (MAX_MESSAGES, default 10). */
+  maxMessages: number;
+  /** Messages kept after a summary (KEEP_RECENT, default 5). */
+  keepRecent: number;
+  /** Summaries kept in the sliding window (MAX_SUMMARIES, default 3). */
+  maxSummaries: number;
+}
+
+/** The numbers of seed 004. */
+export const defaultMemorySettings: MemorySettings = {
+  maxMessages: 10,
+  keepRecent: 5,
+  maxSummaries: 3,
+};

@@ -1,0 +1,44 @@
+import type { ChatMessage, ChatModel } from '../models/index.ts';
+import type { KnowledgePassage, ToolEnvironment, ToolRegistry } from '../tools/index.ts';
+import type { MemorySettings } from './memory/memory-settings.ts';
+
+/** What the agent graphs need, wired once by the composition root. */
+export interface AgentDependencies {
+  model: ChatModel;
+  tools: ToolRegistry;
+  toolEnvironment: ToolEnvironment;
+  /** The knowledge base; without one the chat agent never routes to rag. */
+  knowledge?: { search(query: string, options?: { k?: number }): Promise<KnowledgePassage[]> };
+  memory?: Partial<MemorySettings>;
+  /** The system prompt's first paragraph (default: the seed's persona). */
+  persona?: string;
+}
+
+/** Per-request options. */
+export interface AgentOptions {
+  temperature?: number;
+  /** LLM ⇄ tool iterations before "request too complex" (default 5). */
+  maxIterations: number;
+}
+
+/** LLM calls and tokens of one run. */
+export interface AgentUsage {
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A document a rag answer drew on, for citations. */
+export interface AgentSource {
+  documentId: string;
+  chunkId: string;
+  title: string;
+}
+
+/** An error a run ended with, as a value (the payload's `errorCode`). */
+export interface AgentError {
+  code: string;
+  message: string;
+}
+
+export type { ChatMessage };
