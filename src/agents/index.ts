@@ -1,3 +1,9 @@
+export {
+  type AgentRequest,
+  type AgentResponse,
+  createAgentRunner,
+  type GraphName,
+} from './agent-runner.ts';
 export { buildChatGraph } from './chat/build-chat-graph.ts';
 export { addUsage, type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
 export { decideRoute, type RouteDecision, termCoverage } from './chat/decide-route.ts';
@@ -10,7 +16,35 @@ export {
   formatSummaryForPrompt,
   summarySeparator,
 } from './memory/summary-window.ts';
+export { buildOpsGraph, type OpsDependencies } from './ops/build-ops-graph.ts';
+export {
+  blockPrefix,
+  buildRetryPrompt,
+  decideVerdict,
+  defaultFeedback,
+  type FinalStatus,
+  finalizeAnswer,
+  type Verdict,
+} from './ops/decide.ts';
+export {
+  answerFormCheck,
+  type CheckResult,
+  type Evaluation,
+  type EvaluationInput,
+  evaluateAnswer,
+  groundingCheck,
+  judgeCheck,
+  numbersIn,
+} from './ops/evaluation.ts';
+export {
+  type InnerAgent,
+  type InnerAgentResult,
+  type OpsState,
+  opsState,
+} from './ops/ops-state.ts';
 export { agentSystemPrompt, defaultPersona, routerPrompt, summarizerPrompt } from './prompts.ts';
+export { buildReactGraph, reactRunInput } from './react/build-react-graph.ts';
+export { type ReactState, reactState, type ToolExecutionResult } from './react/react-state.ts';
 export type {
   AgentDependencies,
   AgentError,
@@ -18,3 +52,4 @@ export type {
   AgentSource,
   AgentUsage,
 } from './types.ts';
+export { validateInput } from './validate-input.ts';

@@ -1,4 +1,5 @@
 import { type CompileOptions, END, START, StateGraph } from '../../graph/index.ts';
+import { closeDanglingToolCalls } from '../close-tool-calls.ts';
 import { createMemoryNode } from '../memory/memory-node.ts';
 import { isKorean, tooComplexAnswer } from '../prompts.ts';
 import type { AgentDependencies } from '../types.ts';
@@ -42,10 +43,16 @@ export function buildChatGraph(deps: AgentDependencies, options: CompileOptions 
       const question =
         [...state.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
       return {
-        messages: {
-          role: 'assistant',
-          content: tooComplexAnswer(isKorean(question), state.options.maxIterations),
-        },
+        messages: [
+          ...closeDanglingToolCalls(
+            state.messages,
+            'the request reached its limit of LLM ⇄ tool rounds',
+          ),
+          {
+            role: 'assistant' as const,
+            content: tooComplexAnswer(isKorean(question), state.options.maxIterations),
+          },
+        ],
         error: {
           code: 'request_too_complex',
           message: `no answer after ${state.options.maxIterations} LLM ⇄ tool rounds`,

@@ -1,0 +1,39 @@
+import {
+  append,
+  defineState,
+  increment,
+  messages,
+  replace,
+  type StateOf,
+} from '../../graph/index.ts';
+import type { ToolCall } from '../../models/index.ts';
+import type { AgentError, AgentOptions, AgentUsage, ChatMessage } from '../types.ts';
+
+/** One tool execution's outcome, as seed 003 keeps it. */
+export interface ToolExecutionResult {
+  id: string;
+  name: string;
+  content: string;
+  isError: boolean;
+}
+
+/**
+ * The single agent's state, with the reducers of seed 003 §4.2: messages append,
+ * toolExecutionRequests replace, toolExecutionResults append, currentStep replace,
+ * iterationCount increment.
+ */
+export const reactState = defineState({
+  messages: messages<ChatMessage>(),
+  userMessage: replace<string>(''),
+  toolExecutionRequests: replace<ToolCall[]>([]),
+  toolExecutionResults: append<ToolExecutionResult>(),
+  currentStep: replace<'input' | 'llm' | 'tool' | 'response' | 'error'>('input'),
+  iterationCount: increment(),
+  error: replace<AgentError | null>(null),
+  usage: replace<AgentUsage>({ llmCalls: 0, inputTokens: 0, outputTokens: 0 }),
+  toolsUsed: replace<string[]>([]),
+  options: replace<AgentOptions>({ maxIterations: 5 }),
+  response: replace<string>(''),
+});
+
+export type ReactState = StateOf<typeof reactState>;
