@@ -2,6 +2,7 @@ import { countTokens } from '../models/index.ts';
 import type { AgentError } from './types.ts';
 
 /** Characters no one types: control characters other than tab and line breaks. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**
