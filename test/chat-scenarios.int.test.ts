@@ -198,3 +198,44 @@ describe('chat agent limits and failures', () => {
     assert.equal(failing.calls.length, 3, 'three attempts');
   });
 });
+
+describe('chat agent with a scripted model (seed 002 message-state traces)', () => {
+  it('RAG + tool: "팀 예산이 얼마야? 20% 증가하면?" → context 1억원, calculator, 1.2억원', async () => {
+    const model = scriptedLanguageModel((options) => {
+      if (options.responseFormat?.type === 'json')
+        return { object: { route: 'rag', reason: '예산 문서 필요' } };
+      const last = options.prompt.at(-1);
+      if (last?.role === 'tool')
+        return { text: '현재 팀 예산은 1억원이고, 20% 증가 시 1.2억원입니다.' };
+      const system = options.prompt.find((message) => message.role === 'system')?.content ?? '';
+      assert.match(system, /\[참고 문서\][\s\S]*1억원/);
+      return { toolCalls: [{ name: 'calculator', args: { expression: '100000000 * 1.2' } }] };
+    });
+    const graph = buildChatGraph(
+      dependencies({ model: new ChatModel(model, { provider: 'openai', modelId: 'script' }) }),
+    );
+    const { state, steps, answer } = await run(
+      graph,
+      '팀 예산이 얼마야? 20% 증가하면?',
+      'budget-tool',
+    );
+    assert.deepEqual(steps.slice(0, 2), ['router', 'rag']);
+    assert.deepEqual(steps.slice(-3), ['agent', 'tools', 'agent']);
+    assert.deepEqual(
+      state.messages.map((message) => [
+        message.role,
+        message.toolCalls?.[0]?.name ?? message.name ?? null,
+      ]),
+      [
+        ['user', null],
+        ['assistant', 'calculator'],
+        ['tool', 'calculator'],
+        ['assistant', null],
+      ],
+    );
+    assert.equal(state.messages[2]?.content, '100000000 * 1.2 = 120000000');
+    assert.equal(answer, '현재 팀 예산은 1억원이고, 20% 증가 시 1.2억원입니다.');
+    assert.equal(state.sources[0]?.documentId, 'team-budget');
+    assert.ok(state.usage.llmCalls <= 3, `${state.usage.llmCalls} LLM calls (seed: 3)`);
+  });
+});

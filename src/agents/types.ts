@@ -12,6 +12,11 @@ export interface AgentDependencies {
   memory?: Partial<MemorySettings>;
   /** The system prompt's first paragraph (default: the seed's persona). */
   persona?: string;
+  /**
+   * `heuristic` (default): the router decides clear cases without the LLM.
+   * `llm`: it asks the LLM every turn, as the seed design does (for comparisons).
+   */
+  routerMode?: 'heuristic' | 'llm';
 }
 
 /** Per-request options. */

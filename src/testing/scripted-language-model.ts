@@ -5,6 +5,24 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
+import { countTokens } from '../models/index.ts';
+
+/** The text of a prompt: system prompt, messages, tool calls and results, in order. */
+export function promptText(options: LanguageModelV4CallOptions): string {
+  return options.prompt
+    .map((message) => {
+      if (message.role === 'system') return message.content;
+      return message.content
+        .map((part) => {
+          if (part.type === 'text') return part.text;
+          if (part.type === 'tool-call') return `${part.toolName} ${JSON.stringify(part.input)}`;
+          if (part.type === 'tool-result') return JSON.stringify(part.output);
+          return '';
+        })
+        .join('\n');
+    })
+    .join('\n');
+}
 
 /** One scripted reply: text, tool calls, a structured object, or a thrown error. */
 export type ScriptedReply =
@@ -20,8 +38,8 @@ export interface ScriptedLanguageModel extends LanguageModelV4 {
 
 /**
  * An AI SDK model that answers from a script, in order (the last reply repeats), or from
- * a function of the call. It streams like a real provider and reports fixed usage
- * (input tokens: the prompt's length / 4), for agent tests and the agent benchmark.
+ * a function of the call. It streams like a real provider and reports usage counted
+ * with the same tokenizer as the token budget, for agent tests and the agent benchmark.
  */
 export function scriptedLanguageModel(
   script: ScriptedReply[] | ((options: LanguageModelV4CallOptions, index: number) => ScriptedReply),
@@ -33,8 +51,8 @@ export function scriptedLanguageModel(
     return script[Math.min(index, script.length - 1)] as ScriptedReply;
   };
   const usageOf = (options: LanguageModelV4CallOptions, output: string) => {
-    const input = Math.ceil(JSON.stringify(options.prompt).length / 4);
-    const produced = Math.ceil(output.length / 4);
+    const input = countTokens(promptText(options));
+    const produced = countTokens(output);
     return {
       inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
       outputTokens: { total: produced, text: produced, reasoning: undefined },

@@ -37,6 +37,10 @@ export async function decideRoute(
   deps: AgentDependencies,
   signal?: AbortSignal,
 ): Promise<RouteDecision> {
+  if (deps.routerMode === 'llm') {
+    const passages = deps.knowledge ? await deps.knowledge.search(question, { k: 4 }) : [];
+    return askModel(question, deps, passages, signal);
+  }
   if (deps.knowledge === undefined)
     return { route: 'agent', reason: 'no knowledge base', passages: [], usage: noUsage() };
   if (smallTalk.test(question))
@@ -64,6 +68,16 @@ export async function decideRoute(
       usage: noUsage(),
     };
   }
+  return askModel(question, deps, passages, signal);
+}
+
+/** Asks the LLM for a structured `{route, reason}`; an unreachable model means agent. */
+async function askModel(
+  question: string,
+  deps: AgentDependencies,
+  passages: KnowledgePassage[],
+  signal: AbortSignal | undefined,
+): Promise<RouteDecision> {
   try {
     const decided = await deps.model.generateObject(routeSchema, {
       system: routerPrompt,
