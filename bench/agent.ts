@@ -152,26 +152,31 @@ async function runLongConversation() {
   let llmCalls = 0;
   const history: ChatMessage[] = [];
   let full = 0;
+  let lastTurn = { ours: 0, full: 0 };
   for (let turn = 0; turn < 25; turn += 1) {
     const message = `${topics[turn % topics.length]} 관련해서 ${turn + 1}번째로 물어볼게. 이번 주에 무엇부터 처리하면 좋을지 알려줘.`;
     history.push({ role: 'user', content: message });
     // Sending the whole history: system prompt + every message so far, one call per turn.
-    full +=
+    const fullThisTurn =
       countTokens(agentSystemPrompt(defaultPersona, '', '')) +
       history.reduce((sum, entry) => sum + messageTokens(entry), 0);
+    full += fullThisTurn;
     const { state, usage } = await ask(message, 'long');
     ours += usage.inputTokens;
     llmCalls += usage.llmCalls;
+    lastTurn = { ours: usage.inputTokens, full: fullThisTurn };
     history.push({ role: 'assistant', content: state.messages.at(-1)?.content ?? '' });
   }
   log(
     `50 messages: prompt tokens ours ${ours} (${llmCalls} LLM calls, summaries included) vs full history ${full}`,
   );
+  log(`the 50th message alone: ours ${lastTurn.ours} vs full history ${lastTurn.full} tokens`);
   return {
     messages: history.length,
     oursPromptTokens: ours,
     fullHistoryPromptTokens: full,
     oursLlmCalls: llmCalls,
+    lastTurn: { ...lastTurn, ratio: ratio(lastTurn.ours, lastTurn.full) },
   };
 }
 
