@@ -1,0 +1,82 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { YeoulError } from '../core/index.ts';
+
+/** Server settings read from the environment (../shared/CONTRACT.md "Environment"). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Bearer keys; empty = no auth, and the server refuses to listen beyond loopback. */
+  apiKeys: string[];
+  /** Requests waiting on one session beyond the running one before 409 (default 8). */
+  sessionQueueLimit: number;
+  /** Largest request body in bytes (default 1 MiB; 20 MiB for file uploads). */
+  bodyLimit: number;
+  /** Ingest the bundled sample documents on the first start (default true). */
+  sampleKnowledge: boolean;
+  /** Everything else (model and tool keys) is read from here by the parts that need it. */
+  env: Record<string, string | undefined>;
+}
+
+/** The configuration could not be read; every problem is listed. */
+export class ConfigError extends YeoulError {
+  readonly problems: string[];
+
+  constructor(fields: { problems: string[] }) {
+    super('config_invalid', `The configuration is not valid: ${fields.problems.join('; ')}`);
+    this.problems = fields.problems;
+  }
+}
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  YEOUL_DATA_DIR: z.string().min(1).default('./data'),
+  YEOUL_API_KEYS: z.string().optional(),
+  YEOUL_SESSION_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
+  YEOUL_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  YEOUL_SAMPLE_KNOWLEDGE: z.enum(['true', 'false', '1', '0']).default('true'),
+  DATABASE_URL: z.string().optional(),
+});
+
+/** Reads the server configuration; `overrides` (from command-line flags) win over the environment. */
+export function readServerConfig(
+  env: Record<string, string | undefined>,
+  overrides: Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir' | 'sampleKnowledge'>> = {},
+): ServerConfig {
+  const parsed = schema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')),
+  );
+  if (!parsed.success) {
+    throw new ConfigError({
+      problems: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    });
+  }
+  const values = parsed.data;
+  if (values.DATABASE_URL) {
+    throw new ConfigError({
+      problems: [
+        'DATABASE_URL is set, but the PostgreSQL store is not built yet; unset it to use the embedded SQLite store',
+      ],
+    });
+  }
+  return {
+    port: overrides.port ?? values.PORT,
+    host: overrides.host ?? values.HOST,
+    dataDir: resolve(overrides.dataDir ?? values.YEOUL_DATA_DIR),
+    apiKeys: (values.YEOUL_API_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean),
+    sessionQueueLimit: values.YEOUL_SESSION_QUEUE_LIMIT,
+    bodyLimit: values.YEOUL_BODY_LIMIT,
+    sampleKnowledge:
+      overrides.sampleKnowledge ?? ['true', '1'].includes(values.YEOUL_SAMPLE_KNOWLEDGE),
+    env,
+  };
+}
