@@ -11,6 +11,9 @@ import {
 } from '../src/server/index.ts';
 import { startFakeOpenAiServer } from '../src/testing/index.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
+type Json = any;
+
 const root = mkdtempSync(join(tmpdir(), 'yeoul-server-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -33,7 +36,7 @@ function client(server: RunningServer, key?: string) {
         headers: headers({ 'content-type': 'application/json' }),
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
-      return { status: response.status, body: await response.json() };
+      return { status: response.status, body: (await response.json()) as Json };
     },
     async get(path: string) {
       const response = await fetch(server.url + path, { headers: headers() });
