@@ -183,8 +183,12 @@ export class ChatModel {
   }
 }
 
+const toolSets = new WeakMap<ModelTool[], ToolSet>();
+
 function toToolSet(tools: ModelTool[] | undefined): ToolSet | undefined {
   if (tools === undefined || tools.length === 0) return undefined;
+  const cached = toolSets.get(tools);
+  if (cached) return cached;
   const set: ToolSet = {};
   for (const definition of tools) {
     set[definition.name] = tool({
@@ -192,6 +196,7 @@ function toToolSet(tools: ModelTool[] | undefined): ToolSet | undefined {
       inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
     });
   }
+  toolSets.set(tools, set);
   return set;
 }
 

@@ -66,6 +66,7 @@ export interface FakeOpenAiServer {
  */
 export async function startFakeOpenAiServer(
   script: FakeCompletion[] | ((request: ChatCompletionRequest, index: number) => FakeCompletion),
+  options: { delayMs?: number; keepRequests?: boolean; port?: number } = {},
 ): Promise<FakeOpenAiServer> {
   const requests: ChatCompletionRequest[] = [];
   const embeddingRequests: string[][] = [];
@@ -108,10 +109,12 @@ export async function startFakeOpenAiServer(
       const completion = Array.isArray(script)
         ? (script[Math.min(index, script.length - 1)] as FakeCompletion)
         : script(request, index);
-      answer(response, request, completion);
+      if (options.keepRequests === false) requests.length = 0;
+      if (options.delayMs) setTimeout(() => answer(response, request, completion), options.delayMs);
+      else answer(response, request, completion);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,

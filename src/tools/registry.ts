@@ -15,6 +15,8 @@ const namePattern = /^[a-z][a-z0-9_]{0,63}$/;
 export class ToolRegistry {
   #tools = new Map<string, ToolDefinition<unknown>>();
   #permissions = new Map<string, Permission>();
+  /** Descriptions per environment, dropped whenever a tool or permission changes. */
+  #described = new WeakMap<ToolEnvironment, ToolDescription[]>();
 
   /** Adds a tool; its name must be unique and snake_case. */
   register<Input>(tool: ToolDefinition<Input>): this {
@@ -31,6 +33,7 @@ export class ToolRegistry {
       });
     }
     this.#tools.set(tool.name, tool as ToolDefinition<unknown>);
+    this.#described = new WeakMap();
     return this;
   }
 
@@ -43,6 +46,7 @@ export class ToolRegistry {
       });
     }
     this.#permissions.set(name, permission);
+    this.#described = new WeakMap();
     return this;
   }
 
@@ -64,10 +68,15 @@ export class ToolRegistry {
 
   /** Names, descriptions and JSON Schemas of the usable tools, for a model's tool list. */
   describe(env: ToolEnvironment): ToolDescription[] {
-    return this.available(env).map((tool) => ({
+    // Every model call asks for this; building JSON Schemas each time costs ~0.5 ms.
+    const cached = this.#described.get(env);
+    if (cached) return cached;
+    const described = this.available(env).map((tool) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>,
     }));
+    this.#described.set(env, described);
+    return described;
   }
 }

@@ -1,0 +1,130 @@
+// `npm run bench:server`: load on Yeoul's HTTP API with autocannon — invoke on the offline
+// model, and streams against a fake OpenAI-compatible model that answers after 300 ms
+// with streamed tokens — at 10, 100 and 1000 connections, beside a bare Fastify hello
+// route measured in the same run as the ceiling. Each server runs in its own process.
+// Progress goes to stderr; the last line on stdout is one JSON object with `targets`.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { ratio, target } from './lib/stats.ts';
+
+const quick = process.argv.includes('--quick');
+const seconds = quick ? 3 : 8;
+const log = (...parts: unknown[]) => console.error('[server]', ...parts);
+const children: ChildProcess[] = [];
+
+async function start(
+  mode: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; pid: number }> {
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=8', join(import.meta.dirname, 'lib', 'bench-server-process.ts'), mode],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /READY (\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`${mode} exited (${code}) before it was ready`)));
+  });
+  return { url, pid: child.pid as number };
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+async function load(name: string, url: string, connections: number, body?: unknown, pid?: number) {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    timeout: 30,
+    ...(body === undefined
+      ? {}
+      : {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+  });
+  const summary = {
+    connections,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+    ...(pid === undefined ? {} : { rssBytes: rssOf(pid) }),
+  };
+  log(
+    `${name} @${connections}: ${summary.requestsPerSecond} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, errors ${summary.errors}${summary.rssBytes ? `, RSS ${(summary.rssBytes / 1e6).toFixed(0)} MB` : ''}`,
+  );
+  return summary;
+}
+
+try {
+  const hello = await start('hello');
+  const helloRun = await load('hello', `${hello.url}/hello`, 100);
+  const offline = await start('yeoul');
+  const invoke = [];
+  for (const connections of [10, 100, 1000]) {
+    invoke.push(
+      await load(
+        'invoke (offline model)',
+        `${offline.url}/api/agent/invoke`,
+        connections,
+        { message: '123 * 456 계산해줘' },
+        offline.pid,
+      ),
+    );
+  }
+  const fake = await start('fake-model');
+  const slow = await start('yeoul', {
+    YEOUL_MODEL: 'compat:bench',
+    YEOUL_COMPAT_BASE_URL: fake.url,
+  });
+  const stream = [];
+  for (const connections of [10, 100, 1000]) {
+    stream.push(
+      await load(
+        'stream (300 ms model)',
+        `${slow.url}/api/agent/stream`,
+        connections,
+        { message: 'hello there, what should I do first today?' },
+        slow.pid,
+      ),
+    );
+  }
+  const at100 = stream.find((run) => run.connections === 100);
+  const at1000 = stream.find((run) => run.connections === 1000);
+  const invokeAt100 = invoke.find((run) => run.connections === 100);
+  console.log(
+    JSON.stringify({
+      bench: 'server',
+      quick,
+      secondsPerRun: seconds,
+      hello: helloRun,
+      invoke,
+      stream,
+      targets: {
+        errorsAt1000: target(at1000?.errors ?? Number.NaN, 0, 'lower'),
+        p99MsAt100: target(at100?.p99Ms ?? Number.NaN, 350, 'lower'),
+        invokeVsHello: target(
+          ratio(invokeAt100?.requestsPerSecond ?? 0, helloRun.requestsPerSecond),
+          0.25,
+          'higher',
+        ),
+      },
+    }),
+  );
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+}
