@@ -35,16 +35,14 @@ export function registerDocumentRoutes(app: FastifyInstance, context: RouteConte
             message: result.failed.map((failure) => failure.error).join('; '),
           });
         }
-        return reply
-          .code(201)
-          .send({
-            ids: result.ids,
-            chunks: result.chunks,
-            failed: result.failed.map((failure) => ({
-              file: basename(failure.source),
-              error: failure.error,
-            })),
-          });
+        return reply.code(201).send({
+          ids: result.ids,
+          chunks: result.chunks,
+          failed: result.failed.map((failure) => ({
+            file: basename(failure.source),
+            error: failure.error,
+          })),
+        });
       } finally {
         rmSync(directory, { recursive: true, force: true });
       }
