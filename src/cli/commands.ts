@@ -1,0 +1,19 @@
+import { askCommand } from './commands/ask-command.ts';
+import { chatCommand } from './commands/chat-command.ts';
+import { graphCommand } from './commands/graph-command.ts';
+import { ingestCommand } from './commands/ingest-command.ts';
+import { searchCommand } from './commands/search-command.ts';
+import { serveCommand } from './commands/serve-command.ts';
+import { sessionsCommand } from './commands/sessions-command.ts';
+import type { Command } from './define-command.ts';
+
+/** Every `yeoul` command, in the order the help lists them. */
+export const commands: readonly Command[] = [
+  serveCommand,
+  chatCommand,
+  askCommand,
+  ingestCommand,
+  searchCommand,
+  graphCommand,
+  sessionsCommand,
+];

@@ -1,0 +1,123 @@
+import type { ChatMessage } from '../../models/index.ts';
+import type { Runtime } from '../../server/index.ts';
+import { defineCommand } from '../define-command.ts';
+import { UsageError } from '../errors/usage-error.ts';
+import type { CliIo } from '../io.ts';
+import { withRuntime } from '../open-runtime.ts';
+import { choiceOption, dataOption, parseCommandArgs } from '../parse-command-args.ts';
+
+const actions = ['list', 'show', 'delete'] as const;
+const previewLength = 60;
+
+/** `yeoul sessions [list|show ID|delete ID]`: the stored conversations. */
+export const sessionsCommand = defineCommand({
+  name: 'sessions',
+  summary: 'list, show or delete conversations',
+  usage: [
+    'sessions [list] [--json] [--data DIR]',
+    'sessions show ID [--json]',
+    'sessions delete ID',
+  ],
+  details: [
+    'list        every session, newest first (the default)',
+    'show ID     the messages and the summary of a session',
+    'delete ID   remove a session and everything stored for it',
+    '--json      print list/show as JSON (show: {sessionId, messages, summary})',
+  ],
+  example: 'sessions show demo',
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(
+      'sessions',
+      args,
+      { ...dataOption, json: { type: 'boolean' } },
+      { min: 0, max: 2, names: 'ID' },
+    );
+    const action = choiceOption('sessions', 'the action', positionals[0], actions) ?? 'list';
+    const sessionId = positionals[1];
+    if (action === 'list' && sessionId !== undefined) {
+      throw new UsageError({ problem: `unexpected argument "${sessionId}"`, command: 'sessions' });
+    }
+    if (action !== 'list' && sessionId === undefined) {
+      throw new UsageError({ problem: `missing ID (sessions ${action} ID)`, command: 'sessions' });
+    }
+    return withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
+      if (action === 'list') return listSessions(runtime, io, values.json === true);
+      const state = await runtime.runner.chat.getState(sessionId as string);
+      if (state === undefined) throw new Error(`there is no session "${sessionId}"`);
+      if (action === 'delete') {
+        await runtime.runner.chat.deleteThread(state.threadId);
+        io.stdout.write(`deleted session ${state.threadId}\n`);
+        return 0;
+      }
+      const { messages, summary } = state.values;
+      if (values.json) {
+        io.stdout.write(
+          `${JSON.stringify({ sessionId: state.threadId, messages, summary }, null, 2)}\n`,
+        );
+        return 0;
+      }
+      io.stdout.write(
+        `session ${state.threadId}: ${messages.length} messages, updated ${formatTime(state.updatedAt)}\n`,
+      );
+      if (summary) io.stdout.write(`[summary]\n${summary}\n`);
+      for (const message of messages) {
+        const text = formatMessage(message);
+        if (text) io.stdout.write(`${text}\n`);
+      }
+      return 0;
+    });
+  },
+});
+
+async function listSessions(runtime: Runtime, io: CliIo, json: boolean): Promise<number> {
+  const threads = await runtime.checkpointer.listThreads();
+  const sessions = [];
+  for (const thread of threads) {
+    const state = await runtime.runner.chat.getState(thread.threadId);
+    const messages = state?.values.messages ?? [];
+    const first = messages.find((message) => message.role === 'user')?.content ?? '';
+    sessions.push({
+      sessionId: thread.threadId,
+      status: thread.status,
+      messageCount: messages.length,
+      updatedAt: new Date(thread.updatedAt).toISOString(),
+      firstMessage: first,
+    });
+  }
+  if (json) {
+    io.stdout.write(`${JSON.stringify({ sessions }, null, 2)}\n`);
+    return 0;
+  }
+  if (sessions.length === 0) {
+    io.stdout.write('No sessions yet.\n');
+    return 0;
+  }
+  const width = Math.max(...sessions.map((session) => session.sessionId.length));
+  for (const session of sessions) {
+    const count = `${session.messageCount} msg`.padStart(7);
+    io.stdout.write(
+      `${session.sessionId.padEnd(width)}  ${formatTime(Date.parse(session.updatedAt))}  ${count}  ${preview(session.firstMessage)}\n`,
+    );
+  }
+  return 0;
+}
+
+function formatMessage(message: ChatMessage): string {
+  if (message.role === 'tool') {
+    return `  ${message.isError ? '✗' : '←'} ${message.name ?? 'tool'}: ${preview(message.content, 200)}`;
+  }
+  const calls = (message.toolCalls ?? []).map(
+    (call) => `  → ${call.name} ${JSON.stringify(call.args)}`,
+  );
+  const text = message.content ? [`${message.role}: ${message.content}`] : [];
+  return [...text, ...calls].join('\n');
+}
+
+function formatTime(milliseconds: number): string {
+  return `${new Date(milliseconds).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+}
+
+function preview(text: string, length = previewLength): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}

@@ -1,0 +1,19 @@
+/** A stream the CLI writes to; `isTTY` decides between a progress bar and plain lines. */
+export interface OutputStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/** Where a command reads and writes: the process's streams and environment, or a test's. */
+export interface CliIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: Record<string, string | undefined>;
+}
+
+/** The real process's streams and environment. */
+export function processIo(): CliIo {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+}

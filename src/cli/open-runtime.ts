@@ -1,0 +1,39 @@
+import type { Runtime } from '../server/index.ts';
+
+/** What a command may override in the configuration read from the environment. */
+export interface RuntimeOverrides {
+  dataDir?: string | undefined;
+  port?: number | undefined;
+  host?: string | undefined;
+  sampleKnowledge?: boolean | undefined;
+}
+
+/**
+ * Reads the configuration (flags win over the environment) and wires a runtime. The
+ * server folder (models, tools, agents, …) loads only here, so that `--help` and usage
+ * errors answer at once.
+ */
+export async function openRuntime(
+  env: Record<string, string | undefined>,
+  overrides: RuntimeOverrides = {},
+): Promise<Runtime> {
+  const { createRuntime, readServerConfig } = await import('../server/index.ts');
+  const defined = Object.fromEntries(
+    Object.entries(overrides).filter(([, value]) => value !== undefined),
+  );
+  return createRuntime(readServerConfig(env, defined));
+}
+
+/** Runs `work` on a fresh runtime and always closes it, so the process can exit promptly. */
+export async function withRuntime<Result>(
+  env: Record<string, string | undefined>,
+  overrides: RuntimeOverrides,
+  work: (runtime: Runtime) => Promise<Result>,
+): Promise<Result> {
+  const runtime = await openRuntime(env, overrides);
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}

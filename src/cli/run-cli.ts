@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isYeoulError } from '../core/index.ts';
+import { commands } from './commands.ts';
+import { errorLine } from './error-line.ts';
+import { UsageError } from './errors/usage-error.ts';
+import { type CliIo, processIo } from './io.ts';
+import { commandUsage, mainUsage } from './usage.ts';
+
+/**
+ * Runs one `yeoul` command line and resolves to its exit code: 0 success, 1 error,
+ * 2 bad usage. Errors are written to stderr as one line, `yeoul: <message>`.
+ * @example
+ * process.exitCode = await runCli(process.argv.slice(2));
+ */
+export async function runCli(args: string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    return await dispatch(args, io);
+  } catch (error) {
+    io.stderr.write(errorLine(error));
+    return isYeoulError(error, 'usage') ? 2 : 1;
+  }
+}
+
+async function dispatch(args: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined) throw new UsageError({ problem: 'missing command' });
+  if (name === '--help' || name === '-h') return print(io, mainUsage(version()));
+  if (name === '--version' || name === '-v') return print(io, `${version()}\n`);
+  if (name === 'help') {
+    if (rest.length === 0) return print(io, mainUsage(version()));
+    const command = commands.find((candidate) => candidate.name === rest[0]);
+    if (command === undefined) throw new UsageError({ problem: `unknown command "${rest[0]}"` });
+    return print(io, commandUsage(command));
+  }
+  const command = commands.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    throw new UsageError({
+      problem: name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`,
+    });
+  }
+  const beforeSeparator = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (beforeSeparator.includes('--help') || beforeSeparator.includes('-h')) {
+    return print(io, commandUsage(command));
+  }
+  return command.run(rest, io);
+}
+
+function print(io: CliIo, text: string): number {
+  io.stdout.write(text);
+  return 0;
+}
+
+function version(): string {
+  const packageFile = join(import.meta.dirname, '..', '..', 'package.json');
+  return (JSON.parse(readFileSync(packageFile, 'utf8')) as { version: string }).version;
+}
