@@ -54,6 +54,8 @@ export async function startServer(
             },
           },
     bodyLimit: config.bodyLimit,
+    // On close, idle keep-alive connections are dropped at once; busy ones finish first.
+    forceCloseConnections: 'idle',
     genReqId: () => createId(),
   });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 20 } });
@@ -93,6 +95,12 @@ export async function startServer(
         code: 'unauthorized',
         message: 'a valid Authorization: Bearer <key> header is required',
       });
+  });
+  // While shutting down, answers close their connection, so that a keep-alive client
+  // does not hold the server open for Fastify's 72 s keep-alive timeout.
+  let closing = false;
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
     metrics.observeRequest(
@@ -134,6 +142,7 @@ export async function startServer(
   return {
     url,
     async close() {
+      closing = true;
       await app.close();
       await runtime.close();
     },
