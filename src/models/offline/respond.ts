@@ -142,7 +142,8 @@ function contextAnswer(system: string, question: string, korean: boolean): strin
       ? lines.join('\n')
       : best.passage.replace(/^\[\d+\]\s*/, '');
   const sentences = sentencesOf(body)
-    .map((sentence) => sentence.replace(/^[-*\d.)\s]+/, ''))
+    // List markers ("- ", "1. ") go; a leading number that is content ("2024년") stays.
+    .map((sentence) => sentence.replace(/^(?:[-*•]|\d+[.)])\s+/, ''))
     .filter((sentence) => sentence.length > 0);
   const ranked = sentences
     .map((sentence, index) => ({
