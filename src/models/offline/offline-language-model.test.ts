@@ -123,7 +123,11 @@ describe('offline model', () => {
       system: '[참고 문서]\n[1] 팀 예산 — 예산\n2024년 팀 예산: 1억원.',
       messages: [user('팀 예산이 얼마야?')],
     });
-    assert.equal(dated.text, '참고 문서에 따르면: 2024년 팀 예산: 1억원.', 'a leading year is content, not a list marker');
+    assert.equal(
+      dated.text,
+      '참고 문서에 따르면: 2024년 팀 예산: 1억원.',
+      'a leading year is content, not a list marker',
+    );
   });
 
   it('greets a name it is told and recalls it later, from the conversation or the summary', async () => {
