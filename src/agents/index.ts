@@ -7,7 +7,6 @@ export {
 export { buildChatGraph } from './chat/build-chat-graph.ts';
 export { addUsage, type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
 export { decideRoute, type RouteDecision, termCoverage } from './chat/decide-route.ts';
-export { maxToolCallsPerRequest } from './chat/tools-node.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export { defaultMemorySettings, type MemorySettings } from './memory/memory-settings.ts';
 export { planSummary, type SummaryPlan, transcriptOf } from './memory/plan-summary.ts';
@@ -45,6 +44,7 @@ export {
 export { agentSystemPrompt, defaultPersona, routerPrompt, summarizerPrompt } from './prompts.ts';
 export { buildReactGraph, reactRunInput } from './react/build-react-graph.ts';
 export { type ReactState, reactState, type ToolExecutionResult } from './react/react-state.ts';
+export { maxToolCallsPerRequest } from './run-tool-calls.ts';
 export type {
   AgentDependencies,
   AgentError,

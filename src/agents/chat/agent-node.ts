@@ -1,7 +1,8 @@
 import { isYeoulError } from '../../core/index.ts';
 import type { NodeContext } from '../../graph/index.ts';
 import { agentSystemPrompt, defaultPersona, isKorean, modelFailureAnswer } from '../prompts.ts';
-import type { AgentDependencies, ChatMessage } from '../types.ts';
+import { assistantMessage, callAgentModel } from '../run-tool-calls.ts';
+import type { AgentDependencies } from '../types.ts';
 import { addUsage, type ChatState } from './chat-state.ts';
 
 /**
@@ -15,20 +16,11 @@ export function createAgentNode(deps: AgentDependencies) {
   return async (state: ChatState, context: NodeContext) => {
     const lastUser = [...state.messages].reverse().find((message) => message.role === 'user');
     try {
-      const result = await deps.model.call({
-        system: agentSystemPrompt(persona, state.summary, state.context),
-        messages: state.messages,
-        tools: deps.tools.describe(deps.toolEnvironment),
-        ...(state.options.temperature === undefined
-          ? {}
-          : { temperature: state.options.temperature }),
-        signal: context.signal,
-        onTextDelta: (text) => context.emit('token', { text }),
-      });
-      const message: ChatMessage = { role: 'assistant', content: result.text };
-      if (result.toolCalls.length > 0) message.toolCalls = result.toolCalls;
+      const system = agentSystemPrompt(persona, state.summary, state.context);
+      const prompt = { system, messages: state.messages, temperature: state.options.temperature };
+      const result = await callAgentModel(deps, prompt, context);
       return {
-        messages: message,
+        messages: assistantMessage(result),
         iterations: state.iterations + 1,
         usage: addUsage(state.usage, result.usage),
       };

@@ -1,5 +1,5 @@
 import type { NodeContext } from '../../graph/index.ts';
-import { ToolExecutor } from '../../tools/index.ts';
+import { runToolCalls } from '../run-tool-calls.ts';
 import type { AgentDependencies, ChatMessage } from '../types.ts';
 
 /** What the tools node reads. */
@@ -9,9 +9,6 @@ interface ToolsState {
   toolsUsed: string[];
 }
 
-/** Tool executions allowed per request (T10). */
-export const maxToolCallsPerRequest = 5;
-
 /**
  * The tools node: runs the tool calls of the last assistant message (no LLM), appending
  * one tool message per call — failures included, as error results the model sees — and
@@ -20,29 +17,7 @@ export const maxToolCallsPerRequest = 5;
 export function createToolsNode(deps: AgentDependencies) {
   return async (state: ToolsState, context: NodeContext) => {
     const calls = state.messages.at(-1)?.toolCalls ?? [];
-    const executor = new ToolExecutor(deps.tools, {
-      env: deps.toolEnvironment,
-      maxCalls: Math.max(0, maxToolCallsPerRequest - state.toolCalls),
-      signal: context.signal,
-    });
-    const results: ChatMessage[] = [];
-    for (const call of calls) {
-      context.emit('tool-call', { id: call.id, name: call.name, args: call.args });
-      const result = await executor.execute(call);
-      context.emit('tool-result', {
-        id: call.id,
-        name: call.name,
-        result: result.content,
-        ...(result.isError ? { error: true } : {}),
-      });
-      results.push({
-        role: 'tool',
-        toolCallId: call.id,
-        name: call.name,
-        content: result.content,
-        isError: result.isError,
-      });
-    }
+    const results = await runToolCalls(deps, calls, state.toolCalls, context);
     return {
       messages: results,
       toolCalls: state.toolCalls + calls.length,

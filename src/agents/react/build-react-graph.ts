@@ -1,10 +1,10 @@
 import { isYeoulError } from '../../core/index.ts';
 import { type CompileOptions, END, START, StateGraph } from '../../graph/index.ts';
-import { ToolExecutor } from '../../tools/index.ts';
-import { maxToolCallsPerRequest } from '../chat/tools-node.ts';
+import { addUsage } from '../chat/chat-state.ts';
 import { closeDanglingToolCalls } from '../close-tool-calls.ts';
 import { defaultPersona, isKorean, modelFailureAnswer, tooComplexAnswer } from '../prompts.ts';
-import type { AgentDependencies, AgentOptions, ChatMessage } from '../types.ts';
+import { assistantMessage, callAgentModel, runToolCalls } from '../run-tool-calls.ts';
+import type { AgentDependencies, AgentOptions } from '../types.ts';
 import { validateInput } from '../validate-input.ts';
 import { type ReactState, reactState } from './react-state.ts';
 
@@ -44,74 +44,45 @@ export function buildReactGraph(deps: AgentDependencies, options: CompileOptions
     })
     .addNode('llm', async (state, context) => {
       try {
-        const result = await deps.model.call({
+        const prompt = {
           system: persona,
           messages: state.messages,
-          tools: deps.tools.describe(deps.toolEnvironment),
-          ...(state.options.temperature === undefined
-            ? {}
-            : { temperature: state.options.temperature }),
-          signal: context.signal,
-          onTextDelta: (text) => context.emit('token', { text }),
-        });
-        const message: ChatMessage = { role: 'assistant', content: result.text };
-        if (result.toolCalls.length > 0) message.toolCalls = result.toolCalls;
+          temperature: state.options.temperature,
+        };
+        const result = await callAgentModel(deps, prompt, context);
         return {
-          messages: message,
+          messages: assistantMessage(result),
           toolExecutionRequests: result.toolCalls,
           currentStep: 'llm' as const,
           iterationCount: 1,
-          usage: {
-            llmCalls: state.usage.llmCalls + 1,
-            inputTokens: state.usage.inputTokens + result.usage.inputTokens,
-            outputTokens: state.usage.outputTokens + result.usage.outputTokens,
-          },
+          usage: addUsage(state.usage, result.usage),
         };
       } catch (error) {
         if (context.signal.aborted || !isYeoulError(error)) throw error;
+        const attempts = (error as { attempts?: number }).attempts ?? 1;
         return {
           error: { code: error.code, message: error.message },
           currentStep: 'error' as const,
-          usage: {
-            ...state.usage,
-            llmCalls: state.usage.llmCalls + ((error as { attempts?: number }).attempts ?? 1),
-          },
+          usage: addUsage(state.usage, { inputTokens: 0, outputTokens: 0 }, attempts),
         };
       }
     })
     .addNode('tool', async (state, context) => {
-      const executor = new ToolExecutor(deps.tools, {
-        env: deps.toolEnvironment,
-        maxCalls: Math.max(0, maxToolCallsPerRequest - state.toolsUsed.length),
-        signal: context.signal,
-      });
-      const results = [];
-      for (const call of state.toolExecutionRequests) {
-        context.emit('tool-call', { id: call.id, name: call.name, args: call.args });
-        const result = await executor.execute(call);
-        context.emit('tool-result', {
-          id: call.id,
-          name: call.name,
-          result: result.content,
-          ...(result.isError ? { error: true } : {}),
-        });
-        results.push({
-          id: call.id,
-          name: call.name,
-          content: result.content,
-          isError: result.isError,
-        });
-      }
+      const messages = await runToolCalls(
+        deps,
+        state.toolExecutionRequests,
+        state.toolsUsed.length,
+        context,
+      );
       return {
-        toolExecutionResults: results,
-        messages: results.map((result) => ({
-          role: 'tool' as const,
-          toolCallId: result.id,
-          name: result.name,
-          content: result.content,
-          isError: result.isError,
+        toolExecutionResults: messages.map((message) => ({
+          id: message.toolCallId ?? '',
+          name: message.name ?? '',
+          content: message.content,
+          isError: message.isError ?? false,
         })),
-        toolsUsed: [...state.toolsUsed, ...results.map((result) => result.name)],
+        messages,
+        toolsUsed: [...state.toolsUsed, ...messages.map((message) => message.name ?? '')],
         toolExecutionRequests: [],
         currentStep: 'tool' as const,
       };
