@@ -153,9 +153,10 @@ describe('HTTP API (no keys, offline model)', () => {
         api.post('/api/agent/invoke', { message: `메모 ${index}번`, sessionId: 'busy' }),
       ),
     );
-    const ok = results.filter((result) => result.status === 200).length;
-    const busy = results.filter((result) => result.status === 409).length;
-    assert.equal(ok + busy, 50);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      Array.from({ length: 50 }, () => 200),
+    );
     const shown = await api.get('/api/sessions/busy');
     const users = shown.body.messages.filter(
       (message: { role: string }) => message.role === 'user',
@@ -263,6 +264,31 @@ describe('HTTP API with keys', () => {
 });
 
 describe('HTTP API lifecycle', () => {
+  it('answers 409 beyond the per-session queue bound, and takes requests again after', async () => {
+    const model = await startFakeOpenAiServer([{ kind: 'text', text: 'ok' }], { delayMs: 200 });
+    const { server } = await serve({
+      YEOUL_SAMPLE_KNOWLEDGE: 'false',
+      YEOUL_SESSION_QUEUE_LIMIT: '2',
+      YEOUL_MODEL: 'compat:slow',
+      YEOUL_COMPAT_BASE_URL: model.baseUrl,
+    });
+    const api = client(server);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        api.post('/api/agent/invoke', { message: 'hello there', sessionId: 'queue' }),
+      ),
+    );
+    const statuses = results.map((result) => result.status).sort();
+    assert.deepEqual(statuses, [200, 200, 200, 409, 409, 409]);
+    assert.equal(results.find((result) => result.status === 409)?.body.error.code, 'session_busy');
+    assert.equal(
+      (await api.post('/api/agent/invoke', { message: 'hello again', sessionId: 'queue' })).status,
+      200,
+    );
+    await server.close();
+    await model.close();
+  });
+
   it('refuses to listen beyond loopback without keys', async () => {
     const runtime = await createRuntime(
       readServerConfig({

@@ -9,7 +9,7 @@ export interface ServerConfig {
   dataDir: string;
   /** Bearer keys; empty = no auth, and the server refuses to listen beyond loopback. */
   apiKeys: string[];
-  /** Requests waiting on one session beyond the running one before 409 (default 8). */
+  /** Requests waiting on one session beyond the running one before 409 (default 64). */
   sessionQueueLimit: number;
   /** Largest request body in bytes (default 1 MiB; 20 MiB for file uploads). */
   bodyLimit: number;
@@ -34,7 +34,7 @@ const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   YEOUL_DATA_DIR: z.string().min(1).default('./data'),
   YEOUL_API_KEYS: z.string().optional(),
-  YEOUL_SESSION_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).default(8),
+  YEOUL_SESSION_QUEUE_LIMIT: z.coerce.number().int().min(0).max(1000).default(64),
   YEOUL_BODY_LIMIT: z.coerce
     .number()
     .int()
