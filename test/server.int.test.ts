@@ -76,6 +76,12 @@ describe('HTTP API (no keys, offline model)', () => {
   it('answers from the bundled sample knowledge base', async () => {
     const { body } = await api.post('/api/agent/invoke', { message: '팀 예산이 얼마야?' });
     assert.match(body.response, /1억원/);
+    const vacation = await api.post('/api/agent/invoke', { message: '회사 휴가 정책이 뭐야?' });
+    assert.match(
+      vacation.body.response,
+      /연차는 입사 첫해에 15일/,
+      'the policy’s opening section, not a later one',
+    );
     const search = await api.post('/api/search', { query: '병가는 며칠?', k: 2 });
     assert.equal(search.status, 200);
     assert.match(search.body.hits[0].text, /병가는 연 10일/);

@@ -17,7 +17,7 @@ export function createRagNode(deps: AgentDependencies) {
       state.passages.length > 0
         ? state.passages
         : ((await deps.knowledge?.search(question, { k: passagesInContext })) ?? []);
-    const chosen = passages.slice(0, passagesInContext);
+    const chosen = inReadingOrder(passages.slice(0, passagesInContext));
     const context = chosen
       .map(
         (passage, index) =>
@@ -34,4 +34,24 @@ export function createRagNode(deps: AgentDependencies) {
       passages: [],
     };
   };
+}
+
+/**
+ * Passages grouped by document (best document first) and, within a document, in the
+ * order they appear in it: sections read in their natural order, and an ambiguous
+ * question sees a document's opening section first.
+ */
+function inReadingOrder<Passage extends { documentId: string; chunkId: string }>(
+  passages: Passage[],
+): Passage[] {
+  const documentRank = new Map<string, number>();
+  for (const passage of passages)
+    if (!documentRank.has(passage.documentId))
+      documentRank.set(passage.documentId, documentRank.size);
+  const position = (passage: Passage) => Number(passage.chunkId.split('#').at(-1)) || 0;
+  return [...passages].sort(
+    (a, b) =>
+      (documentRank.get(a.documentId) ?? 0) - (documentRank.get(b.documentId) ?? 0) ||
+      position(a) - position(b),
+  );
 }
