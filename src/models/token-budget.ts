@@ -20,12 +20,21 @@ export function truncateToTokens(text: string, maxTokens: number): string {
 
 /** Tokens a message costs in a prompt, tool calls included. */
 export function messageTokens(message: ChatMessage): number {
+  const cached = counted.get(message);
+  if (cached !== undefined) return cached;
   let total = perMessageOverhead + countTokens(message.content);
   for (const call of message.toolCalls ?? []) {
     total += countTokens(call.name) + countTokens(JSON.stringify(call.args ?? {}));
   }
+  counted.set(message, total);
   return total;
 }
+
+/**
+ * Token counts of messages already seen. State messages are not changed in place, so a
+ * conversation's history is counted once, not on every model call.
+ */
+const counted = new WeakMap<ChatMessage, number>();
 
 /** What fitting a conversation into the input budget produced. */
 export interface BudgetedPrompt {

@@ -34,7 +34,6 @@ export { minimalPdf } from './minimal-pdf.ts';
 export { buildPipelineGraph, pipelineNodes, pipelineSchema } from './pipeline-graph.ts';
 export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
 export {
-  promptText,
   type ScriptedLanguageModel,
   type ScriptedReply,
   scriptedLanguageModel,

@@ -5,24 +5,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
-import { countTokens } from '../models/index.ts';
-
-/** The text of a prompt: system prompt, messages, tool calls and results, in order. */
-export function promptText(options: LanguageModelV4CallOptions): string {
-  return options.prompt
-    .map((message) => {
-      if (message.role === 'system') return message.content;
-      return message.content
-        .map((part) => {
-          if (part.type === 'text') return part.text;
-          if (part.type === 'tool-call') return `${part.toolName} ${JSON.stringify(part.input)}`;
-          if (part.type === 'tool-result') return JSON.stringify(part.output);
-          return '';
-        })
-        .join('\n');
-    })
-    .join('\n');
-}
+import { countTokens, promptText } from '../models/index.ts';
 
 /** One scripted reply: text, tool calls, a structured object, or a thrown error. */
 export type ScriptedReply =
