@@ -67,7 +67,13 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
         } else if (event.type === 'node-end') run.emit('step', { node: event.node, phase: 'end' });
         else if (event.type === 'custom') run.emit(event.name, event.data);
       };
-      const config = { threadId: sessionId, signal: run.signal, onEvent };
+      // Tokens are streamed only when the caller reads events (a non-streamed model call is cheaper).
+      const config = {
+        threadId: sessionId,
+        signal: run.signal,
+        onEvent,
+        context: { streamTokens: request.onEvent !== undefined },
+      };
       if (name === 'react') {
         const state = await react.invoke(reactRunInput(prompt, options), config);
         return innerResult(

@@ -55,8 +55,18 @@ export function callAgentModel(
     tools: deps.tools.describe(deps.toolEnvironment),
     ...(prompt.temperature === undefined ? {} : { temperature: prompt.temperature }),
     signal: context.signal,
-    onTextDelta: (text) => context.emit('token', { text }),
+    ...(wantsTokens(context)
+      ? { onTextDelta: (text: string) => context.emit('token', { text }) }
+      : {}),
   });
+}
+
+/**
+ * Whether anyone reads token events: runs say so through `context.streamTokens` (the
+ * agent runner sets it for streaming requests); unsaid, tokens are streamed.
+ */
+export function wantsTokens(context: NodeContext): boolean {
+  return (context.context as { streamTokens?: boolean } | undefined)?.streamTokens !== false;
 }
 
 /** The assistant message of a model call: its text, and its tool calls when there are any. */

@@ -211,12 +211,19 @@ describe('chat model failures and retries', () => {
   });
 
   it('retries a malformed response body and fails with a typed error when it stays broken', async () => {
-    const { model } = await modelFor([{ kind: 'malformed' }]);
-    await assert.rejects(model.call({ messages: ask('hi') }), (error: unknown) => {
-      assert.ok(error instanceof ModelCallError);
-      assert.ok(['invalid_response', 'network'].includes(error.reason), error.reason);
-      return true;
-    });
+    for (const streamed of [false, true]) {
+      const { model, fake } = await modelFor([{ kind: 'malformed' }]);
+      const onTextDelta = streamed ? () => undefined : undefined;
+      await assert.rejects(
+        model.call({ messages: ask('hi'), ...(onTextDelta ? { onTextDelta } : {}) }),
+        (error: unknown) => {
+          assert.ok(error instanceof ModelCallError);
+          assert.ok(['invalid_response', 'network'].includes(error.reason), error.reason);
+          return true;
+        },
+      );
+      assert.equal(fake.requests.length, 3, 'retried');
+    }
   });
 
   it('does not retry a stream cut after text was already delivered', async () => {

@@ -66,20 +66,35 @@ export class ChatModel {
     this.settings = { ...defaultModelSettings, ...settings };
   }
 
-  /** Streams one answer (text and/or tool calls), calling `onTextDelta` as text arrives. */
+  /**
+   * One answer (text and/or tool calls). With `onTextDelta` it is streamed and the text
+   * handed over as it arrives; without, it is one plain call.
+   */
   async call(options: ModelCallOptions): Promise<ModelCallResult> {
     const budget = fitToBudget({ ...options, maxInputTokens: this.settings.maxInputTokens });
-    const messages = toModelMessages(budget.messages);
-    const tools = toToolSet(options.tools);
+    const request = {
+      model: this.languageModel,
+      ...(options.system ? { system: options.system } : {}),
+      messages: toModelMessages(budget.messages),
+      ...withTools(toToolSet(options.tools)),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      maxOutputTokens: this.settings.maxOutputTokens,
+      maxRetries: 0,
+    };
     const { value, attempts } = await this.#withRetries(options.signal, async (signal, state) => {
+      // Nobody reading tokens: one non-streaming call, about five times cheaper in the SDK.
+      if (options.onTextDelta === undefined) {
+        const result = await generateText({ ...request, abortSignal: signal });
+        const toolCalls: ToolCall[] = result.content.flatMap((part) =>
+          part.type === 'tool-call' || part.type === 'tool-error'
+            ? [{ id: part.toolCallId, name: part.toolName, args: part.input }]
+            : [],
+        );
+        const usage = usageOf(result.usage, budget.tokenCount, result.text, toolCalls);
+        return { text: result.text, toolCalls, finishReason: result.finishReason, usage };
+      }
       const result = streamText({
-        model: this.languageModel,
-        ...(options.system ? { system: options.system } : {}),
-        messages,
-        ...(tools ? { tools } : {}),
-        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-        maxOutputTokens: this.settings.maxOutputTokens,
-        maxRetries: 0,
+        ...request,
         abortSignal: signal,
         // Errors reach us as stream parts and are handled below; the SDK would also log them.
         onError: () => undefined,
@@ -92,7 +107,7 @@ export class ChatModel {
         if (part.type === 'text-delta' && part.text.length > 0) {
           state.emitted = true;
           text += part.text;
-          options.onTextDelta?.(part.text);
+          options.onTextDelta(part.text);
         } else if (part.type === 'tool-call' || part.type === 'tool-error') {
           // A tool-error here means the input did not parse: the executor reports it to the model.
           toolCalls.push({ id: part.toolCallId, name: part.toolName, args: part.input });
@@ -181,6 +196,10 @@ export class ChatModel {
       });
     }
   }
+}
+
+function withTools(tools: ToolSet | undefined): { tools?: ToolSet } {
+  return tools ? { tools } : {};
 }
 
 const toolSets = new WeakMap<ModelTool[], ToolSet>();

@@ -37,6 +37,9 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
       ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
     };
     if (status === undefined) return { ...base, reason: 'network', retryable: true };
+    // A success status with a body that did not parse: a cut or garbled answer, often passing.
+    if (status >= 200 && status < 300)
+      return { ...base, reason: 'invalid_response', retryable: true };
     if (status === 429) return { ...base, reason: 'rate_limited', retryable: true };
     if (status === 408 || status === 409 || status >= 500)
       return { ...base, reason: 'unavailable', retryable: true };
@@ -45,7 +48,8 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
   }
   const name = (error as { name?: string } | null)?.name ?? '';
   if (invalidResponseNames.has(name)) {
-    return { reason: 'invalid_response', status: undefined, retryable: false, detail };
+    // A garbled or off-schema answer: another attempt may well come back right.
+    return { reason: 'invalid_response', status: undefined, retryable: true, detail };
   }
   // fetch() failures, connection resets and truncated streams.
   return { reason: 'network', status: undefined, retryable: true, detail };
