@@ -123,10 +123,13 @@ describe('HTTP API (no keys, offline model)', () => {
     }
     const tooLong = await api.post('/api/agent/invoke', { message: '말 '.repeat(5000) });
     assert.match(tooLong.body.error.message, /\d+ tokens/);
-    const huge = await api.post('/api/documents', {
-      documents: [{ text: 'x'.repeat(2 * 1024 * 1024) }],
-    });
+    const huge = await api.post('/api/agent/invoke', { message: 'x'.repeat(2 * 1024 * 1024) });
     assert.equal(huge.status, 413);
+    assert.equal(huge.body.error.code, 'payload_too_large');
+    // A long unbroken run is a cheap message to count, not a stall of the server.
+    const blob = await api.post('/api/agent/invoke', { message: 'x'.repeat(99_000) });
+    assert.equal(blob.status, 413);
+    assert.equal(blob.body.error.code, 'input_too_long');
   });
 
   it('keeps sessions: show, list, delete, and 404 for unknown ones', async () => {
@@ -185,6 +188,19 @@ describe('HTTP API (no keys, offline model)', () => {
       ),
     );
     assert.ok(results.every((result) => result.status === 200));
+  });
+
+  it('takes a whole corpus in one request (1000 documents, several MB)', async () => {
+    const documents = Array.from({ length: 1000 }, (_, index) => ({
+      id: `bulk-${index}`,
+      title: `문서 ${index}`,
+      text: `${index}번 문서입니다. ${'대한민국의 역사와 문화에 관한 설명이 이어집니다. '.repeat(40)}고유 표지 ${index * 7919}.`,
+    }));
+    const added = await api.post('/api/documents', { documents });
+    assert.equal(added.status, 201);
+    assert.equal(added.body.ids.length, 1000);
+    const hits = await api.post('/api/search', { query: `고유 표지 ${500 * 7919}`, k: 3 });
+    assert.equal(hits.body.hits[0].documentId, 'bulk-500');
   });
 
   it('ingests JSON and multipart documents, lists and deletes them', async () => {

@@ -70,7 +70,17 @@ function piecesOf(text: string, maxTokens: number): string[] {
   const sentences = paragraph
     .split(/(?<=[.!?。])\s+|\n+/)
     .filter((sentence) => sentence.trim() !== '');
-  return sentences.flatMap((sentence) => {
+  // A token is rarely longer than 8 characters, so cutting a huge sentence into spans of
+  // maxTokens × 8 characters first keeps the token loop below linear in the text.
+  const span = maxTokens * 8;
+  const spans = sentences.flatMap((sentence) =>
+    sentence.length <= span
+      ? [sentence]
+      : Array.from({ length: Math.ceil(sentence.length / span) }, (_, index) =>
+          sentence.slice(index * span, (index + 1) * span),
+        ),
+  );
+  return spans.flatMap((sentence) => {
     const slices: string[] = [];
     let rest = sentence.trim();
     while (countTokens(rest) > maxTokens) {

@@ -7,15 +7,39 @@ const perMessageOverhead = 4;
 /** A tool result of the current turn is never cut below this many tokens. */
 const toolResultFloor = 200;
 
+/**
+ * Longest run without white space handed to the tokenizer at once. BPE is quadratic on
+ * long unbroken runs (100 000 × "x" takes seconds), so such runs — a pasted blob, a
+ * hostile message — are counted in slices. Ordinary text is never sliced.
+ */
+const maxUnbrokenRun = 200;
+const longRun = new RegExp(`\\S{${maxUnbrokenRun}}`);
+const runSlices = new RegExp(`(\\S{${maxUnbrokenRun}})`);
+
+/** The text in pieces the tokenizer handles in linear time. */
+function safePieces(text: string): string[] {
+  return longRun.test(text) ? text.split(runSlices).filter((piece) => piece.length > 0) : [text];
+}
+
 /** Tokens in a text (o200k encoding: close to current OpenAI models, a fair estimate for others). */
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : countEncoded(text);
+  if (text.length === 0) return 0;
+  let total = 0;
+  for (const piece of safePieces(text)) total += countEncoded(piece);
+  return total;
 }
 
 /** The first `maxTokens` tokens of a text (the whole text when it is shorter). */
 export function truncateToTokens(text: string, maxTokens: number): string {
-  const tokens = encode(text);
-  return tokens.length <= maxTokens ? text : decode(tokens.slice(0, maxTokens));
+  let kept = '';
+  let used = 0;
+  for (const piece of safePieces(text)) {
+    const tokens = encode(piece);
+    if (used + tokens.length > maxTokens) return kept + decode(tokens.slice(0, maxTokens - used));
+    kept += piece;
+    used += tokens.length;
+  }
+  return text;
 }
 
 /** Tokens a message costs in a prompt, tool calls included. */
@@ -117,7 +141,7 @@ function shortenToolResults(turn: ChatMessage[], budget: number): ChatMessage[] 
     if (total <= budget) break;
     const target = Math.max(toolResultFloor, tokens - (total - budget));
     const message = result[index] as ChatMessage;
-    const content = `${decode(encode(message.content).slice(0, target - perMessageOverhead - 8))} …[cut]`;
+    const content = `${truncateToTokens(message.content, target - perMessageOverhead - 8)} …[cut]`;
     result[index] = { ...message, content };
     total += messageTokens(result[index] as ChatMessage) - tokens;
   }

@@ -33,7 +33,7 @@ export const documentsBody = z.strictObject({
       }),
     )
     .min(1)
-    .max(100),
+    .max(10_000, 'at most 10 000 documents per request'),
 });
 
 /** POST /api/search. */

@@ -8,11 +8,15 @@ import { HttpError } from '../http-error.ts';
 import { documentsBody, idParams, parseWith, searchBody } from '../schemas.ts';
 import type { RouteContext } from './route-context.ts';
 
+/** Largest JSON body of POST /api/documents (uploads have their own per-file limit). */
+const documentsBodyLimit = 64 * 1024 * 1024;
+
 /** POST/GET /api/documents (JSON or a multipart upload), DELETE /api/documents/:id, POST /api/search. */
 export function registerDocumentRoutes(app: FastifyInstance, context: RouteContext): void {
   const knowledge = context.runtime.knowledge;
 
-  app.post('/api/documents', async (request, reply) => {
+  // A whole corpus may come in one request: this route takes far bigger bodies than the rest.
+  app.post('/api/documents', { bodyLimit: documentsBodyLimit }, async (request, reply) => {
     if (request.isMultipart()) {
       const directory = mkdtempSync(join(tmpdir(), 'yeoul-upload-'));
       try {
