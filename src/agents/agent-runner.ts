@@ -60,13 +60,7 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
     };
     return async (prompt, run) => {
       const steps: string[] = [];
-      const onEvent = (event: GraphEvent<StateSchema>) => {
-        if (event.type === 'node-start') {
-          steps.push(event.node);
-          run.emit('step', { node: event.node, phase: 'start' });
-        } else if (event.type === 'node-end') run.emit('step', { node: event.node, phase: 'end' });
-        else if (event.type === 'custom') run.emit(event.name, event.data);
-      };
+      const onEvent = forwardEvents(steps, run.emit);
       // Tokens are streamed only when the caller reads events (a non-streamed model call is cheaper).
       const config = {
         threadId: sessionId,
@@ -131,13 +125,7 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
         { prompt: request.message },
         {
           signal,
-          onEvent: (event) => {
-            if (event.type === 'node-start') {
-              steps.push(event.node);
-              emit('step', { node: event.node, phase: 'start' });
-            } else if (event.type === 'node-end') emit('step', { node: event.node, phase: 'end' });
-            else if (event.type === 'custom') emit(event.name, event.data);
-          },
+          onEvent: forwardEvents(steps, emit),
         },
       );
       return {
@@ -160,6 +148,17 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
           : {}),
       };
     },
+  };
+}
+
+/** Turns graph events into the API's stream events, recording the nodes run in `steps`. */
+function forwardEvents(steps: string[], emit: (name: string, data: unknown) => void) {
+  return (event: GraphEvent<StateSchema>) => {
+    if (event.type === 'node-start') {
+      steps.push(event.node);
+      emit('step', { node: event.node, phase: 'start' });
+    } else if (event.type === 'node-end') emit('step', { node: event.node, phase: 'end' });
+    else if (event.type === 'custom') emit(event.name, event.data);
   };
 }
 

@@ -5,7 +5,7 @@ export {
   type GraphName,
 } from './agent-runner.ts';
 export { buildChatGraph } from './chat/build-chat-graph.ts';
-export { addUsage, type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
+export { type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
 export { decideRoute, type RouteDecision, termCoverage } from './chat/decide-route.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export { defaultMemorySettings, type MemorySettings } from './memory/memory-settings.ts';
@@ -52,4 +52,5 @@ export type {
   AgentSource,
   AgentUsage,
 } from './types.ts';
+export { addUsage } from './usage.ts';
 export { validateInput } from './validate-input.ts';

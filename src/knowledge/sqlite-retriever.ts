@@ -99,6 +99,8 @@ export class SqliteRetriever implements Retriever {
   #statements: Statements;
   #embedder: Embedder | undefined;
   #vectorDimensions: number | undefined;
+  /** Statements on the vector table, prepared once it exists. */
+  #vectors: { insert: StatementSync; remove: StatementSync; nearest: StatementSync } | undefined;
   #minSimilarity: number;
 
   constructor(options: SqliteRetrieverOptions = {}) {
@@ -144,6 +146,7 @@ export class SqliteRetriever implements Retriever {
       | { value: string }
       | undefined;
     this.#vectorDimensions = stored ? Number(stored.value) : undefined;
+    if (this.#vectorDimensions !== undefined && this.#embedder) this.#prepareVectors();
   }
 
   async upsertDocument(document: StoredDocument, chunks: Chunk[]): Promise<void> {
@@ -207,7 +210,7 @@ export class SqliteRetriever implements Retriever {
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
     const keyword = this.#keywordRanks(query, this.#embedder ? candidatesPerRanking : k);
-    const vector = this.#embedder && this.#vectorDimensions ? await this.#vectorRanks(query) : [];
+    const vector = this.#embedder && this.#vectors ? await this.#vectorRanks(query) : [];
     const ranked =
       vector.length === 0 ? keyword.slice(0, k) : fuseRankings([keyword, vector]).slice(0, k);
     if (ranked.length === 0) return [];
@@ -255,11 +258,10 @@ export class SqliteRetriever implements Retriever {
     if (query.trim() === '') return [];
     const [vector] = await (this.#embedder as Embedder).embed([query]);
     if (vector === undefined) return [];
-    const rows = this.database
-      .prepare(
-        'SELECT rowid, distance FROM kb_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance',
-      )
-      .all(new Float32Array(vector), candidatesPerRanking) as Array<{
+    const rows = (this.#vectors as { nearest: StatementSync }).nearest.all(
+      new Float32Array(vector),
+      candidatesPerRanking,
+    ) as Array<{
       rowid: number;
       distance: number;
     }>;
@@ -281,12 +283,21 @@ export class SqliteRetriever implements Retriever {
     );
     this.#statements.setMeta.run('vector_dimensions', String(dimensions));
     this.#vectorDimensions = dimensions;
+    this.#prepareVectors();
+  }
+
+  #prepareVectors(): void {
+    this.#vectors = {
+      insert: this.database.prepare('INSERT INTO kb_vectors (rowid, embedding) VALUES (?, ?)'),
+      remove: this.database.prepare('DELETE FROM kb_vectors WHERE rowid = ?'),
+      nearest: this.database.prepare(
+        'SELECT rowid, distance FROM kb_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance',
+      ),
+    };
   }
 
   #insertVector(rowid: bigint, vector: number[]): void {
-    this.database
-      .prepare('INSERT INTO kb_vectors (rowid, embedding) VALUES (?, ?)')
-      .run(rowid, new Float32Array(vector));
+    this.#vectors?.insert.run(rowid, new Float32Array(vector));
   }
 
   async close(): Promise<void> {
@@ -295,10 +306,7 @@ export class SqliteRetriever implements Retriever {
 
   #removeChunks(documentId: string): void {
     const s = this.#statements;
-    const deleteVector =
-      this.#vectorDimensions === undefined
-        ? undefined
-        : this.database.prepare('DELETE FROM kb_vectors WHERE rowid = ?');
+    const deleteVector = this.#vectors?.remove;
     for (const row of s.chunkRowids.all(documentId) as Array<{ rowid: number }>) {
       s.deleteTerms.run(row.rowid);
       deleteVector?.run(BigInt(row.rowid));

@@ -3,7 +3,8 @@ import type { NodeContext } from '../../graph/index.ts';
 import { agentSystemPrompt, defaultPersona, isKorean, modelFailureAnswer } from '../prompts.ts';
 import { assistantMessage, callAgentModel } from '../run-tool-calls.ts';
 import type { AgentDependencies } from '../types.ts';
-import { addUsage, type ChatState } from './chat-state.ts';
+import { addUsage } from '../usage.ts';
+import type { ChatState } from './chat-state.ts';
 
 /**
  * The agent node: persona + summary window + reference documents as the system prompt,

@@ -3,6 +3,7 @@ import { closeDanglingToolCalls } from '../close-tool-calls.ts';
 import { createMemoryNode } from '../memory/memory-node.ts';
 import { isKorean, tooComplexAnswer } from '../prompts.ts';
 import type { AgentDependencies } from '../types.ts';
+import { addUsage } from '../usage.ts';
 import { createAgentNode } from './agent-node.ts';
 import { type ChatState, chatState } from './chat-state.ts';
 import { decideRoute } from './decide-route.ts';
@@ -28,11 +29,7 @@ export function buildChatGraph(deps: AgentDependencies, options: CompileOptions 
         route: decision.route,
         routeReason: decision.reason,
         passages: decision.passages,
-        usage: {
-          llmCalls: state.usage.llmCalls + decision.usage.llmCalls,
-          inputTokens: state.usage.inputTokens + decision.usage.inputTokens,
-          outputTokens: state.usage.outputTokens + decision.usage.outputTokens,
-        },
+        usage: addUsage(state.usage, decision.usage, decision.usage.llmCalls),
       };
     })
     .addNode('rag', createRagNode(deps))

@@ -47,16 +47,3 @@ export function chatRunInput(message: string, options: AgentOptions) {
     error: null,
   };
 }
-
-/** Adds a model call's usage to the run's. */
-export function addUsage(
-  usage: AgentUsage,
-  call: { inputTokens: number; outputTokens: number },
-  calls = 1,
-): AgentUsage {
-  return {
-    llmCalls: usage.llmCalls + calls,
-    inputTokens: usage.inputTokens + call.inputTokens,
-    outputTokens: usage.outputTokens + call.outputTokens,
-  };
-}

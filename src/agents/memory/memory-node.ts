@@ -2,6 +2,7 @@ import type { NodeContext } from '../../graph/index.ts';
 import { removeMessage } from '../../graph/index.ts';
 import { summarizerPrompt } from '../prompts.ts';
 import type { AgentDependencies, AgentUsage, ChatMessage } from '../types.ts';
+import { addUsage } from '../usage.ts';
 import { defaultMemorySettings } from './memory-settings.ts';
 import { planSummary, transcriptOf } from './plan-summary.ts';
 import { addSummaryToWindow, summarySeparator } from './summary-window.ts';
@@ -52,11 +53,7 @@ export function createMemoryNode(deps: AgentDependencies) {
     return {
       summary: addSummaryToWindow(state.summary, result.text, settings.maxSummaries),
       messages: plan.old.map((message) => removeMessage(message.id as string)),
-      usage: {
-        llmCalls: state.usage.llmCalls + 1,
-        inputTokens: state.usage.inputTokens + result.usage.inputTokens,
-        outputTokens: state.usage.outputTokens + result.usage.outputTokens,
-      },
+      usage: addUsage(state.usage, result.usage),
     };
   };
 }

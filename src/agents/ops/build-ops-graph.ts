@@ -1,6 +1,7 @@
 import { type CompileOptions, END, START, StateGraph } from '../../graph/index.ts';
 import type { ChatModel } from '../../models/index.ts';
 import { isKorean, modelFailureAnswer } from '../prompts.ts';
+import { addUsage } from '../usage.ts';
 import { buildRetryPrompt, decideVerdict, defaultFeedback, finalizeAnswer } from './decide.ts';
 import { evaluateAnswer } from './evaluation.ts';
 import { type InnerAgent, opsState } from './ops-state.ts';
@@ -30,11 +31,7 @@ export function buildOpsGraph(deps: OpsDependencies, options: CompileOptions = {
         toolResults: result.toolResults,
         context: result.context,
         error: result.error,
-        usage: {
-          llmCalls: state.usage.llmCalls + result.usage.llmCalls,
-          inputTokens: state.usage.inputTokens + result.usage.inputTokens,
-          outputTokens: state.usage.outputTokens + result.usage.outputTokens,
-        },
+        usage: addUsage(state.usage, result.usage, result.usage.llmCalls),
         toolsUsed: [...state.toolsUsed, ...result.toolsUsed],
         innerSteps: [...state.innerSteps, ...result.steps],
       };

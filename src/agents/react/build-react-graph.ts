@@ -1,10 +1,10 @@
 import { isYeoulError } from '../../core/index.ts';
 import { type CompileOptions, END, START, StateGraph } from '../../graph/index.ts';
-import { addUsage } from '../chat/chat-state.ts';
 import { closeDanglingToolCalls } from '../close-tool-calls.ts';
 import { defaultPersona, isKorean, modelFailureAnswer, tooComplexAnswer } from '../prompts.ts';
 import { assistantMessage, callAgentModel, runToolCalls } from '../run-tool-calls.ts';
 import type { AgentDependencies, AgentOptions } from '../types.ts';
+import { addUsage } from '../usage.ts';
 import { validateInput } from '../validate-input.ts';
 import { type ReactState, reactState } from './react-state.ts';
 

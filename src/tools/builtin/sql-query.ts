@@ -1,4 +1,3 @@
-import { access } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.ts';
 import { checkReadOnlySql } from './sql/check-read-only-sql.ts';
@@ -42,12 +41,11 @@ export const sqlQueryTool = defineTool({
   async execute({ query }, { env, signal }) {
     const check = checkReadOnlySql(query);
     if (!check.ok) throw new Error(check.problem);
-    if (!(await exists(env.sqlDatabasePath))) {
-      try {
-        await ensureDemoDatabase(env.sqlDatabasePath);
-      } catch {
-        throw new Error('the database does not exist and the demo database could not be created');
-      }
+    // Creates the demo database on first use; does nothing when the file exists.
+    try {
+      await ensureDemoDatabase(env.sqlDatabasePath);
+    } catch {
+      throw new Error('the database does not exist and the demo database could not be created');
     }
     const outcome = await runQueryInChildProcess(
       { databasePath: env.sqlDatabasePath, sql: check.statement, maxRows: maxQueryRows },
@@ -57,12 +55,3 @@ export const sqlQueryTool = defineTool({
     return outcome.result;
   },
 });
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
