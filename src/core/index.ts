@@ -2,3 +2,4 @@ export { combineSignals, neverAbortedSignal } from './abort.ts';
 export { AsyncQueue } from './async-queue.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
 export { createId } from './ids.ts';
+export { SqliteWriteBatch } from './sqlite-write-batch.ts';

@@ -3,7 +3,7 @@ import {
   jsonSchema,
   type LanguageModel,
   Output,
-  streamText,
+  experimental_streamLanguageModelCall as streamLanguageModelCall,
   type ToolSet,
   tool,
 } from 'ai';
@@ -93,17 +93,15 @@ export class ChatModel {
         const usage = usageOf(result.usage, budget.tokenCount, result.text, toolCalls);
         return { text: result.text, toolCalls, finishReason: result.finishReason, usage };
       }
-      const result = streamText({
-        ...request,
-        abortSignal: signal,
-        // Errors reach us as stream parts and are handled below; the SDK would also log them.
-        onError: () => undefined,
-      });
+      // One streamed model call. streamText would run the same call through its step loop
+      // and several more stream layers: about 4 ms of CPU per call instead of 1.5 ms.
+      const { maxRetries: _, ...single } = request;
+      const { stream } = await streamLanguageModelCall({ ...single, abortSignal: signal });
       let text = '';
       const toolCalls: ToolCall[] = [];
       let finishReason = 'other';
       let reported: { inputTokens?: number; outputTokens?: number } = {};
-      for await (const part of result.fullStream) {
+      for await (const part of stream) {
         if (part.type === 'text-delta' && part.text.length > 0) {
           state.emitted = true;
           text += part.text;
@@ -113,13 +111,13 @@ export class ChatModel {
           toolCalls.push({ id: part.toolCallId, name: part.toolName, args: part.input });
         } else if (part.type === 'error') {
           throw part.error;
-        } else if (part.type === 'abort') {
-          throw signal.reason ?? new Error('aborted');
-        } else if (part.type === 'finish') {
+        } else if (part.type === 'model-call-end') {
           finishReason = part.finishReason;
-          reported = part.totalUsage;
+          reported = part.usage;
         }
       }
+      // A stream cut short by the signal is not an answer.
+      if (signal.aborted) throw signal.reason ?? new Error('aborted');
       const usage = usageOf(reported, budget.tokenCount, text, toolCalls);
       return { text, toolCalls, finishReason, usage };
     });

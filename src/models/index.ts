@@ -10,7 +10,7 @@ export {
   readModelConfig,
 } from './model-config.ts';
 export { OfflineLanguageModel } from './offline/offline-language-model.ts';
-export { promptText } from './prompt-text.ts';
+export { promptTokens } from './prompt-text.ts';
 export { resolveModel } from './resolve-model.ts';
 export {
   type BudgetedPrompt,

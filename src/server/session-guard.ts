@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { SqliteWriteBatch } from '../core/index.ts';
 import { HttpError } from './http-error.ts';
 
 /**
@@ -7,16 +8,31 @@ import { HttpError } from './http-error.ts';
  * requests wait on each: beyond `queueLimit` waiting requests a session answers 409.
  */
 export class SessionGuard {
-  #database: DatabaseSync;
+  #batch: SqliteWriteBatch;
   #queueLimit: number;
   #inFlight = new Map<string, number>();
+  #selectOwner: StatementSync;
+  #insertOwner: StatementSync;
+  #selectOwned: StatementSync;
+  #deleteOwner: StatementSync;
 
   constructor(database: DatabaseSync, queueLimit: number) {
-    this.#database = database;
     this.#queueLimit = queueLimit;
-    this.#database.exec(
+    database.exec(
       'CREATE TABLE IF NOT EXISTS server_session_owners (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID',
     );
+    // Claims commit together with the checkpoints of the same connection.
+    this.#batch = SqliteWriteBatch.of(database);
+    this.#selectOwner = database.prepare(
+      'SELECT owner FROM server_session_owners WHERE session_id = ?',
+    );
+    this.#insertOwner = database.prepare(
+      'INSERT OR IGNORE INTO server_session_owners (session_id, owner, created_at) VALUES (?, ?, ?)',
+    );
+    this.#selectOwned = database.prepare(
+      'SELECT session_id FROM server_session_owners WHERE owner = ?',
+    );
+    this.#deleteOwner = database.prepare('DELETE FROM server_session_owners WHERE session_id = ?');
   }
 
   /** The owner tag of a key (a hash, never the key). */
@@ -27,40 +43,33 @@ export class SessionGuard {
   }
 
   /** Throws 404 when the session exists and belongs to someone else; claims it when new. */
-  claim(sessionId: string, owner: string): void {
-    const row = this.#database
-      .prepare('SELECT owner FROM server_session_owners WHERE session_id = ?')
-      .get(sessionId) as { owner: string } | undefined;
+  async claim(sessionId: string, owner: string): Promise<void> {
+    const row = this.#ownerRow(sessionId);
     if (row && row.owner !== owner) throw notFound(sessionId);
-    if (!row) {
-      this.#database
-        .prepare(
-          'INSERT OR IGNORE INTO server_session_owners (session_id, owner, created_at) VALUES (?, ?, ?)',
-        )
-        .run(sessionId, owner, Date.now());
-    }
+    if (row) return;
+    await this.#batch.run(() => this.#insertOwner.run(sessionId, owner, Date.now()));
+    // Two requests may have claimed the same new id at once: the first one stored wins.
+    if (this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
+  }
+
+  #ownerRow(sessionId: string): { owner: string } | undefined {
+    return this.#selectOwner.get(sessionId) as { owner: string } | undefined;
   }
 
   /** Throws 404 unless the session exists and belongs to `owner`. */
   check(sessionId: string, owner: string): void {
-    const row = this.#database
-      .prepare('SELECT owner FROM server_session_owners WHERE session_id = ?')
-      .get(sessionId) as { owner: string } | undefined;
-    if (!row || row.owner !== owner) throw notFound(sessionId);
+    if (this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
   }
 
   /** The sessions `owner` may see. */
   owned(owner: string): Set<string> {
-    const rows = this.#database
-      .prepare('SELECT session_id FROM server_session_owners WHERE owner = ?')
-      .all(owner) as Array<{
-      session_id: string;
-    }>;
+    const rows = this.#selectOwned.all(owner) as Array<{ session_id: string }>;
     return new Set(rows.map((row) => row.session_id));
   }
 
   forget(sessionId: string): void {
-    this.#database.prepare('DELETE FROM server_session_owners WHERE session_id = ?').run(sessionId);
+    this.#batch.flush();
+    this.#deleteOwner.run(sessionId);
   }
 
   /** Counts a request in; throws 409 when the session already has `queueLimit` waiting. */

@@ -5,7 +5,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
-import { countTokens, promptText } from '../models/index.ts';
+import { countTokens, promptTokens } from '../models/index.ts';
 
 /** One scripted reply: text, tool calls, a structured object, or a thrown error. */
 export type ScriptedReply =
@@ -34,7 +34,7 @@ export function scriptedLanguageModel(
     return script[Math.min(index, script.length - 1)] as ScriptedReply;
   };
   const usageOf = (options: LanguageModelV4CallOptions, output: string) => {
-    const input = countTokens(promptText(options));
+    const input = promptTokens(options);
     const produced = countTokens(output);
     return {
       inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { SqliteWriteBatch } from '../../core/index.ts';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
 import type {
   CheckpointEntry,
@@ -75,12 +76,14 @@ const primaryKeyViolation = 1555;
 
 /**
  * Threads in a SQLite database through `node:sqlite`, one row per committed step.
- * Each append is a single-statement transaction, so a killed process leaves every
- * thread at its last committed step.
+ * An append resolves only after its transaction commits (steps of concurrent runs share
+ * one, see SqliteWriteBatch), so a killed process leaves every thread at its last
+ * committed step.
  */
 export class SqliteCheckpointer implements Checkpointer {
   readonly database: DatabaseSync;
   #ownsDatabase: boolean;
+  #batch: SqliteWriteBatch;
   #insert: StatementSync;
   #selectEntries: StatementSync;
   #selectBase: StatementSync;
@@ -106,6 +109,7 @@ export class SqliteCheckpointer implements Checkpointer {
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = ${walAutocheckpointPages}; PRAGMA locking_mode = ${locking};`,
     );
     this.database.exec(schemaSql);
+    this.#batch = SqliteWriteBatch.of(this.database);
     // The insert only happens when seq is the thread's next number: a writer holding a
     // stale view of the thread gets a conflict instead of leaving a gap.
     this.#insert = this.database.prepare(`
@@ -136,21 +140,10 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   async append(entry: CheckpointEntry): Promise<void> {
+    // Steps of concurrent runs share one commit; this resolves once the step is stored.
     let changes: number | bigint;
     try {
-      changes = this.#insert.run({
-        threadId: entry.threadId,
-        seq: entry.seq,
-        runId: entry.runId,
-        kind: entry.kind,
-        node: entry.node,
-        step: entry.step,
-        update: entry.update === null ? null : JSON.stringify(entry.update),
-        next: entry.next,
-        status: entry.status,
-        error: entry.error === null ? null : JSON.stringify(entry.error),
-        createdAt: entry.createdAt,
-      } satisfies Record<string, SQLInputValue>).changes;
+      changes = await this.#batch.run(() => this.#insertEntry(entry));
     } catch (error) {
       if ((error as { errcode?: number }).errcode === primaryKeyViolation) {
         throw new CheckpointConflictError({
@@ -163,6 +156,22 @@ export class SqliteCheckpointer implements Checkpointer {
     }
     if (changes === 0)
       throw new CheckpointConflictError({ threadId: entry.threadId, seq: entry.seq });
+  }
+
+  #insertEntry(entry: CheckpointEntry): number | bigint {
+    return this.#insert.run({
+      threadId: entry.threadId,
+      seq: entry.seq,
+      runId: entry.runId,
+      kind: entry.kind,
+      node: entry.node,
+      step: entry.step,
+      update: entry.update === null ? null : JSON.stringify(entry.update),
+      next: entry.next,
+      status: entry.status,
+      error: entry.error === null ? null : JSON.stringify(entry.error),
+      createdAt: entry.createdAt,
+    } satisfies Record<string, SQLInputValue>).changes;
   }
 
   async read(threadId: string, afterSeq = 0): Promise<ThreadLog> {
@@ -184,6 +193,7 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   async compact(threadId: string, snapshot: ThreadSnapshot): Promise<void> {
+    this.#batch.flush();
     const current = this.#selectBase.get(threadId, 0) as { seq: number } | undefined;
     if (current !== undefined && snapshot.seq <= current.seq) return;
     const last = (this.#lastSeq.get(threadId) as { seq: number | null } | undefined)?.seq ?? 0;
@@ -209,6 +219,7 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    this.#batch.flush();
     this.database.exec('BEGIN IMMEDIATE');
     try {
       this.#deleteEntries.run(threadId);
@@ -240,6 +251,7 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   async close(): Promise<void> {
+    this.#batch.flush();
     if (this.#ownsDatabase && this.database.isOpen) this.database.close();
   }
 }

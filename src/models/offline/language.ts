@@ -5,8 +5,10 @@ export function isKorean(text: string): boolean {
 
 /** Formats a number the way people read it: thousands separators, at most 10 decimals. */
 export function formatNumber(value: number): string {
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: 10 }).format(value);
+  return numberFormat.format(value);
 }
+
+const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 10 });
 
 /** Adds thousands separators to every plain number in a text (`56088` → `56,088`). */
 export function formatNumbersIn(text: string): string {

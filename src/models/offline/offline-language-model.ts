@@ -8,7 +8,7 @@ import type {
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
-import { promptText } from '../prompt-text.ts';
+import { promptTokens } from '../prompt-text.ts';
 import { countTokens } from '../token-budget.ts';
 import { readPrompt } from './read-prompt.ts';
 import { type OfflineReply, respond } from './respond.ts';
@@ -112,7 +112,7 @@ function finishReasonOf(reply: OfflineReply): LanguageModelV4FinishReason {
 }
 
 function usageOf(options: LanguageModelV4CallOptions, reply: OfflineReply): LanguageModelV4Usage {
-  const input = countTokens(promptText(options));
+  const input = promptTokens(options);
   const output = countTokens(
     reply.kind === 'tool-call' ? JSON.stringify(reply.args) : replyText(reply),
   );

@@ -8,7 +8,7 @@ import type { RouteContext } from './route-context.ts';
 
 /** POST /api/agent/invoke and /api/agent/stream (Server-Sent Events). */
 export function registerAgentRoutes(app: FastifyInstance, context: RouteContext): void {
-  const prepare = (body: unknown, owner: string) => {
+  const prepare = async (body: unknown, owner: string) => {
     const parsed = parseWith(invokeBody, body);
     const problem = validateInput(parsed.message, context.runtime.model.settings.maxInputTokens);
     if (problem) {
@@ -19,7 +19,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
       });
     }
     const sessionId = parsed.sessionId ?? createId();
-    context.sessions.claim(sessionId, owner);
+    await context.sessions.claim(sessionId, owner);
     return { ...parsed, sessionId };
   };
 
@@ -36,7 +36,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
   };
 
   app.post('/api/agent/invoke', async (request, reply) => {
-    const body = prepare(request.body, context.ownerOf(request));
+    const body = await prepare(request.body, context.ownerOf(request));
     const leave = context.sessions.enter(body.sessionId);
     const controller = new AbortController();
     // The response closing before it was written means the client left: stop the run.
@@ -56,7 +56,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
   });
 
   app.post('/api/agent/stream', async (request, reply) => {
-    const body = prepare(request.body, context.ownerOf(request));
+    const body = await prepare(request.body, context.ownerOf(request));
     const leave = context.sessions.enter(body.sessionId);
     const controller = new AbortController();
     reply.hijack();
