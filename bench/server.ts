@@ -86,7 +86,20 @@ try {
       ),
     );
   }
+  const greeting = await load(
+    'invoke (offline model, small talk)',
+    `${offline.url}/api/agent/invoke`,
+    100,
+    { message: '안녕하세요' },
+    offline.pid,
+  );
   const fake = await start('fake-model');
+  // The floor under the 300 ms target: the fake model alone, streaming, at 100 connections.
+  const modelAlone = await load('fake model alone (300 ms)', `${fake.url}/chat/completions`, 100, {
+    model: 'bench',
+    stream: true,
+    messages: [{ role: 'user', content: 'hello there, what should I do first today?' }],
+  });
   const slow = await start('yeoul', {
     YEOUL_MODEL: 'compat:bench',
     YEOUL_COMPAT_BASE_URL: fake.url,
@@ -113,7 +126,10 @@ try {
       secondsPerRun: seconds,
       hello: helloRun,
       invoke,
+      invokeSmallTalkAt100: greeting,
+      modelAloneAt100: modelAlone,
       stream,
+      smallTalkVsHello: ratio(greeting.requestsPerSecond, helloRun.requestsPerSecond),
       targets: {
         errorsAt1000: target(at1000?.errors ?? Number.NaN, 0, 'lower'),
         p99MsAt100: target(at100?.p99Ms ?? Number.NaN, 350, 'lower'),

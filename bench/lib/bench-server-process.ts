@@ -41,6 +41,7 @@ if (mode === 'hello') {
     }),
   );
   const server = await startServer(runtime, { logger: false });
+  await runtime.tools.registry.warmUp(['calculator']); // as `yeoul serve` does
   console.log(`READY ${server.url}`);
 } else {
   console.error(`unknown mode ${mode}`);

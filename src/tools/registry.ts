@@ -37,6 +37,14 @@ export class ToolRegistry {
     return this;
   }
 
+  /**
+   * Starts the named tools' workers ahead of their first call (the calculator's thread
+   * takes about a second to load mathjs); resolves when all are ready.
+   */
+  async warmUp(names: string[]): Promise<void> {
+    await Promise.all(names.map((name) => this.#tools.get(name)?.warmUp?.()));
+  }
+
   /** Overrides a tool's permission (for example from configuration). */
   setPermission(name: string, permission: Permission): this {
     if (!this.#tools.has(name)) {

@@ -66,6 +66,8 @@ export interface ToolDefinition<Input = unknown> {
   isAvailable?: (env: ToolEnvironment) => boolean;
   /** Returns text or JSON data; throws (or rejects) with a message the model can act on. */
   execute(input: Input, context: ToolContext): Promise<unknown>;
+  /** Starts what the tool runs on (a worker thread) ahead of its first call. */
+  warmUp?: () => Promise<void>;
 }
 
 /** A tool call as a model asks for it. `args` is an object or the JSON text of one. */

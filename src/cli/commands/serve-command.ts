@@ -46,6 +46,10 @@ export const serveCommand = defineCommand({
       await runtime.close();
       throw error;
     }
+    // The calculator's thread loads mathjs (about a second) now, not on the first question.
+    runtime.tools.registry.warmUp(['calculator']).catch((error: unknown) => {
+      io.stderr.write(`The calculator could not start yet: ${(error as Error).message}\n`);
+    });
     const { provider, modelId } = runtime.model.info;
     io.stdout.write(
       `Yeoul listening on ${listening.url} (model ${provider}:${modelId}, data ${runtime.config.dataDir})\n`,

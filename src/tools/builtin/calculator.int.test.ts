@@ -12,6 +12,12 @@ const call = (args: unknown, tool: ToolDefinition<{ expression: string }> = calc
   }).execute({ id: 'call-1', name: 'calculator', args });
 
 describe('calculator', () => {
+  it('warms up: its thread is started and answering before the first call', async () => {
+    const tool = createCalculatorTool();
+    await new ToolRegistry().register(tool).warmUp(['calculator']);
+    assert.equal((await call({ expression: '2 + 3' }, tool)).content, '2 + 3 = 5');
+  });
+
   it('answers "expression = result"', async () => {
     const result = await call({ expression: '123 * 456' });
     assert.deepEqual([result.isError, result.content], [false, '123 * 456 = 56088']);

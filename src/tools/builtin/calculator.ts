@@ -45,6 +45,10 @@ export function createCalculatorTool(
       }
       return `${expression} = ${outcome.result}`;
     },
+    async warmUp() {
+      const outcome = await mathWorker.evaluate('1 + 1');
+      if (!outcome.ok) throw new Error(`the calculator did not start: ${outcome.problem}`);
+    },
   });
 }
 
