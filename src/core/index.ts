@@ -1,4 +1,4 @@
-export { combineSignals, neverAbortedSignal } from './abort.ts';
+export { combineSignals, neverAbortedSignal, type ScopedSignal, scopedSignal } from './abort.ts';
 export { AsyncQueue } from './async-queue.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
 export { createId } from './ids.ts';

@@ -8,7 +8,7 @@ import {
   tool,
 } from 'ai';
 import type { z } from 'zod';
-import { neverAbortedSignal } from '../core/index.ts';
+import { neverAbortedSignal, scopedSignal } from '../core/index.ts';
 import { type ClassifiedFailure, classifyModelError } from './classify-error.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
 import { RetryFailure, withRetries } from './retry.ts';
@@ -158,17 +158,19 @@ export class ChatModel {
     try {
       return await withRetries(
         async () => {
-          const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+          const scope = scopedSignal(caller, this.settings.timeoutMs);
           const state = { emitted: false };
           try {
-            return await attempt(AbortSignal.any([caller, timeout]), state);
+            return await attempt(scope.signal, state);
           } catch (cause) {
             if (caller.aborted) throw cause;
             throw new AttemptFailure(
-              classifyModelError(cause, timeout.aborted),
+              classifyModelError(cause, scope.timedOut),
               state.emitted,
               cause,
             );
+          } finally {
+            scope.release();
           }
         },
         {

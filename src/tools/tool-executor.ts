@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { neverAbortedSignal } from '../core/index.ts';
+import { scopedSignal } from '../core/index.ts';
 import { formatToolError, formatToolOutput } from './format-result.ts';
 import type { ToolRegistry } from './registry.ts';
 import type { ToolCallRequest, ToolEnvironment, ToolResult } from './types.ts';
@@ -71,8 +71,8 @@ export class ToolExecutor {
     if (!parsed.ok) return fail(`invalid arguments for ${call.name}: ${parsed.problem}`);
 
     const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([this.#options.signal ?? neverAbortedSignal, timeout]);
+    const scope = scopedSignal(this.#options.signal, timeoutMs);
+    const { signal } = scope;
     try {
       const output = await raceAbort(
         tool.execute(parsed.value, { signal, env, callId: call.id }),
@@ -80,9 +80,11 @@ export class ToolExecutor {
       );
       return finish(formatToolOutput(output, tool.maxResultChars ?? defaultMaxResultChars), false);
     } catch (error) {
-      if (timeout.aborted) return fail(`${call.name} timed out after ${timeoutMs / 1000} s`);
+      if (scope.timedOut) return fail(`${call.name} timed out after ${timeoutMs / 1000} s`);
       if (signal.aborted) return fail(`${call.name} was cancelled`);
       return fail(error instanceof Error ? error.message : String(error));
+    } finally {
+      scope.release();
     }
   }
 }
