@@ -14,7 +14,10 @@ after(async () => {
 });
 
 /** A minimal model ⇄ tools loop (what the agent graphs do), on the offline model. */
-async function ask(question: string): Promise<{ answer: string; toolsUsed: string[] }> {
+async function ask(
+  question: string,
+  system?: string,
+): Promise<{ answer: string; toolsUsed: string[] }> {
   const model = resolveModel(readModelConfig({}));
   const env = createToolEnvironment({ dataDir, now: () => new Date('2026-11-22T03:04:05Z') });
   const executor = new ToolExecutor(tools.registry, { env });
@@ -22,7 +25,7 @@ async function ask(question: string): Promise<{ answer: string; toolsUsed: strin
   const messages: ChatMessage[] = [{ role: 'user', content: question }];
   const toolsUsed: string[] = [];
   for (let turn = 0; turn < 5; turn += 1) {
-    const result = await model.call({ messages, tools: described });
+    const result = await model.call({ ...(system ? { system } : {}), messages, tools: described });
     if (result.toolCalls.length === 0) return { answer: result.text, toolsUsed };
     messages.push({ role: 'assistant', content: result.text, toolCalls: result.toolCalls });
     for (const call of result.toolCalls) {
@@ -52,6 +55,25 @@ describe('offline model with the real tools', () => {
     const { answer, toolsUsed } = await ask('계산해줘: abc');
     assert.deepEqual(toolsUsed, ['calculator']);
     assert.match(answer, /^죄송합니다\. calculator 도구를 실행하는 중 문제가 생겼습니다: /);
+  });
+
+  it('RAG + tool: the budget from the documents, changed by the percentage through the calculator', async () => {
+    const system =
+      '당신은 회사 도우미입니다.\n\n[참고 문서]\n[1] 팀 예산 — 예산\n2024년 팀 예산: 1억원. 예산은 분기마다 검토합니다.';
+    const { answer, toolsUsed } = await ask('팀 예산이 얼마야? 20% 증가하면?', system);
+    assert.deepEqual(toolsUsed, ['calculator']);
+    assert.equal(
+      answer,
+      '참고 문서에 따르면: 2024년 팀 예산: 1억원. 예산은 분기마다 검토합니다.\n1억원에서 20% 증가하면 120,000,000원(1.2억원)입니다.',
+    );
+    const cut = await ask('팀 예산이 15% 삭감되면 얼마야?', system.replace('1억원', '1억 5천만원'));
+    assert.match(cut.answer, /1억 5천만원에서 15% 감소하면 127,500,000원\(1\.275억원\)입니다\.$/);
+    const english = await ask(
+      'What is the travel budget? What if we cut it by 10%?',
+      '[reference documents]\n[1] Travel — budget\nThe travel budget is $12,000 a year.',
+    );
+    assert.deepEqual(english.toolsUsed, ['calculator']);
+    assert.match(english.answer, /Decreased by 10%, \$12,000 becomes \$10,800\.$/);
   });
 
   it('tells the time through the date/time tool', async () => {

@@ -1,3 +1,4 @@
+import { changeExpression, formatMoney, moneyIn, percentChangeIn } from './amounts.ts';
 import { findToolIntent } from './intents.ts';
 import { bigramsOf, formatNumbersIn, isKorean, overlapScore, sentencesOf } from './language.ts';
 import { asksForName, latestName, nameStatedIn } from './names.ts';
@@ -23,8 +24,12 @@ export function respond(prompt: ReadPrompt): OfflineReply {
     return { kind: 'object', object: objectFromSchema(prompt.jsonSchema, userText, korean) };
   }
   const last = prompt.turns.at(-1);
-  if (last?.role === 'tool')
-    return { kind: 'text', text: answerFromToolResults(prompt.turns, korean) };
+  if (last?.role === 'tool') {
+    return {
+      kind: 'text',
+      text: changeAnswer(prompt, userText, korean) ?? answerFromToolResults(prompt.turns, korean),
+    };
+  }
   if (asksForSummary(prompt.system, userText)) {
     const earlier = prompt.turns.slice(0, -1).map((turn) => turn.text);
     const source = userText.length > 40 ? userText : earlier.join('\n');
@@ -40,8 +45,9 @@ export function respond(prompt: ReadPrompt): OfflineReply {
     };
   }
   if (asksForName(userText)) return { kind: 'text', text: recallName(prompt, korean) };
-  const intent = findToolIntent(userText, prompt.toolNames);
   const context = contextAnswer(prompt.system, userText, korean);
+  const intent =
+    changeIntent(userText, context, prompt.toolNames) ?? findToolIntent(userText, prompt.toolNames);
   if (intent && !(intent.tool === 'search_wikipedia' && context)) {
     const callNumber = prompt.turns.reduce((count, turn) => count + turn.toolCalls.length, 0) + 1;
     return {
@@ -83,6 +89,39 @@ function answerFromToolResults(turns: PromptTurn[], korean: boolean): string {
       : `Here is what ${result.name} found: ${summary}`;
   });
   return parts.join('\n');
+}
+
+/**
+ * "팀 예산이 얼마야? 20% 증가하면?": an amount the reference documents state, changed by
+ * the percentage the question names — computed by the calculator, not in the head.
+ */
+function changeIntent(
+  question: string,
+  context: string | undefined,
+  toolNames: Set<string>,
+): { tool: 'calculator'; args: { expression: string } } | undefined {
+  const change = percentChangeIn(question);
+  const amount = context === undefined ? undefined : moneyIn(context)[0];
+  if (change === undefined || amount === undefined || !toolNames.has('calculator'))
+    return undefined;
+  return { tool: 'calculator', args: { expression: changeExpression(amount, change) } };
+}
+
+/** The answer to such a question once the calculator has answered: the fact, then the change. */
+function changeAnswer(prompt: ReadPrompt, question: string, korean: boolean): string | undefined {
+  const change = percentChangeIn(question);
+  const context = contextAnswer(prompt.system, question, korean);
+  const amount = context === undefined ? undefined : moneyIn(context)[0];
+  const result = prompt.turns.at(-1)?.toolResults.find((entry) => entry.name === 'calculator');
+  if (change === undefined || amount === undefined || result === undefined) return undefined;
+  const asked = `${changeExpression(amount, change)} = `;
+  if (result.isError || !result.text.startsWith(asked)) return undefined;
+  const value = Number(result.text.slice(asked.length));
+  if (!Number.isFinite(value)) return undefined;
+  const changed = formatMoney(value, amount.currency);
+  return korean
+    ? `${context}\n${amount.text}에서 ${change.percent}% ${change.up ? '증가' : '감소'}하면 ${changed}입니다.`
+    : `${context}\n${change.up ? 'Increased' : 'Decreased'} by ${change.percent}%, ${amount.text} becomes ${changed}.`;
 }
 
 function compact(text: string): string {
