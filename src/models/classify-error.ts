@@ -33,7 +33,7 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
     const retryAfter = retryAfterMs(error.responseHeaders);
     const base = {
       status,
-      detail,
+      detail: serverMessage(error.responseBody, error.message) ?? detail,
       ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
     };
     if (status === undefined) return { ...base, reason: 'network', retryable: true };
@@ -53,6 +53,27 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
   }
   // fetch() failures, connection resets and truncated streams.
   return { reason: 'network', status: undefined, retryable: true, detail };
+}
+
+/**
+ * What the server said, when the provider could not read its error body and fell back to
+ * the HTTP status text — Ollama answers `{"error": "…"}`, which its provider expects as an
+ * object. `undefined` when the provider's own message already says more.
+ */
+function serverMessage(body: string | undefined, message: string): string | undefined {
+  if (body === undefined || body.trim() === '') return undefined;
+  let said: unknown;
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown };
+    said =
+      typeof parsed.error === 'string'
+        ? parsed.error
+        : ((parsed.error as { message?: unknown } | undefined)?.message ?? parsed.message);
+  } catch {
+    return undefined;
+  }
+  if (typeof said !== 'string' || said.trim() === '' || message.includes(said)) return undefined;
+  return said.replace(/\s+/g, ' ').slice(0, 300);
 }
 
 function describe(error: unknown): string {

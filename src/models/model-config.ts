@@ -18,7 +18,7 @@ export const defaultModelIds: Record<ModelInfo['provider'], string> = {
 export interface ModelConfig {
   model: ModelInfo;
   openai: { apiKey?: string; baseUrl?: string };
-  anthropic: { apiKey?: string };
+  anthropic: { apiKey?: string; baseUrl?: string };
   ollama: { baseUrl: string };
   compat: { baseUrl?: string; apiKey?: string };
   settings: Partial<ModelSettings>;
@@ -76,7 +76,12 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
   }
   if (provider === 'compat' && modelId === undefined)
     problems.push('YEOUL_MODEL=compat needs a model id: compat:<model id>');
-  for (const name of ['OPENAI_BASE_URL', 'OLLAMA_BASE_URL', 'YEOUL_COMPAT_BASE_URL']) {
+  for (const name of [
+    'OPENAI_BASE_URL',
+    'ANTHROPIC_BASE_URL',
+    'OLLAMA_BASE_URL',
+    'YEOUL_COMPAT_BASE_URL',
+  ]) {
     const url = value(name);
     if (url !== undefined && !URL.canParse(url)) problems.push(`${name} is not a URL: ${url}`);
   }
@@ -93,7 +98,10 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
       ...optional('apiKey', value('OPENAI_API_KEY')),
       ...optional('baseUrl', value('OPENAI_BASE_URL')),
     },
-    anthropic: optional('apiKey', value('ANTHROPIC_API_KEY')),
+    anthropic: {
+      ...optional('apiKey', value('ANTHROPIC_API_KEY')),
+      ...optional('baseUrl', value('ANTHROPIC_BASE_URL')),
+    },
     ollama: { baseUrl: value('OLLAMA_BASE_URL') ?? 'http://127.0.0.1:11434' },
     compat: {
       ...optional('baseUrl', value('YEOUL_COMPAT_BASE_URL')),

@@ -31,7 +31,10 @@ function languageModelFor(config: ModelConfig): LanguageModel {
         ...(config.openai.baseUrl ? { baseURL: config.openai.baseUrl } : {}),
       }).chat(modelId);
     case 'anthropic':
-      return createAnthropic({ apiKey: config.anthropic.apiKey })(modelId);
+      return createAnthropic({
+        apiKey: config.anthropic.apiKey,
+        ...(config.anthropic.baseUrl ? { baseURL: config.anthropic.baseUrl } : {}),
+      })(modelId);
     case 'ollama':
       return createOllama({ baseURL: `${config.ollama.baseUrl.replace(/\/+$/, '')}/api` })(modelId);
     case 'compat':

@@ -7,6 +7,12 @@ export {
 } from './chat-graph.ts';
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 export {
+  type FakeChatProvider,
+  type FakeChatTurn,
+  startFakeAnthropic,
+  startFakeOllama,
+} from './fake-chat-providers.ts';
+export {
   type FakeHandler,
   type FakeHttpServer,
   type FakeReply,
