@@ -74,6 +74,11 @@ describe('sqlite write batch', () => {
       ['rejected', 'rejected'],
     );
     assert.match(String((results[0] as PromiseRejectedResult).reason), /locked|busy/i);
+    // A write alone runs as its own transaction, and fails the same way.
+    await assert.rejects(
+      batch.run(() => insert.run(9, 'alone')),
+      /locked|busy/i,
+    );
     reader.exec('ROLLBACK');
     await batch.run(() => insert.run(3, 'c'));
     assert.equal(count(), 1);

@@ -55,6 +55,16 @@ export class SqliteWriteBatch {
       for (const item of pending) item.reject(new Error('the database was closed'));
       return;
     }
+    const [only] = pending;
+    if (pending.length === 1 && only !== undefined && !this.database.isTransaction) {
+      // One statement is a transaction of its own: no BEGIN and COMMIT round trips.
+      try {
+        only.resolve(only.write());
+      } catch (error) {
+        only.reject(error);
+      }
+      return;
+    }
     try {
       this.database.exec('BEGIN IMMEDIATE');
     } catch (error) {
