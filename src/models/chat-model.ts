@@ -34,6 +34,13 @@ export const defaultModelSettings: ModelSettings = {
   retryMaxDelayMs: 20_000,
 };
 
+/**
+ * The SDK's telemetry hooks stay off: Yeoul counts calls, tokens and failures itself
+ * (`/metrics`), and the SDK would otherwise copy and redact every call's events for
+ * integrations nobody registered — about a tenth of a plain call's cost.
+ */
+const telemetry = { isEnabled: false } as const;
+
 /** One failed attempt, sorted, and whether text had already streamed (then no retry). */
 class AttemptFailure extends Error {
   readonly failure: ClassifiedFailure;
@@ -84,7 +91,7 @@ export class ChatModel {
     const { value, attempts } = await this.#withRetries(options.signal, async (signal, state) => {
       // Nobody reading tokens: one non-streaming call, about five times cheaper in the SDK.
       if (options.onTextDelta === undefined) {
-        const result = await generateText({ ...request, abortSignal: signal });
+        const result = await generateText({ ...request, telemetry, abortSignal: signal });
         const toolCalls: ToolCall[] = result.content.flatMap((part) =>
           part.type === 'tool-call' || part.type === 'tool-error'
             ? [{ id: part.toolCallId, name: part.toolName, args: part.input }]
@@ -139,6 +146,7 @@ export class ChatModel {
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
         maxOutputTokens: this.settings.maxOutputTokens,
         maxRetries: 0,
+        telemetry,
         abortSignal: signal,
       });
       const object = result.output as T;

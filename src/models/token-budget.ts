@@ -22,19 +22,18 @@ function safePieces(text: string): string[] {
 }
 
 /**
- * Counts of recent texts: system prompts, tool descriptions and reference blocks come back
+ * Counts of recent texts: system prompts, reference blocks, greetings and answers come back
  * on every call, and looking one up costs a hash, not a BPE pass. Bounded in entries and
  * in the length of what it keeps (at most ~4 M characters).
  */
 const recentCounts = new Map<string, number>();
 const recentCountsLimit = 256;
-const recentTextMin = 64;
 const recentTextMax = 16_384;
 
 /** Tokens in a text (o200k encoding: close to current OpenAI models, a fair estimate for others). */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  const remember = text.length >= recentTextMin && text.length <= recentTextMax;
+  const remember = text.length <= recentTextMax;
   if (remember) {
     const known = recentCounts.get(text);
     if (known !== undefined) return known;

@@ -47,9 +47,11 @@ export class SessionGuard {
     const row = this.#ownerRow(sessionId);
     if (row && row.owner !== owner) throw notFound(sessionId);
     if (row) return;
-    await this.#batch.run(() => this.#insertOwner.run(sessionId, owner, Date.now()));
+    const { changes } = await this.#batch.run(() =>
+      this.#insertOwner.run(sessionId, owner, Date.now()),
+    );
     // Two requests may have claimed the same new id at once: the first one stored wins.
-    if (this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
+    if (changes === 0 && this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
   }
 
   #ownerRow(sessionId: string): { owner: string } | undefined {
