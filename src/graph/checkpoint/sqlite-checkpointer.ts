@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { SqliteWriteBatch } from '../../core/index.ts';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
 import type {
@@ -112,13 +112,15 @@ export class SqliteCheckpointer implements Checkpointer {
     this.#batch = SqliteWriteBatch.of(this.database);
     // The insert only happens when seq is the thread's next number: a writer holding a
     // stale view of the thread gets a conflict instead of leaving a gap.
+    // Numbered rather than named parameters: node:sqlite binds an object of names at about
+    // twice the cost of a list.
     this.#insert = this.database.prepare(`
       INSERT INTO graph_entries
         (thread_id, seq, run_id, kind, node, step, update_json, next, status, error_json, created_at)
-      SELECT $threadId, $seq, $runId, $kind, $node, $step, $update, $next, $status, $error, $createdAt
-      WHERE $seq = 1 + coalesce(
-        (SELECT max(seq) FROM graph_entries WHERE thread_id = $threadId),
-        (SELECT seq FROM graph_bases WHERE thread_id = $threadId),
+      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
+      WHERE ?2 = 1 + coalesce(
+        (SELECT max(seq) FROM graph_entries WHERE thread_id = ?1),
+        (SELECT seq FROM graph_bases WHERE thread_id = ?1),
         0)`);
     this.#selectEntries = this.database.prepare(
       'SELECT * FROM graph_entries WHERE thread_id = ? AND seq > ? ORDER BY seq',
@@ -159,19 +161,19 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   #insertEntry(entry: CheckpointEntry): number | bigint {
-    return this.#insert.run({
-      threadId: entry.threadId,
-      seq: entry.seq,
-      runId: entry.runId,
-      kind: entry.kind,
-      node: entry.node,
-      step: entry.step,
-      update: entry.update === null ? null : JSON.stringify(entry.update),
-      next: entry.next,
-      status: entry.status,
-      error: entry.error === null ? null : JSON.stringify(entry.error),
-      createdAt: entry.createdAt,
-    } satisfies Record<string, SQLInputValue>).changes;
+    return this.#insert.run(
+      entry.threadId,
+      entry.seq,
+      entry.runId,
+      entry.kind,
+      entry.node,
+      entry.step,
+      entry.update === null ? null : JSON.stringify(entry.update),
+      entry.next,
+      entry.status,
+      entry.error === null ? null : JSON.stringify(entry.error),
+      entry.createdAt,
+    ).changes;
   }
 
   async read(threadId: string, afterSeq = 0): Promise<ThreadLog> {
