@@ -92,31 +92,35 @@ function answerFromToolResults(turns: PromptTurn[], korean: boolean): string {
 }
 
 /**
- * "팀 예산이 얼마야? 20% 증가하면?": an amount the reference documents state, changed by
- * the percentage the question names — computed by the calculator, not in the head.
+ * "팀 예산이 얼마야? 20% 증가하면?": the first amount the quoted documents state, the change
+ * the question names, and the calculator expression for it — computed by the calculator,
+ * not in the head. Undefined unless the question asks for a change of such an amount.
  */
+function changeRequest(question: string, context: string | undefined) {
+  const change = percentChangeIn(question);
+  const amount = context === undefined ? undefined : moneyIn(context)[0];
+  if (change === undefined || amount === undefined) return undefined;
+  return { change, amount, expression: changeExpression(amount, change) };
+}
+
 function changeIntent(
   question: string,
   context: string | undefined,
   toolNames: Set<string>,
 ): { tool: 'calculator'; args: { expression: string } } | undefined {
-  const change = percentChangeIn(question);
-  const amount = context === undefined ? undefined : moneyIn(context)[0];
-  if (change === undefined || amount === undefined || !toolNames.has('calculator'))
-    return undefined;
-  return { tool: 'calculator', args: { expression: changeExpression(amount, change) } };
+  const asked = toolNames.has('calculator') ? changeRequest(question, context) : undefined;
+  return asked && { tool: 'calculator', args: { expression: asked.expression } };
 }
 
 /** The answer to such a question once the calculator has answered: the fact, then the change. */
 function changeAnswer(prompt: ReadPrompt, question: string, korean: boolean): string | undefined {
-  const change = percentChangeIn(question);
   const context = contextAnswer(prompt.system, question, korean);
-  const amount = context === undefined ? undefined : moneyIn(context)[0];
+  const asked = changeRequest(question, context);
   const result = prompt.turns.at(-1)?.toolResults.find((entry) => entry.name === 'calculator');
-  if (change === undefined || amount === undefined || result === undefined) return undefined;
-  const asked = `${changeExpression(amount, change)} = `;
-  if (result.isError || !result.text.startsWith(asked)) return undefined;
-  const value = Number(result.text.slice(asked.length));
+  if (asked === undefined || result === undefined || result.isError) return undefined;
+  const { change, amount, expression } = asked;
+  if (!result.text.startsWith(`${expression} = `)) return undefined;
+  const value = Number(result.text.slice(expression.length + 3));
   if (!Number.isFinite(value)) return undefined;
   const changed = formatMoney(value, amount.currency);
   return korean

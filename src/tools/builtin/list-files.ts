@@ -6,6 +6,7 @@ import { defineTool } from '../define-tool.ts';
 import { formatSize } from './read-file.ts';
 import { describeFileError } from './workspace/describe-file-error.ts';
 import { resolveWorkspacePath } from './workspace/resolve-workspace-path.ts';
+import { workspacePath } from './workspace/workspace-path.ts';
 
 /** Most entries list_files shows. */
 export const maxListedEntries = 200;
@@ -23,10 +24,7 @@ export const listFilesTool = defineTool({
     'Lists the files and folders in a folder of the workspace (folders end with "/", files ' +
     'show their size; at most 200 entries). The path is relative to the workspace; "." is the top.',
   inputSchema: z.object({
-    path: z
-      .string()
-      .min(1)
-      .max(1_000)
+    path: workspacePath
       .default('.')
       .describe('Folder relative to the workspace, like "notes"; default "." (the top)'),
   }),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.ts';
 import { describeFileError } from './workspace/describe-file-error.ts';
 import { resolveWorkspacePath } from './workspace/resolve-workspace-path.ts';
+import { workspacePath } from './workspace/workspace-path.ts';
 
 /** Largest file read_file returns, in bytes. */
 export const maxReadBytes = 100 * 1024;
@@ -19,11 +20,7 @@ export const readFileTool = defineTool({
     'Reads a UTF-8 text file (at most 100 KB) from the workspace folder. ' +
     'The path is relative to the workspace, like "notes/todo.txt"; use list_files to find files.',
   inputSchema: z.object({
-    path: z
-      .string()
-      .min(1)
-      .max(1_000)
-      .describe('Path relative to the workspace, like "notes/todo.txt"'),
+    path: workspacePath.describe('Path relative to the workspace, like "notes/todo.txt"'),
   }),
   permission: 'allow',
   timeoutMs: 5_000,

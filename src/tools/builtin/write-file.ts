@@ -5,6 +5,7 @@ import { defineTool } from '../define-tool.ts';
 import { formatSize } from './read-file.ts';
 import { describeFileError } from './workspace/describe-file-error.ts';
 import { isInside, resolveWorkspacePath } from './workspace/resolve-workspace-path.ts';
+import { workspacePath } from './workspace/workspace-path.ts';
 
 /** Largest content write_file accepts, in UTF-8 bytes. */
 export const maxWriteBytes = 100 * 1024;
@@ -21,11 +22,7 @@ export const writeFileTool = defineTool({
     'Creates or replaces a UTF-8 text file (at most 100 KB) in the workspace folder, creating ' +
     'missing folders. The path is relative to the workspace, like "notes/todo.txt".',
   inputSchema: z.object({
-    path: z
-      .string()
-      .min(1)
-      .max(1_000)
-      .describe('Path relative to the workspace, like "notes/todo.txt"'),
+    path: workspacePath.describe('Path relative to the workspace, like "notes/todo.txt"'),
     content: z.string().describe('The whole text of the file, at most 100 KB'),
   }),
   permission: 'allow',
