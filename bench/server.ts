@@ -17,10 +17,16 @@ const children: ChildProcess[] = [];
 async function start(
   mode: string,
   env: Record<string, string> = {},
+  argument?: string,
 ): Promise<{ url: string; pid: number }> {
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=8', join(import.meta.dirname, 'lib', 'bench-server-process.ts'), mode],
+    [
+      '--max-semi-space-size=8',
+      join(import.meta.dirname, 'lib', 'bench-server-process.ts'),
+      mode,
+      ...(argument === undefined ? [] : [argument]),
+    ],
     { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.push(child);
@@ -70,9 +76,20 @@ async function load(name: string, url: string, connections: number, body?: unkno
   return summary;
 }
 
+const calculation = { message: '123 * 456 계산해줘' };
+
 try {
   const hello = await start('hello');
   const helloRun = await load('hello', `${hello.url}/hello`, 100);
+  // The floor under invokeVsHello: only the durable writes of the same calculator turn.
+  const durable = await start('durable-floor', {}, calculation.message);
+  const durableRun = await load(
+    "durable writes alone (a calculator turn's)",
+    `${durable.url}/turn`,
+    100,
+    calculation,
+    durable.pid,
+  );
   const offline = await start('yeoul');
   const invoke = [];
   for (const connections of [10, 100, 1000]) {
@@ -81,7 +98,7 @@ try {
         'invoke (offline model)',
         `${offline.url}/api/agent/invoke`,
         connections,
-        { message: '123 * 456 계산해줘' },
+        calculation,
         offline.pid,
       ),
     );
@@ -125,11 +142,18 @@ try {
       quick,
       secondsPerRun: seconds,
       hello: helloRun,
+      durableWritesAt100: durableRun,
       invoke,
       invokeSmallTalkAt100: greeting,
       modelAloneAt100: modelAlone,
       stream,
       smallTalkVsHello: ratio(greeting.requestsPerSecond, helloRun.requestsPerSecond),
+      // What this machine allows at best, measured in this run: each target's value with
+      // everything of Yeoul's taken away but the fake model (p99) or the durable writes.
+      floors: {
+        p99MsAt100: modelAlone.p99Ms,
+        invokeVsHello: ratio(durableRun.requestsPerSecond, helloRun.requestsPerSecond),
+      },
       targets: {
         errorsAt1000: target(at1000?.errors ?? Number.NaN, 0, 'lower'),
         p99MsAt100: target(at100?.p99Ms ?? Number.NaN, 350, 'lower'),

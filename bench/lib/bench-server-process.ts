@@ -1,22 +1,65 @@
 // Child of bench/server.ts: starts Yeoul's server (`yeoul`), a bare Fastify hello route
-// (`hello`), or a fake OpenAI-compatible model answering after 300 ms (`fake-model`),
-// on an ephemeral port, and prints `READY <url>`.
+// (`hello`), a bare Fastify route making only the durable writes of one Yeoul turn
+// (`durable-floor <message>`), or a fake OpenAI-compatible model answering after 300 ms
+// (`fake-model`), on an ephemeral port, and prints `READY <url>`.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { createId } from '../../src/core/index.ts';
 import { createRuntime, readServerConfig, startServer } from '../../src/server/index.ts';
+import { SessionGuard } from '../../src/server/session-guard.ts';
 import { startFakeOpenAiServer } from '../../src/testing/index.ts';
 
 const mode = process.argv[2];
-if (mode === 'hello') {
-  const app = Fastify({ logger: false });
-  app.get('/hello', async () => ({ hello: 'world' }));
+const runtime = () =>
+  createRuntime(
+    readServerConfig({
+      ...process.env,
+      PORT: '0',
+      YEOUL_DATA_DIR: mkdtempSync(join(tmpdir(), 'yeoul-bench-server-')),
+      YEOUL_SAMPLE_KNOWLEDGE: 'false',
+      YEOUL_SESSION_QUEUE_LIMIT: '1000',
+    }),
+  );
+
+async function listen(app: ReturnType<typeof Fastify>): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   console.log(
     `READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
   );
+}
+
+if (mode === 'hello') {
+  const app = Fastify({ logger: false });
+  app.get('/hello', async () => ({ hello: 'world' }));
+  await listen(app);
+} else if (mode === 'durable-floor') {
+  // What G4 (a checkpoint after every step) costs on its own: one real turn on the
+  // message is run once, and each request then claims a new session, reads its thread
+  // and appends that turn's checkpoint entries again, each awaited as the graph awaits
+  // it, through the same SQLite checkpointer and group commit. No routing, model or tool.
+  const yeoul = await runtime();
+  const sample = await yeoul.runner.invoke({ message: process.argv[3] ?? '안녕하세요' });
+  const { entries } = await yeoul.checkpointer.read(sample.sessionId);
+  const sessions = new SessionGuard(yeoul.checkpointer.database, 1000);
+  const app = Fastify({ logger: false });
+  app.post('/turn', async (request) => {
+    const sessionId = createId();
+    const runId = createId();
+    await sessions.claim(sessionId, 'anonymous');
+    await yeoul.checkpointer.read(sessionId);
+    for (const entry of entries)
+      await yeoul.checkpointer.append({
+        ...entry,
+        threadId: sessionId,
+        runId,
+        createdAt: Date.now(),
+      });
+    return { sessionId, message: (request.body as { message?: string }).message };
+  });
+  await listen(app);
 } else if (mode === 'fake-model') {
   const words =
     '안녕하세요, 요청하신 내용을 정리해 드리겠습니다. 오늘 처리할 일은 세 가지입니다.'.split(
@@ -31,17 +74,9 @@ if (mode === 'hello') {
   );
   console.log(`READY ${fake.baseUrl}`);
 } else if (mode === 'yeoul') {
-  const runtime = await createRuntime(
-    readServerConfig({
-      ...process.env,
-      PORT: '0',
-      YEOUL_DATA_DIR: mkdtempSync(join(tmpdir(), 'yeoul-bench-server-')),
-      YEOUL_SAMPLE_KNOWLEDGE: 'false',
-      YEOUL_SESSION_QUEUE_LIMIT: '1000',
-    }),
-  );
-  const server = await startServer(runtime, { logger: false });
-  await runtime.tools.registry.warmUp(['calculator']); // as `yeoul serve` does
+  const yeoul = await runtime();
+  const server = await startServer(yeoul, { logger: false });
+  await yeoul.tools.registry.warmUp(['calculator']); // as `yeoul serve` does
   console.log(`READY ${server.url}`);
 } else {
   console.error(`unknown mode ${mode}`);
