@@ -61,6 +61,24 @@ describe('executeReadOnlyQuery', () => {
     assert.match(text, /^a{1000}… \(1000 more characters\)$/);
   });
 
+  it('stops a query that builds a value past 16 MB, with a clear problem', () => {
+    const problem = problemOf(
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 300000) SELECT length(group_concat(printf('%0100d', x))) FROM c",
+    );
+    assert.match(problem ?? '', /builds a value larger than 16 MB/);
+    assert.equal(problemOf('SELECT zeroblob(17 * 1024 * 1024)')?.includes('16 MB'), true);
+    // Just under the limit still works.
+    assert.deepEqual(run("SELECT length(printf('%.*c', 16000000, 'x'))"), {
+      ok: true,
+      result: {
+        columns: ["length(printf('%.*c', 16000000, 'x'))"],
+        rows: [[16000000]],
+        rowCount: 1,
+        truncated: false,
+      },
+    });
+  });
+
   it('refuses writes hidden behind WITH, naming the action', () => {
     assert.match(
       problemOf('WITH x AS (SELECT 1) DELETE FROM budgets') ?? '',

@@ -1,6 +1,10 @@
 import type { DatabaseSync, SQLOutputValue } from 'node:sqlite';
 import { checkReadOnlySql } from './check-read-only-sql.ts';
-import { openReadOnlyDatabase, permitOnlyReading } from './open-read-only-database.ts';
+import {
+  maxValueBytes,
+  openReadOnlyDatabase,
+  permitOnlyReading,
+} from './open-read-only-database.ts';
 
 /** One query against one database file. */
 export interface QueryRequest {
@@ -29,6 +33,8 @@ export type QueryOutcome = { ok: true; result: QueryResult } | { ok: false; prob
 const maxCountedRows = 100_000;
 const countingBudgetMs = 1_000;
 const maxTextLength = 1_000;
+/** SQLITE_TOOBIG: a string or blob past the connection's length limit. */
+const sqliteTooBig = 18;
 
 /**
  * Runs one read-only query synchronously: the text check, then a read-only connection whose
@@ -81,6 +87,12 @@ export function executeReadOnlyQuery(request: QueryRequest): QueryOutcome {
       };
     }
     const message = messageOf(error);
+    if ((error as { errcode?: number }).errcode === sqliteTooBig) {
+      return {
+        ok: false,
+        problem: `the query builds a value larger than ${maxValueBytes / 1024 / 1024} MB, which is not allowed; aggregate less or add a LIMIT`,
+      };
+    }
     if (/readonly|read-only/i.test(message)) {
       return { ok: false, problem: 'the query tries to change the database, which is read-only' };
     }

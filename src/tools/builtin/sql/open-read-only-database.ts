@@ -1,8 +1,13 @@
 import { constants, DatabaseSync } from 'node:sqlite';
 
+/** The largest string or blob a query may build (SQLite's own default is 1 GB). */
+export const maxValueBytes = 16 * 1024 * 1024;
+
 /**
  * Opens a SQLite file read-only, with extension loading off, defensive mode on and
  * `query_only` set, so nothing can write it even if a statement got past the other checks.
+ * No value may grow past `maxValueBytes`, so a query such as a group_concat() over a
+ * runaway recursive CTE fails instead of filling memory (sorts spill to temporary files).
  */
 export function openReadOnlyDatabase(path: string): DatabaseSync {
   const database = new DatabaseSync(path, {
@@ -11,6 +16,7 @@ export function openReadOnlyDatabase(path: string): DatabaseSync {
     defensive: true,
   });
   database.exec('PRAGMA query_only = 1');
+  database.limits.length = maxValueBytes;
   return database;
 }
 
