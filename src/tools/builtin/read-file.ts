@@ -2,7 +2,7 @@ import { constants, type FileHandle, open } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.ts';
 import { describeFileError } from './workspace/describe-file-error.ts';
-import { resolveWorkspacePath } from './workspace/resolve-workspace-path.ts';
+import { confirmOpenedInside, resolveWorkspacePath } from './workspace/resolve-workspace-path.ts';
 import { workspacePath } from './workspace/workspace-path.ts';
 
 /** Largest file read_file returns, in bytes. */
@@ -29,7 +29,7 @@ export const readFileTool = defineTool({
   async execute({ path }, { env }) {
     const resolved = await resolveWorkspacePath(env.workspaceDir, path);
     if (!resolved.ok) throw new Error(resolved.problem);
-    const { absolute, display, exists } = resolved.path;
+    const { absolute, display, exists, root } = resolved.path;
     if (!exists) {
       throw new Error(`"${display}" does not exist; use list_files to see what is there`);
     }
@@ -44,6 +44,7 @@ export const readFileTool = defineTool({
       throw new Error(describeFileError(error, 'read', display));
     }
     try {
+      await confirmOpenedInside(handle, root, display);
       const stats = await handle.stat();
       if (stats.isDirectory()) {
         throw new Error(

@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.ts';
 import { formatSize } from './read-file.ts';
 import { describeFileError } from './workspace/describe-file-error.ts';
-import { isInside, resolveWorkspacePath } from './workspace/resolve-workspace-path.ts';
+import {
+  confirmOpenedInside,
+  isInside,
+  resolveWorkspacePath,
+} from './workspace/resolve-workspace-path.ts';
 import { workspacePath } from './workspace/workspace-path.ts';
 
 /** Largest content write_file accepts, in UTF-8 bytes. */
@@ -62,6 +66,8 @@ export const writeFileTool = defineTool({
       throw new Error(describeFileError(error, 'write', display));
     }
     try {
+      // Before anything is truncated or written.
+      await confirmOpenedInside(handle, root, display);
       const stats = await handle.stat();
       if (!stats.isFile()) throw new Error(`"${display}" is not a regular file`);
       // A second hard link could be a file outside the workspace.

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, realpath, rm, stat, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resolveWorkspacePath } from './resolve-workspace-path.ts';
+import { confirmOpenedInside, resolveWorkspacePath } from './resolve-workspace-path.ts';
 
 describe('resolveWorkspacePath', () => {
   let base: string;
@@ -84,5 +84,25 @@ describe('resolveWorkspacePath', () => {
     const outcome = await resolveWorkspacePath(join(base, 'workspace-link'), 'x.txt');
     assert.ok(outcome.ok);
     assert.equal(outcome.path.absolute, join(workspace, 'x.txt'));
+  });
+
+  it('confirms where an opened file really is (a folder swapped for a link after the check)', async (t) => {
+    if (process.platform !== 'linux') return t.skip('only Linux tells where an open file is');
+    await writeFile(join(base, 'outside', 'secret.txt'), 'secret');
+    await writeFile(join(workspace, 'mine.txt'), 'mine');
+    // What a path resolved earlier would open once a folder on it became a link outward.
+    await symlink(join(base, 'outside'), join(workspace, 'swapped'));
+    const outward = await open(join(workspace, 'swapped', 'secret.txt'));
+    const inside = await open(join(workspace, 'mine.txt'));
+    try {
+      await assert.rejects(
+        confirmOpenedInside(outward, workspace, 'swapped/secret.txt'),
+        /"swapped\/secret.txt" leads outside the workspace through a symbolic link/,
+      );
+      await confirmOpenedInside(inside, workspace, 'mine.txt');
+    } finally {
+      await outward.close();
+      await inside.close();
+    }
   });
 });

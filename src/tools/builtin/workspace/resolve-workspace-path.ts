@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** A requested path that stays inside the workspace, with every symbolic link resolved. */
@@ -64,6 +64,28 @@ export async function resolveWorkspacePath(
       exists: missing.length === 0,
     },
   };
+}
+
+/**
+ * Checks, on the open file itself, that it lies inside the workspace: a folder on the way
+ * swapped for a symbolic link after resolveWorkspacePath looked is caught here. Linux says
+ * where an open file is (/proc/self/fd); where it cannot be asked, the earlier check and
+ * O_NOFOLLOW on the last part are what there is.
+ */
+export async function confirmOpenedInside(
+  handle: FileHandle,
+  root: string,
+  display: string,
+): Promise<void> {
+  let opened: string;
+  try {
+    opened = await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return;
+  }
+  if (!isInside(root, opened)) {
+    throw new Error(`"${display}" leads outside the workspace through a symbolic link`);
+  }
 }
 
 /** Whether `path` is `root` or lies below it (both absolute and normalised). */
