@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // The `yeoul` command (package.json "bin"): `yeoul --help` lists the commands.
-import { runCli } from './cli/index.ts';
+import { enableCompileCache } from 'node:module';
+
+// Node keeps compiled modules (and stripped TypeScript) between runs, in its cache folder
+// under the system's temporary folder: a command starts about 0.4 s sooner the second
+// time. NODE_DISABLE_COMPILE_CACHE=1 turns it off. Enabled before anything else loads.
+enableCompileCache();
+const { runCli } = await import('./cli/index.ts');
 
 const exitCode = await runCli(process.argv.slice(2));
 process.exitCode = exitCode;
