@@ -46,6 +46,7 @@ export class PythonSandbox {
       memoryLimitMb: this.memoryLimitMb,
       maxOutputChars: this.maxOutputChars,
       interruptGraceMs: options.interruptGraceMs ?? 500,
+      cacheDir: options.cacheDir,
     };
     this.#maxWorkers = Math.max(1, options.maxWorkers ?? 2);
     this.#maxCallsPerWorker = Math.max(1, options.maxCallsPerWorker ?? 50);
@@ -136,6 +137,8 @@ export class PythonSandbox {
       () => this.#pump(),
       (error: Error) => {
         this.#workers.delete(worker);
+        // A snapshot that would not load (a damaged kept file) is dropped: load from scratch.
+        if (worker.fromSnapshot && !this.#closed) return this.#start();
         // Without any other worker to wait for, the waiting calls fail now.
         if (this.#workers.size > 0) return this.#pump();
         for (const job of this.#queue.splice(0)) {

@@ -1,4 +1,6 @@
-import { dirname } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type {
@@ -20,13 +22,50 @@ export interface PythonWorkerSettings {
   memoryLimitMb: number;
   maxOutputChars: number;
   interruptGraceMs: number;
+  /** See PythonSandboxOptions.cacheDir. */
+  cacheDir?: string | undefined;
 }
 
 const entry = new URL('./python-worker-thread.ts', import.meta.url);
 const pyodideFolder = `${dirname(fileURLToPath(import.meta.resolve('pyodide')))}/`;
 const sigint = 2;
+const pyodideVersion = (
+  JSON.parse(readFileSync(`${pyodideFolder}package.json`, 'utf8')) as { version: string }
+).version;
 /** The first interpreter's memory snapshot, shared by every later worker of the process. */
 let pristineSnapshot: Uint8Array | undefined;
+/** Set once a kept snapshot would not load: this process no longer reads one. */
+let keptSnapshotRefused = false;
+
+/** Where a cache folder keeps the snapshot of this Pyodide version. */
+export function snapshotFile(cacheDir: string): string {
+  return join(cacheDir, `pyodide-${pyodideVersion}.snapshot`);
+}
+
+/** The snapshot in memory, else the one a cache folder kept from an earlier run. */
+function findSnapshot(cacheDir: string | undefined): Uint8Array | undefined {
+  if (pristineSnapshot !== undefined || cacheDir === undefined || keptSnapshotRefused)
+    return pristineSnapshot;
+  try {
+    return readFileSync(snapshotFile(cacheDir));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a snapshot for later runs: written aside, then renamed, so no reader sees half. */
+async function keepSnapshot(cacheDir: string, snapshot: Uint8Array): Promise<void> {
+  const file = snapshotFile(cacheDir);
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(partial, snapshot);
+    await rename(partial, file);
+  } catch {
+    // A cache: without it the next process loads Python from scratch.
+    rmSync(partial, { force: true });
+  }
+}
 
 /**
  * One worker thread with one Pyodide interpreter, running one call at a time. A call past
@@ -37,6 +76,8 @@ let pristineSnapshot: Uint8Array | undefined;
 export class PythonWorker {
   /** Resolves when the interpreter has loaded; rejects when it could not. */
   readonly ready: Promise<void>;
+  /** Whether the interpreter starts from a snapshot (one that fails is not used again). */
+  readonly fromSnapshot: boolean;
   #worker: Worker;
   #interrupt: Int32Array;
   #settings: PythonWorkerSettings;
@@ -55,9 +96,9 @@ export class PythonWorker {
       interruptBuffer,
       memoryLimitMb: settings.memoryLimitMb,
       maxOutputChars: settings.maxOutputChars,
-      snapshot: pristineSnapshot,
+      snapshot: findSnapshot(settings.cacheDir),
     };
-    const fromSnapshot = pristineSnapshot !== undefined;
+    this.fromSnapshot = workerData.snapshot !== undefined;
     this.#worker = new Worker(entry, {
       workerData,
       env: {},
@@ -76,7 +117,13 @@ export class PythonWorker {
       },
       (problem) => {
         // A snapshot that does not load is dropped: the next worker loads from scratch.
-        if (fromSnapshot) pristineSnapshot = undefined;
+        if (this.fromSnapshot) {
+          pristineSnapshot = undefined;
+          if (settings.cacheDir !== undefined && !keptSnapshotRefused) {
+            keptSnapshotRefused = true;
+            rmSync(snapshotFile(settings.cacheDir), { force: true });
+          }
+        }
         this.#usable = false;
         void this.#worker.terminate();
         throw new Error(String(problem));
@@ -176,6 +223,8 @@ export class PythonWorker {
   #receive(message: PythonWorkerMessage): void {
     if (message.type === 'snapshot') {
       pristineSnapshot ??= message.snapshot;
+      if (this.#settings.cacheDir !== undefined)
+        void keepSnapshot(this.#settings.cacheDir, message.snapshot);
     } else if (!this.#isReady) {
       this.#onStartMessage?.(message);
     } else if (message.type === 'fatal') {
