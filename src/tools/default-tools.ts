@@ -20,17 +20,15 @@ export interface DefaultTools {
 
 /**
  * Every built-in tool in one registry; `pythonCacheDir` keeps python_repl's interpreter
- * snapshot between runs (see PythonSandboxOptions.cacheDir). Adding a tool is one file in `builtin/` and one
- * `.register(…)` line here. Tools that cannot work in an environment (web search without
+ * snapshot between runs (see PythonSandboxOptions.cacheDir). Adding a tool is one file in
+ * `builtin/` and one `.register(…)` line here. Tools that cannot work in an environment (web search without
  * a Tavily key, knowledge search without a knowledge base) are left out of `describe`.
  * @example
  * const tools = createDefaultTools({ pythonCacheDir: 'data/cache' });
  * const executor = new ToolExecutor(tools.registry, { env });
  */
 export function createDefaultTools(options: { pythonCacheDir?: string } = {}): DefaultTools {
-  const python = createPythonTool(
-    options.pythonCacheDir === undefined ? {} : { cacheDir: options.pythonCacheDir },
-  );
+  const python = createPythonTool({ cacheDir: options.pythonCacheDir });
   const registry = new ToolRegistry()
     .register(calculatorTool)
     .register(getCurrentDatetimeTool)

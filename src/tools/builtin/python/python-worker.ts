@@ -1,5 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -42,15 +42,16 @@ export function snapshotFile(cacheDir: string): string {
   return join(cacheDir, `pyodide-${pyodideVersion}.snapshot`);
 }
 
-/** The snapshot in memory, else the one a cache folder kept from an earlier run. */
+/** The snapshot in memory, else the one a cache folder kept (read once per process). */
 function findSnapshot(cacheDir: string | undefined): Uint8Array | undefined {
-  if (pristineSnapshot !== undefined || cacheDir === undefined || keptSnapshotRefused)
-    return pristineSnapshot;
-  try {
-    return readFileSync(snapshotFile(cacheDir));
-  } catch {
-    return undefined;
+  if (pristineSnapshot === undefined && cacheDir !== undefined && !keptSnapshotRefused) {
+    try {
+      pristineSnapshot = readFileSync(snapshotFile(cacheDir));
+    } catch {
+      // None kept yet: this worker loads from scratch and makes one.
+    }
   }
+  return pristineSnapshot;
 }
 
 /** Keeps a snapshot for later runs: written aside, then renamed, so no reader sees half. */
@@ -63,7 +64,7 @@ async function keepSnapshot(cacheDir: string, snapshot: Uint8Array): Promise<voi
     await rename(partial, file);
   } catch {
     // A cache: without it the next process loads Python from scratch.
-    rmSync(partial, { force: true });
+    await rm(partial, { force: true });
   }
 }
 
