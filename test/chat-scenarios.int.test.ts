@@ -193,8 +193,8 @@ describe('chat agent limits and failures', () => {
     );
     const graph = buildChatGraph(dependencies({ model }));
     const { state, answer } = await run(graph, '안녕하세요', 'down');
-    assert.match(answer, /언어 모델에 연결할 수 없어/);
-    assert.equal(state.error?.code, 'model_call_failed');
+    assert.match(answer, /언어 모델 서비스가 지금 응답하지 않습니다/);
+    assert.equal(state.error?.code, 'model_unavailable');
     assert.equal(failing.calls.length, 3, 'three attempts');
   });
 });

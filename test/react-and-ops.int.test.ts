@@ -96,12 +96,17 @@ describe('react agent (seeds 000/003)', () => {
   });
 
   it('routes an LLM failure after 3 attempts to the error node with a friendly message', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), {
+      code: 'ECONNREFUSED',
+    });
     const failing = buildReactGraph(
-      dependencies({ model: scripted([{ error: new TypeError('fetch failed') }]) }),
+      dependencies({
+        model: scripted([{ error: new TypeError('fetch failed', { cause: refused }) }]),
+      }),
     );
     const state = await failing.invoke(reactRunInput('안녕', { maxIterations: 5 }));
-    assert.equal(state.error?.code, 'model_call_failed');
-    assert.match(state.response, /언어 모델에 연결할 수 없어/);
+    assert.equal(state.error?.code, 'model_unreachable');
+    assert.match(state.response, /언어 모델 서버에 연결할 수 없어/);
     assert.equal(state.usage.llmCalls, 3);
   });
 });
@@ -230,7 +235,7 @@ describe('agent runner payloads and the ops loop (seed 001)', () => {
     const payload = await runner.invoke({ message: '안녕하세요', options: { evaluate: true } });
     assert.equal(payload.status, 'error');
     assert.equal(payload.error, true);
-    assert.equal(payload.errorCode, 'model_call_failed');
-    assert.match(payload.response, /언어 모델에 연결할 수 없어/);
+    assert.equal(payload.errorCode, 'model_unavailable');
+    assert.match(payload.response, /언어 모델 서비스가 지금 응답하지 않습니다/);
   });
 });

@@ -245,11 +245,11 @@ describe('HTTP API (no keys, offline model)', () => {
     assert.match(metrics.text, /yeoul_llm_calls_total \d+/);
     const openapi = await api.get('/openapi.json');
     assert.equal(openapi.body.openapi, '3.1.0');
-    assert.deepEqual(
-      openapi.body.paths['/api/agent/invoke'].post.requestBody.content['application/json'].schema
-        .required,
-      ['message'],
-    );
+    const invoke = openapi.body.paths['/api/agent/invoke'].post;
+    assert.equal(invoke.operationId, 'invokeAgent');
+    assert.ok('message' in invoke.requestBody.content['application/json'].schema.properties);
+    assert.ok('resume' in invoke.requestBody.content['application/json'].schema.properties);
+    assert.ok(invoke.responses['200'].content['application/json'].schema.properties.sources);
     assert.equal((await api.get('/no/such/route')).status, 404);
   });
 });
@@ -341,7 +341,7 @@ describe('HTTP API lifecycle', () => {
     await second.server.close();
   });
 
-  it('cancels the run when a streaming client disconnects', async () => {
+  it('cancels the run when a streaming client that asked for it disconnects', async () => {
     const model = await startFakeOpenAiServer([{ kind: 'hang' }]);
     const { server } = await serve({
       YEOUL_SAMPLE_KNOWLEDGE: 'false',
@@ -352,7 +352,11 @@ describe('HTTP API lifecycle', () => {
     const response = await fetch(`${server.url}/api/agent/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'hello there', sessionId: 'leaver' }),
+      body: JSON.stringify({
+        message: 'hello there',
+        sessionId: 'leaver',
+        options: { onDisconnect: 'cancel' },
+      }),
       signal: controller.signal,
     });
     const reader = response.body?.getReader();
@@ -361,7 +365,7 @@ describe('HTTP API lifecycle', () => {
     controller.abort();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const metrics = await client(server).get('/metrics');
-    assert.match(metrics.text, /yeoul_runs_total\{status="cancelled"\} 1/);
+    assert.match(metrics.text, /yeoul_runs_total\{status="cancelled",graph="chat"\} 1/);
     assert.equal((await client(server).get('/api/sessions/leaver')).body.status, 'cancelled');
     assert.equal((await client(server).get('/api/agent/status')).body.activeRuns, 0);
     await server.close();

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createId } from '../../src/core/index.ts';
 import { createRuntime, readServerConfig, startServer } from '../../src/server/index.ts';
-import { SessionGuard } from '../../src/server/session-guard.ts';
 import { startFakeOpenAiServer } from '../../src/testing/index.ts';
 
 const mode = process.argv[2];
@@ -43,12 +42,11 @@ if (mode === 'hello') {
   const yeoul = await runtime();
   const sample = await yeoul.runner.invoke({ message: process.argv[3] ?? '안녕하세요' });
   const { entries } = await yeoul.checkpointer.read(sample.sessionId);
-  const sessions = new SessionGuard(yeoul.checkpointer.database, 1000);
   const app = Fastify({ logger: false });
   app.post('/turn', async (request) => {
     const sessionId = createId();
     const runId = createId();
-    await sessions.claim(sessionId, 'anonymous');
+    await yeoul.sessions.claim(sessionId, 'anonymous', 'turn');
     await yeoul.checkpointer.read(sessionId);
     for (const entry of entries)
       await yeoul.checkpointer.append({

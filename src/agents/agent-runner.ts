@@ -1,45 +1,40 @@
-import { createId } from '../core/index.ts';
-import type { Checkpointer, GraphEvent, StateSchema } from '../graph/index.ts';
+import { combineSignals, createId } from '../core/index.ts';
+import {
+  type Checkpointer,
+  NothingToResumeError,
+  RunCancelledError,
+  type RunResult,
+  type StateSchema,
+} from '../graph/index.ts';
+import { redactSecrets } from '../models/index.ts';
+import {
+  type AgentRequest,
+  type AgentResponse,
+  answersOf,
+  approvalOf,
+  awaitingApprovalAnswer,
+  cancelledAnswer,
+  type GraphName,
+} from './agent-payload.ts';
 import { buildChatGraph } from './chat/build-chat-graph.ts';
-import { chatRunInput } from './chat/chat-state.ts';
-import { buildOpsGraph } from './ops/build-ops-graph.ts';
-import type { Evaluation } from './ops/evaluation.ts';
-import type { InnerAgent, InnerAgentResult } from './ops/ops-state.ts';
-import { buildReactGraph, reactRunInput } from './react/build-react-graph.ts';
-import type { AgentDependencies, AgentUsage, ChatMessage } from './types.ts';
+import { type AgentGraphs, forwardEvents, innerAgent, innerResult } from './inner-agent.ts';
+import { buildOpsGraph, opsRunInput } from './ops/build-ops-graph.ts';
+import type { InnerAgentResult, OpsState } from './ops/ops-state.ts';
+import { isKorean } from './prompts.ts';
+import { buildReactGraph } from './react/build-react-graph.ts';
+import type { AgentDependencies } from './types.ts';
 
-/** The graphs a request may ask for. */
-export type GraphName = 'chat' | 'react' | 'ops';
-
-/** One request to an agent (the body of POST /api/agent/invoke). */
-export interface AgentRequest {
-  message: string;
-  sessionId?: string;
-  options?: { temperature?: number; maxIterations?: number; graph?: GraphName; evaluate?: boolean };
-  signal?: AbortSignal;
-  /** Stream events: `step` {node, phase}, `token`, `tool-call`, `tool-result`, `evaluation`. */
-  onEvent?: (name: string, data: unknown) => void;
-}
-
-/** The invoke payload of ../shared/CONTRACT.md. */
-export interface AgentResponse {
-  response: string;
-  sessionId: string;
-  toolsUsed: string[];
-  /** Seconds. */
-  executionTime: number;
-  status: 'published' | 'rejected' | 'error';
-  error?: true;
-  errorCode?: string;
-  steps: string[];
-  usage: AgentUsage;
-  evaluation?: { score: number; verdict: string; checks: Evaluation['checks'] };
+/** The thread the ops loop of a session keeps its own state on (`#` never occurs in session ids). */
+export function opsThreadOf(sessionId: string): string {
+  return `${sessionId}#ops`;
 }
 
 /**
  * Runs the agent graphs for requests: one thread per session in the checkpointer (so a
  * conversation survives a restart), the chat or react agent, optionally inside the
- * self-correcting ops loop, and the contract's payload out.
+ * self-correcting ops loop (on a thread of its own), and the contract's payload out.
+ * Runs pause on tool calls that need approval and resume with decisions; a run its
+ * process left behind is closed before the session's next run.
  * @example
  * const runner = createAgentRunner(deps, new SqliteCheckpointer({ path: 'data/threads.sqlite' }));
  * const payload = await runner.invoke({ message: '123 * 456 계산해줘' });
@@ -48,137 +43,314 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
   const chat = buildChatGraph(deps, { checkpointer });
   const react = buildReactGraph(deps, { checkpointer });
   const judge = deps.model.info.provider === 'offline' ? undefined : deps.model;
+  const ops = buildOpsGraph(judge ? { judge } : {}, { checkpointer });
+  const graphs = { chat, react } as unknown as AgentGraphs;
+  /** Controllers of the runs of each session in this process, oldest (the running one) first. */
+  const active = new Map<string, AbortController[]>();
+  /** Called whenever a run ends, for `settle`. */
+  const onRunEnd = new Set<() => void>();
 
-  const innerAgent = (
-    name: 'chat' | 'react',
-    sessionId: string,
-    request: AgentRequest,
-  ): InnerAgent => {
-    const options = {
-      maxIterations: request.options?.maxIterations ?? 5,
-      ...pick(request.options?.temperature),
-    };
-    return async (prompt, run) => {
-      const steps: string[] = [];
-      const onEvent = forwardEvents(steps, run.emit);
-      // Tokens are streamed only when the caller reads events (a non-streamed model call is cheaper).
-      const config = {
-        threadId: sessionId,
-        signal: run.signal,
-        onEvent,
-        context: { streamTokens: request.onEvent !== undefined },
-      };
-      if (name === 'react') {
-        const state = await react.invoke(reactRunInput(prompt, options), config);
-        return innerResult(
-          state.response,
-          state.messages,
-          '',
-          state.usage,
-          state.toolsUsed,
-          steps,
-          state.error,
-        );
-      }
-      const state = await chat.invoke(chatRunInput(prompt, options), config);
-      const last = state.messages.at(-1);
-      return innerResult(
-        last?.role === 'assistant' ? last.content : '',
-        state.messages,
-        state.context,
-        state.usage,
-        state.toolsUsed,
-        steps,
-        state.error,
-      );
+  /** Which agent graph a session's thread belongs to (chat for new or older threads). */
+  const agentOf = async (sessionId: string): Promise<'chat' | 'react'> =>
+    (await chat.getState(sessionId))?.values.agent ?? 'chat';
+
+  const track = (sessionId: string, controller: AbortController) => {
+    active.set(sessionId, [...(active.get(sessionId) ?? []), controller]);
+    return () => {
+      const rest = (active.get(sessionId) ?? []).filter((entry) => entry !== controller);
+      if (rest.length > 0) active.set(sessionId, rest);
+      else active.delete(sessionId);
+      for (const listener of onRunEnd) listener();
     };
   };
+
+  async function run(request: AgentRequest, work: Work): Promise<AgentResponse> {
+    const started = performance.now();
+    const sessionId = request.sessionId ?? createId();
+    const emit = request.onEvent ?? (() => undefined);
+    const controller = new AbortController();
+    const untrack = track(sessionId, controller);
+    const signal = combineSignals(request.signal, controller.signal);
+    const seconds = () => Math.round(performance.now() - started) / 1000;
+    const korean = isKorean(request.message ?? '');
+    try {
+      const payload = await work({
+        sessionId,
+        signal,
+        emit,
+        streamTokens: request.onEvent !== undefined,
+      });
+      for (const pending of payload.interrupts ?? []) emit('interrupt', pending);
+      if (payload.status === 'error' && payload.errorCode) {
+        emit('error', { code: payload.errorCode, message: payload.errorMessage });
+      }
+      const { errorMessage: _hidden, ...body } = payload;
+      return { ...body, sessionId, executionTime: seconds() };
+    } catch (error) {
+      if (!(error instanceof RunCancelledError)) throw error;
+      return {
+        response: cancelledAnswer(korean),
+        sessionId,
+        toolsUsed: [],
+        executionTime: seconds(),
+        status: 'cancelled',
+        steps: [],
+        usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0 },
+      };
+    } finally {
+      untrack();
+    }
+  }
+
+  const innerFor = (name: 'chat' | 'react', request: AgentRequest, work: WorkContext) =>
+    innerAgent(
+      graphs,
+      name,
+      work.sessionId,
+      {
+        maxIterations: request.options?.maxIterations ?? 5,
+        ...(request.options?.temperature === undefined
+          ? {}
+          : { temperature: request.options.temperature }),
+      },
+      work.streamTokens,
+    );
+
+  async function runOps(
+    start: (config: OpsRunConfig) => Promise<RunResult<StateSchema>>,
+    inner: ReturnType<typeof innerFor>,
+    work: WorkContext,
+  ): Promise<Payload> {
+    const steps: string[] = [];
+    const result = await start({
+      threadId: opsThreadOf(work.sessionId),
+      signal: work.signal,
+      onEvent: forwardEvents(steps, work.emit),
+      context: { inner },
+      onPendingRun: 'abandon',
+    });
+    return opsPayload(result, steps);
+  }
 
   return {
     chat,
     react,
-    async invoke(request: AgentRequest): Promise<AgentResponse> {
-      const started = performance.now();
-      const sessionId = request.sessionId ?? createId();
-      const graph = request.options?.graph ?? 'chat';
-      const emit = request.onEvent ?? (() => undefined);
-      const signal = request.signal ?? new AbortController().signal;
-      const innerName = graph === 'react' ? 'react' : 'chat';
-      const inner = innerAgent(innerName, sessionId, request);
-      const seconds = () => Math.round(performance.now() - started) / 1000;
-      if (graph !== 'ops' && !request.options?.evaluate) {
-        const result = await inner(request.message, { signal, emit });
-        return {
-          response: result.response,
-          sessionId,
-          toolsUsed: result.toolsUsed,
-          executionTime: seconds(),
-          status: result.error ? 'error' : 'published',
-          ...(result.error ? { error: true as const, errorCode: result.error.code } : {}),
-          steps: result.steps,
-          usage: result.usage,
-        };
+    ops,
+
+    /** Runs one request: a new message, or decisions for the session's paused run. */
+    invoke(request: AgentRequest): Promise<AgentResponse> {
+      return run(request, async (work) => {
+        if (request.resume) {
+          const answers = answersOf(request.resume.decisions);
+          const opsState = await ops.getState(opsThreadOf(work.sessionId));
+          const inner = innerFor(await agentOf(work.sessionId), request, work);
+          if (opsState?.status === 'interrupted') {
+            return runOps(
+              (config) => ops.resumeRun(config.threadId, { ...config, answers }),
+              inner,
+              work,
+            );
+          }
+          return innerPayload(await inner({ answers }, work));
+        }
+        const graph: GraphName = request.options?.graph ?? 'chat';
+        const message = request.message ?? '';
+        const inner = innerFor(graph === 'react' ? 'react' : 'chat', request, work);
+        if (graph !== 'ops' && !request.options?.evaluate) {
+          return innerPayload(await inner({ prompt: message }, work));
+        }
+        return runOps((config) => ops.run(opsRunInput(message) as never, config), inner, work);
+      });
+    },
+
+    /**
+     * Finishes the run a dead process left behind on the session (`yeoul sessions resume`):
+     * its interrupted step runs again and the run goes on to its answer.
+     */
+    resumeInterrupted(
+      sessionId: string,
+      options: Pick<AgentRequest, 'signal' | 'onEvent'> = {},
+    ): Promise<AgentResponse> {
+      return run({ ...options, sessionId }, async (work) => {
+        const inner = innerFor(await agentOf(sessionId), {}, work);
+        const opsState = await ops.getState(opsThreadOf(sessionId));
+        if (opsState?.status === 'running') {
+          return runOps((config) => ops.resumeRun(config.threadId, config), inner, work);
+        }
+        const state = await chat.getState(sessionId);
+        if (state?.status !== 'running') throw new NothingToResumeError({ threadId: sessionId });
+        const name = state.values.agent;
+        const steps: string[] = [];
+        const result = await graphs[name].resumeRun(sessionId, {
+          signal: work.signal,
+          onEvent: forwardEvents(steps, work.emit),
+          context: { streamTokens: work.streamTokens },
+        });
+        return innerPayload(innerResult(result, steps));
+      });
+    },
+
+    /**
+     * Stops the session's run: the one going in this process is cancelled (no further
+     * model or tool call; it ends `cancelled`), else a run left behind by a dead process or
+     * paused for approval is abandoned. False when there was none.
+     */
+    async cancel(sessionId: string): Promise<boolean> {
+      const running = active.get(sessionId)?.[0];
+      if (running) {
+        running.abort(new Error('cancelled by request'));
+        return true;
       }
-      const ops = buildOpsGraph({ inner, ...(judge ? { judge } : {}) });
-      const steps: string[] = [];
-      const state = await ops.invoke(
-        { prompt: request.message },
-        {
-          signal,
-          onEvent: forwardEvents(steps, emit),
-        },
-      );
-      return {
-        response: state.finalResponse,
-        sessionId,
-        toolsUsed: state.toolsUsed,
-        executionTime: seconds(),
-        status: state.finalStatus === 'pending' ? 'error' : state.finalStatus,
-        ...(state.error ? { error: true as const, errorCode: state.error.code } : {}),
-        steps: [...steps.slice(0, 1), ...state.innerSteps, ...steps.slice(1)],
-        usage: state.usage,
-        ...(state.evaluation
-          ? {
-              evaluation: {
-                score: state.evaluation.score,
-                verdict: state.verdict ?? 'pass',
-                checks: state.evaluation.checks,
-              },
-            }
-          : {}),
-      };
+      return this.abandon(sessionId, 'cancelled by request');
+    },
+
+    /** Ends the session's unfinished runs (left behind, or paused); false when there were none. */
+    async abandon(sessionId: string, reason = 'abandoned'): Promise<boolean> {
+      const inner = await graphs[await agentOf(sessionId)].abandon(sessionId, reason);
+      const outer = await ops.abandon(opsThreadOf(sessionId), reason);
+      return inner || outer;
+    },
+
+    /** The session's tool calls waiting for a decision. */
+    async pendingInterrupts(sessionId: string) {
+      return ((await chat.getState(sessionId))?.interrupts ?? []).map(approvalOf);
+    },
+
+    /** Whether a run of the session is going (or queued) in this process. */
+    isRunning(sessionId: string): boolean {
+      return active.has(sessionId);
+    },
+
+    /** Runs going (or queued) in this process, over all sessions. */
+    get activeRuns(): number {
+      let total = 0;
+      for (const controllers of active.values()) total += controllers.length;
+      return total;
+    },
+
+    /**
+     * Waits for the runs going in this process to end, up to `graceMs`; then cancels the
+     * rest (their open tool calls closed) and waits for them. For shutting down.
+     */
+    async settle(graceMs: number): Promise<void> {
+      const idle = () =>
+        new Promise<void>((resolve) => {
+          const check = () => {
+            if (active.size > 0) return;
+            onRunEnd.delete(check);
+            resolve();
+          };
+          onRunEnd.add(check);
+          check();
+        });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), graceMs);
+      });
+      if ((await Promise.race([idle(), late])) === 'late') {
+        for (const controllers of active.values()) {
+          for (const controller of controllers) {
+            controller.abort(new Error('the server is shutting down'));
+          }
+        }
+        await idle();
+      }
+      clearTimeout(timer);
+    },
+
+    /** Deletes a session's threads (the conversation and its ops loop). */
+    async deleteSession(sessionId: string): Promise<void> {
+      await chat.deleteThread(sessionId);
+      await ops.deleteThread(opsThreadOf(sessionId));
     },
   };
 }
 
-/** Turns graph events into the API's stream events, recording the nodes run in `steps`. */
-function forwardEvents(steps: string[], emit: (name: string, data: unknown) => void) {
-  return (event: GraphEvent<StateSchema>) => {
-    if (event.type === 'node-start') {
-      steps.push(event.node);
-      emit('step', { node: event.node, phase: 'start' });
-    } else if (event.type === 'node-end') emit('step', { node: event.node, phase: 'end' });
-    else if (event.type === 'custom') emit(event.name, event.data);
+/** A running Yeoul agent runner. */
+export type AgentRunner = ReturnType<typeof createAgentRunner>;
+
+/** What a request's work gets. */
+interface WorkContext {
+  sessionId: string;
+  signal: AbortSignal;
+  emit: (name: string, data: unknown) => void;
+  streamTokens: boolean;
+}
+
+/** A payload before the runner adds the session and the time, with the error's message. */
+type Payload = Omit<AgentResponse, 'sessionId' | 'executionTime'> & { errorMessage?: string };
+
+type Work = (work: WorkContext) => Promise<Payload>;
+
+type OpsRunConfig = {
+  threadId: string;
+  signal: AbortSignal;
+  onEvent: ReturnType<typeof forwardEvents>;
+  context: { inner: unknown };
+  onPendingRun: 'abandon';
+};
+
+function innerPayload(result: InnerAgentResult): Payload {
+  const interrupts = result.interrupts.map(approvalOf);
+  const korean = isKorean(result.response);
+  return {
+    response:
+      result.status === 'interrupted'
+        ? awaitingApprovalAnswer(korean, interrupts)
+        : result.response,
+    toolsUsed: result.toolsUsed,
+    status: result.status === 'interrupted' ? 'interrupted' : result.error ? 'error' : 'published',
+    ...(result.error && result.status !== 'interrupted'
+      ? {
+          error: true as const,
+          errorCode: result.error.code,
+          errorMessage: redactSecrets(result.error.message),
+        }
+      : {}),
+    ...(interrupts.length > 0 ? { interrupts } : {}),
+    sources: result.sources,
+    steps: result.steps,
+    usage: result.usage,
   };
 }
 
-function pick(temperature: number | undefined): { temperature?: number } {
-  return temperature === undefined ? {} : { temperature };
-}
-
-function innerResult(
-  response: string,
-  messages: ChatMessage[],
-  context: string,
-  usage: AgentUsage,
-  toolsUsed: string[],
-  steps: string[],
-  error: { code: string; message: string } | null,
-): InnerAgentResult {
-  let lastUser = messages.length - 1;
-  while (lastUser >= 0 && messages[lastUser]?.role !== 'user') lastUser -= 1;
-  const toolResults = messages
-    .slice(lastUser + 1)
-    .flatMap((message) => (message.role === 'tool' ? [message.content] : []));
-  return { response, toolResults, context, usage, toolsUsed, steps, error };
+function opsPayload(result: RunResult<StateSchema>, steps: string[]): Payload {
+  const state = result.values as unknown as OpsState;
+  const interrupts = result.interrupts.map(approvalOf);
+  const allSteps = [...steps.slice(0, 1), ...state.innerSteps, ...steps.slice(1)];
+  if (result.status === 'interrupted') {
+    return {
+      response: awaitingApprovalAnswer(isKorean(state.prompt), interrupts),
+      toolsUsed: state.toolsUsed,
+      status: 'interrupted',
+      interrupts,
+      sources: state.sources,
+      steps: allSteps,
+      usage: state.usage,
+    };
+  }
+  return {
+    response: state.finalResponse,
+    toolsUsed: state.toolsUsed,
+    status: state.finalStatus === 'pending' ? 'error' : state.finalStatus,
+    ...(state.error
+      ? {
+          error: true as const,
+          errorCode: state.error.code,
+          errorMessage: redactSecrets(state.error.message),
+        }
+      : {}),
+    sources: state.sources,
+    steps: allSteps,
+    usage: state.usage,
+    ...(state.evaluation
+      ? {
+          evaluation: {
+            score: state.evaluation.score,
+            verdict: state.verdict ?? 'pass',
+            checks: state.evaluation.checks,
+          },
+        }
+      : {}),
+  };
 }

@@ -1,18 +1,43 @@
+import type { RunEnding } from '../graph/index.ts';
 import type { ChatMessage } from './types.ts';
 
 /**
- * Tool results for the calls of the last assistant message that got none (the run
- * stopped first), so that the conversation stays valid for the next model call:
- * providers refuse a tool call without its result.
+ * Tool results for the calls of the last assistant turn that got none (the run stopped
+ * first: a crash, a cancel, a limit, a denied approval), so that the conversation stays
+ * valid for the next model call — providers refuse a tool call without its result.
  */
 export function closeDanglingToolCalls(messages: ChatMessage[], reason: string): ChatMessage[] {
-  const last = messages.at(-1);
-  if (last?.role !== 'assistant' || (last.toolCalls?.length ?? 0) === 0) return [];
-  return (last.toolCalls ?? []).map((call) => ({
-    role: 'tool',
-    toolCallId: call.id,
-    name: call.name,
-    content: `Error: not run (${reason})`,
-    isError: true,
-  }));
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role === 'tool') index -= 1;
+  const assistant = messages[index];
+  if (assistant?.role !== 'assistant' || (assistant.toolCalls?.length ?? 0) === 0) return [];
+  const answered = new Set(messages.slice(index + 1).map((message) => message.toolCallId));
+  return (assistant.toolCalls ?? [])
+    .filter((call) => !answered.has(call.id))
+    .map((call) => ({
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content: `Error: not run (${reason})`,
+      isError: true,
+    }));
+}
+
+/** Why a run's open tool calls were closed, in words the model (and a person) can read. */
+export function endingReason(ending: RunEnding): string {
+  if (ending.status === 'failed') return 'the run was interrupted before this call finished';
+  if (ending.status === 'cancelled') return 'the run was cancelled';
+  return `the run failed: ${ending.error.message}`;
+}
+
+/** The chat and react graphs' `closeRun`: every open tool call gets an error result. */
+export function closeRunMessages(
+  values: Record<string, unknown>,
+  ending: RunEnding,
+): { messages: ChatMessage[] } | undefined {
+  const closing = closeDanglingToolCalls(
+    (values.messages as ChatMessage[] | undefined) ?? [],
+    endingReason(ending),
+  );
+  return closing.length > 0 ? { messages: closing } : undefined;
 }

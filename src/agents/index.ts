@@ -1,12 +1,18 @@
 export {
   type AgentRequest,
+  type AgentRequestOptions,
   type AgentResponse,
-  createAgentRunner,
+  type ApprovalDecision,
+  type ApprovalInterrupt,
+  approvalOf,
   type GraphName,
-} from './agent-runner.ts';
+  type RunOutcome,
+} from './agent-payload.ts';
+export { type AgentRunner, createAgentRunner, opsThreadOf } from './agent-runner.ts';
 export { buildChatGraph } from './chat/build-chat-graph.ts';
 export { type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
 export { decideRoute, type RouteDecision, termCoverage } from './chat/decide-route.ts';
+export { closeDanglingToolCalls } from './close-tool-calls.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export { defaultMemorySettings, type MemorySettings } from './memory/memory-settings.ts';
 export { planSummary, type SummaryPlan, transcriptOf } from './memory/plan-summary.ts';
@@ -15,7 +21,12 @@ export {
   formatSummaryForPrompt,
   summarySeparator,
 } from './memory/summary-window.ts';
-export { buildOpsGraph, type OpsDependencies } from './ops/build-ops-graph.ts';
+export {
+  buildOpsGraph,
+  type OpsDependencies,
+  type OpsRunContext,
+  opsRunInput,
+} from './ops/build-ops-graph.ts';
 export {
   blockPrefix,
   buildRetryPrompt,
@@ -37,6 +48,7 @@ export {
 } from './ops/evaluation.ts';
 export {
   type InnerAgent,
+  type InnerAgentInput,
   type InnerAgentResult,
   type OpsState,
   opsState,
@@ -44,7 +56,11 @@ export {
 export { agentSystemPrompt, defaultPersona, routerPrompt, summarizerPrompt } from './prompts.ts';
 export { buildReactGraph, reactRunInput } from './react/build-react-graph.ts';
 export { type ReactState, reactState, type ToolExecutionResult } from './react/react-state.ts';
-export { maxToolCallsPerRequest } from './run-tool-calls.ts';
+export {
+  maxToolCallsPerRequest,
+  type ToolApprovalRequest,
+  type ToolDecision,
+} from './run-tool-calls.ts';
 export type {
   AgentDependencies,
   AgentError,

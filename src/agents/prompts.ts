@@ -31,11 +31,39 @@ export function tooComplexAnswer(korean: boolean, maxIterations: number): string
     : `The request is too complex: it was not finished after ${maxIterations} rounds of tool use. Please split it into smaller questions.`;
 }
 
-/** What the user is told when the model cannot be reached after its retries. */
-export function modelFailureAnswer(korean: boolean): string {
-  return korean
-    ? '죄송합니다. 지금은 언어 모델에 연결할 수 없어 답변하지 못했습니다. 잠시 후 다시 시도해 주세요.'
-    : 'Sorry, the language model cannot be reached right now. Please try again in a moment.';
+/** The apology for each model failure, in Korean and in English: one sentence per cause. */
+const modelFailureAnswers: Record<string, [korean: string, english: string]> = {
+  model_auth_failed: [
+    '죄송합니다. 언어 모델이 인증을 거부해 답변하지 못했습니다. 서버 관리자가 API 키 설정을 확인해야 합니다.',
+    'Sorry, the language model refused the credentials, so there is no answer. The server’s administrator needs to check its API key.',
+  ],
+  model_unreachable: [
+    '죄송합니다. 언어 모델 서버에 연결할 수 없어 답변하지 못했습니다. 서버 주소와 네트워크를 확인해 주세요.',
+    'Sorry, the language model’s server cannot be reached, so there is no answer. Check its address and the network.',
+  ],
+  model_timeout: [
+    '죄송합니다. 언어 모델이 제한 시간 안에 답하지 않았습니다. 잠시 후 다시 시도해 주세요.',
+    'Sorry, the language model did not answer in time. Please try again in a moment.',
+  ],
+  model_rate_limited: [
+    '죄송합니다. 언어 모델의 사용량 한도에 걸려 답변하지 못했습니다. 잠시 후 다시 시도해 주세요.',
+    'Sorry, the language model’s rate limit was reached, so there is no answer. Please try again in a moment.',
+  ],
+  model_unavailable: [
+    '죄송합니다. 언어 모델 서비스가 지금 응답하지 않습니다. 잠시 후 다시 시도해 주세요.',
+    'Sorry, the language model service is not answering right now. Please try again in a moment.',
+  ],
+  model_bad_request: [
+    '죄송합니다. 언어 모델이 이 요청을 거부했습니다. 질문을 바꾸거나 새 대화에서 다시 시도해 주세요.',
+    'Sorry, the language model refused this request. Rephrase the question, or try again in a new conversation.',
+  ],
+};
+
+/** What the user is told when the model fails for good: the cause, in the user's language. */
+export function modelFailureAnswer(korean: boolean, code = 'model_unavailable'): string {
+  const [inKorean, inEnglish] =
+    modelFailureAnswers[code] ?? (modelFailureAnswers.model_unavailable as [string, string]);
+  return korean ? inKorean : inEnglish;
 }
 
 /** True when a text has Hangul: answers and notices follow the user's language. */

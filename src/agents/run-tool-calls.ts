@@ -1,4 +1,4 @@
-import type { NodeContext } from '../graph/index.ts';
+import { answerFor, type InterruptRequest, type NodeContext } from '../graph/index.ts';
 import type { ModelCallResult, ToolCall } from '../models/index.ts';
 import { ToolExecutor } from '../tools/index.ts';
 import type { AgentDependencies, ChatMessage } from './types.ts';
@@ -6,24 +6,76 @@ import type { AgentDependencies, ChatMessage } from './types.ts';
 /** Tool executions allowed per request (T10). */
 export const maxToolCallsPerRequest = 5;
 
+/** A person's decision on a tool call whose permission is `ask`. */
+export interface ToolDecision {
+  approve: boolean;
+  reason?: string;
+}
+
+/** What a tool-approval interrupt asks (its `value`). */
+export interface ToolApprovalRequest {
+  type: 'tool-approval';
+  tool: string;
+  args: unknown;
+  toolCallId: string;
+}
+
+/** What one pass over a model turn's tool calls did. */
+export interface ToolCallsOutcome {
+  /** One tool message per call handled now: run, failed or denied. */
+  results: ChatMessage[];
+  /** The calls that ran (a failure counts), for the per-request limit and `toolsUsed`. */
+  executed: ToolCall[];
+  /** `ask` calls nobody has decided yet: the run pauses on these. */
+  pending: InterruptRequest[];
+}
+
 /**
- * Runs tool calls (no LLM) within the request's limit — `alreadyRun` calls count against
- * it — streaming `tool-call` / `tool-result` events, and returns one tool message per
- * call, failures included as error results the model sees.
+ * Runs a model turn's tool calls (no LLM) within the request's limit — `alreadyRun`
+ * calls count against it — skipping calls that have a result already (`done`). A call
+ * whose tool needs approval runs only once a person approved it (`context.resume`); a
+ * denied one gets an error result naming the reason; an undecided one is returned in
+ * `pending`, after every other call of the turn ran. Streams `tool-call` / `tool-result`.
  */
 export async function runToolCalls(
   deps: AgentDependencies,
   calls: ToolCall[],
   alreadyRun: number,
   context: NodeContext,
-): Promise<ChatMessage[]> {
+  done: ReadonlySet<string> = new Set(),
+): Promise<ToolCallsOutcome> {
+  const approved = new Set<string>();
   const executor = new ToolExecutor(deps.tools, {
     env: deps.toolEnvironment,
     maxCalls: Math.max(0, maxToolCallsPerRequest - alreadyRun),
     signal: context.signal,
+    approve: async (call) => approved.has(call.id),
   });
-  const results: ChatMessage[] = [];
+  const outcome: ToolCallsOutcome = { results: [], executed: [], pending: [] };
   for (const call of calls) {
+    if (done.has(call.id)) continue;
+    if (deps.tools.permissionOf(call.name) === 'ask') {
+      const decision = answerFor(context.resume, call.id) as ToolDecision | undefined;
+      if (decision === undefined) {
+        const request: ToolApprovalRequest = {
+          type: 'tool-approval',
+          tool: call.name,
+          args: call.args,
+          toolCallId: call.id,
+        };
+        outcome.pending.push({ key: call.id, value: request });
+        continue;
+      }
+      if (!decision.approve) {
+        const reason = decision.reason?.trim();
+        const content = `Error: a person denied this call${reason ? `: ${reason}` : ''}`;
+        context.emit('tool-call', { id: call.id, name: call.name, args: call.args });
+        context.emit('tool-result', { id: call.id, name: call.name, result: content, error: true });
+        outcome.results.push(toolMessage(call, content, true));
+        continue;
+      }
+      approved.add(call.id);
+    }
     context.emit('tool-call', { id: call.id, name: call.name, args: call.args });
     const result = await executor.execute(call);
     context.emit('tool-result', {
@@ -31,16 +83,29 @@ export async function runToolCalls(
       name: call.name,
       result: result.content,
       ...(result.isError ? { error: true } : {}),
+      durationMs: result.durationMs,
     });
-    results.push({
-      role: 'tool',
-      toolCallId: call.id,
-      name: call.name,
-      content: result.content,
-      isError: result.isError,
-    });
+    outcome.results.push(toolMessage(call, result.content, result.isError));
+    outcome.executed.push(call);
   }
-  return results;
+  return outcome;
+}
+
+function toolMessage(call: ToolCall, content: string, isError: boolean): ChatMessage {
+  return { role: 'tool', toolCallId: call.id, name: call.name, content, isError };
+}
+
+/** The last assistant turn with tool calls, and the ids of its calls that have results. */
+export function openToolTurn(messages: ChatMessage[]): { calls: ToolCall[]; done: Set<string> } {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role === 'tool') index -= 1;
+  const calls = messages[index]?.toolCalls ?? [];
+  const done = new Set(
+    messages
+      .slice(index + 1)
+      .flatMap((message) => (message.toolCallId ? [message.toolCallId] : [])),
+  );
+  return { calls, done };
 }
 
 /** One agent model call: the usable tools bound, the request's temperature, tokens streamed. */

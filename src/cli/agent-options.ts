@@ -1,4 +1,6 @@
 import type { AgentRequest, GraphName } from '../agents/index.ts';
+import { sessionIdPattern } from '../core/index.ts';
+import { UsageError } from './errors/usage-error.ts';
 import { choiceOption } from './parse-command-args.ts';
 
 /** The options `ask` and `chat` share: which graph, and whether to evaluate the answer. */
@@ -20,4 +22,16 @@ export function requestOptions(
     ...(graph ? { graph } : {}),
     ...(values.evaluate ? { evaluate: true } : {}),
   };
+}
+
+/** The `--session` value, checked against the one session id rule (a usage error otherwise). */
+export function sessionOption(command: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!sessionIdPattern.test(value)) {
+    throw new UsageError({
+      problem: `--session must be 1–128 letters, digits and _ . : - (not "${value}")`,
+      command,
+    });
+  }
+  return value;
 }

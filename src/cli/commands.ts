@@ -2,6 +2,7 @@ import { askCommand } from './commands/ask-command.ts';
 import { chatCommand } from './commands/chat-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
+import { reindexCommand } from './commands/reindex-command.ts';
 import { searchCommand } from './commands/search-command.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { sessionsCommand } from './commands/sessions-command.ts';
@@ -14,6 +15,7 @@ export const commands: readonly Command[] = [
   askCommand,
   ingestCommand,
   searchCommand,
+  reindexCommand,
   graphCommand,
   sessionsCommand,
 ];

@@ -16,12 +16,15 @@ export interface RuntimeOverrides {
 export async function openRuntime(
   env: Record<string, string | undefined>,
   overrides: RuntimeOverrides = {},
+  options: { log?: boolean } = {},
 ): Promise<Runtime> {
-  const { createRuntime, readServerConfig } = await import('../server/index.ts');
+  const { createLogger, createRuntime, readServerConfig } = await import('../server/index.ts');
   const defined = Object.fromEntries(
     Object.entries(overrides).filter(([, value]) => value !== undefined),
   );
-  return createRuntime(readServerConfig(env, defined));
+  const config = readServerConfig(env, defined);
+  // Only the server logs; the other commands keep their output for their answers.
+  return createRuntime(config, options.log ? { logger: createLogger(config.env) } : {});
 }
 
 /** Runs `work` on a fresh runtime and always closes it, so the process can exit promptly. */

@@ -8,3 +8,6 @@ import { randomUUIDv7 } from 'node:crypto';
 export function createId(): string {
   return randomUUIDv7();
 }
+
+/** What a session id may be everywhere (HTTP API, CLI, /v1): 1–128 letters, digits and `_ . : -`. */
+export const sessionIdPattern = /^[A-Za-z0-9_.:-]{1,128}$/;

@@ -1,5 +1,36 @@
 export { combineSignals, neverAbortedSignal, type ScopedSignal, scopedSignal } from './abort.ts';
 export { AsyncQueue } from './async-queue.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
-export { createId } from './ids.ts';
+export { createId, sessionIdPattern } from './ids.ts';
+export { type ApplyMigrationsOptions, applyMigrations } from './postgres/apply-migrations.ts';
+export {
+  checkPostgresVersion,
+  minimumPostgresVersion,
+  type PostgresQueryable,
+} from './postgres/check-postgres-version.ts';
+export {
+  describePostgresTarget,
+  isConnectionFailure,
+  toStoreError,
+} from './postgres/classify-postgres-error.ts';
+export {
+  createPostgresPool,
+  type PostgresClient,
+  type PostgresPool,
+  type PostgresPoolOptions,
+  poolTarget,
+} from './postgres/create-postgres-pool.ts';
+export { MigrationChecksumError } from './postgres/errors/migration-checksum-error.ts';
+export { MigrationDefinitionError } from './postgres/errors/migration-definition-error.ts';
+export { MigrationFailedError } from './postgres/errors/migration-failed-error.ts';
+export { PostgresVersionError } from './postgres/errors/postgres-version-error.ts';
+export { StoreUnavailableError } from './postgres/errors/store-unavailable-error.ts';
+export {
+  type AppliedMigration,
+  type MigrationState,
+  type MigrationStatusEntry,
+  migrationStatus,
+} from './postgres/migration-status.ts';
+export { combineMigrations, type Migration, migrationChecksum } from './postgres/migrations.ts';
+export { queryPostgres, withTransaction } from './postgres/with-transaction.ts';
 export { SqliteWriteBatch } from './sqlite-write-batch.ts';

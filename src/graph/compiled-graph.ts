@@ -3,6 +3,7 @@ import type { Checkpointer, ThreadInfo } from './checkpoint/types.ts';
 import { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
 import { toMermaid } from './mermaid.ts';
 import { type RunStart, runGraph } from './run-graph.ts';
+import { RunWriter } from './run-writer.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
 import { type ThreadQueue, threadQueueFor } from './thread-queue.ts';
 import { ThreadStore } from './thread-store.ts';
@@ -13,8 +14,15 @@ import type {
   HistoryEntry,
   NodeFunction,
   RunConfig,
+  RunEnding,
+  RunResult,
   ThreadState,
 } from './types.ts';
+
+/** Options of `resume`: the answers that continue a paused run, by interrupt id. */
+export type ResumeConfig<Context> = Omit<RunConfig<Context>, 'threadId'> & {
+  answers?: Record<string, unknown>;
+};
 
 const defaultMaxSteps = 15;
 const defaultCacheSize = 1000;
@@ -31,6 +39,9 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   readonly errorNode: string | undefined;
   readonly checkpointer: Checkpointer | undefined;
   readonly store: ThreadStore | undefined;
+  readonly closeRun:
+    | ((values: Record<string, unknown>, ending: RunEnding) => Record<string, unknown> | undefined)
+    | undefined;
   #queue: ThreadQueue | undefined;
   #keepRuns: number | undefined;
 
@@ -47,6 +58,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     this.maxSteps = options.maxSteps ?? defaultMaxSteps;
     this.errorNode = options.errorNode;
     this.checkpointer = options.checkpointer;
+    this.closeRun = options.closeRun;
     this.#keepRuns = options.retention?.keepRuns;
     if (options.checkpointer) {
       this.store = new ThreadStore(
@@ -58,8 +70,13 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     }
   }
 
-  /** Runs the graph on `input` to the end and returns the final state. */
-  invoke(input: UpdateOf<Schema>, config: RunConfig<Context> = {}): Promise<StateOf<Schema>> {
+  /** Runs the graph on `input` to the end (or to an interrupt) and returns the final state. */
+  async invoke(input: UpdateOf<Schema>, config: RunConfig<Context> = {}): Promise<StateOf<Schema>> {
+    return (await this.run(input, config)).values;
+  }
+
+  /** Like `invoke`, saying how the run ended: done, or interrupted with its open questions. */
+  run(input: UpdateOf<Schema>, config: RunConfig<Context> = {}): Promise<RunResult<Schema>> {
     return this.#start({ kind: 'input', input: input as Record<string, unknown> }, config);
   }
 
@@ -74,53 +91,69 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return this.#streamRun({ kind: 'input', input: input as Record<string, unknown> }, config);
   }
 
-  /** Finishes the thread's interrupted run from its last committed step. */
-  async resume(
-    threadId: string,
-    config: Omit<RunConfig<Context>, 'threadId'> = {},
-  ): Promise<StateOf<Schema>> {
+  /**
+   * Continues the thread's run from its last committed step: a run paused by an interrupt
+   * (with `answers`, by interrupt id — at least one), or a run its process left behind
+   * when it died. Returns the final state.
+   */
+  async resume(threadId: string, config: ResumeConfig<Context> = {}): Promise<StateOf<Schema>> {
+    return (await this.resumeRun(threadId, config)).values;
+  }
+
+  /** Like `resume`, saying how the run ended. */
+  resumeRun(threadId: string, config: ResumeConfig<Context> = {}): Promise<RunResult<Schema>> {
     this.#requireStore('resume');
-    return this.#start({ kind: 'resume' }, { ...config, threadId });
+    const { answers, ...rest } = config;
+    return this.#start({ kind: 'resume', ...(answers ? { answers } : {}) }, { ...rest, threadId });
   }
 
   /** Like `resume`, yielding the events of the rest of the run. */
   streamResume(
     threadId: string,
-    config: Omit<RunConfig<Context>, 'threadId'> = {},
+    config: ResumeConfig<Context> = {},
   ): AsyncIterable<GraphEvent<Schema>> {
     this.#requireStore('resume');
-    return this.#streamRun({ kind: 'resume' }, { ...config, threadId });
+    const { answers, ...rest } = config;
+    return this.#streamRun(
+      { kind: 'resume', ...(answers ? { answers } : {}) },
+      { ...rest, threadId },
+    );
   }
 
-  /** Marks the thread's interrupted run as failed, so new runs may start; false when none was pending. */
+  /**
+   * Ends the thread's unfinished run so new runs may start: one its process left behind
+   * (status `failed`), or one paused on questions (status `cancelled`). The graph's
+   * `closeRun` update is committed with it. False when no run was unfinished; a run still
+   * going in another live process is not touched (false too).
+   */
   async abandon(threadId: string, reason = 'abandoned after an interruption'): Promise<boolean> {
     const store = this.#requireStore('abandon');
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       const record = await store.load(threadId);
       const last = record.last;
-      if (last === null || last.status !== 'running') return false;
-      await store.commit(
-        record,
-        {
-          threadId,
-          seq: record.seq + 1,
-          runId: last.runId,
-          kind: 'end',
-          node: null,
-          step: last.step,
-          update: null,
-          next: null,
-          status: 'failed',
-          error: { code: 'run_abandoned', message: reason },
-          createdAt: Date.now(),
-        },
-        record.values,
-      );
+      if (last === null || (last.status !== 'running' && last.status !== 'interrupted')) {
+        return false;
+      }
+      const checkpointer = store.checkpointer;
+      if (
+        last.status === 'running' &&
+        last.owner !== null &&
+        last.owner !== checkpointer.instanceId &&
+        (await checkpointer.isAlive(last.owner))
+      ) {
+        return false;
+      }
+      const status = last.status === 'interrupted' ? 'cancelled' : 'failed';
+      const code = last.status === 'interrupted' ? 'run_cancelled' : 'run_abandoned';
+      await new RunWriter(store, record, last.runId).end(this, record.values, last.step, {
+        status,
+        error: { code, message: reason },
+      });
       return true;
     });
   }
 
-  /** Threads whose last run was interrupted (the process died mid-run). */
+  /** Threads whose last run has not ended: still going, or left behind by a process that died. */
   async pendingRuns(): Promise<ThreadInfo[]> {
     return this.#requireStore('pendingRuns').checkpointer.listThreads({ status: 'running' });
   }
@@ -137,6 +170,9 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       runId: record.last.runId,
       seq: record.seq,
       updatedAt: record.last.createdAt,
+      interrupts:
+        record.last.status === 'interrupted' ? (record.last.payload?.interrupts ?? []) : [],
+      owner: record.last.owner,
     };
   }
 
@@ -154,6 +190,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       next: entry.next,
       status: entry.status,
       error: entry.error,
+      payload: entry.payload,
       values: values as StateOf<Schema>,
       createdAt: entry.createdAt,
     }));
@@ -173,14 +210,14 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return toMermaid(this.nodes.keys(), this.edges);
   }
 
-  #start(start: RunStart, config: RunConfig<Context>): Promise<StateOf<Schema>> {
+  #start(start: RunStart, config: RunConfig<Context>): Promise<RunResult<Schema>> {
     const threadId = config.threadId;
     if (this.store === undefined || threadId === undefined) {
-      return runGraph(this as never, start, config) as Promise<StateOf<Schema>>;
+      return runGraph(this as never, start, config) as Promise<RunResult<Schema>>;
     }
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       try {
-        return (await runGraph(this as never, start, config)) as StateOf<Schema>;
+        return (await runGraph(this as never, start, config)) as RunResult<Schema>;
       } finally {
         // A failed compaction loses nothing (the full history is still there) and is
         // tried again after the next run, so it never fails the run itself.
@@ -214,7 +251,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   async #compact(threadId: string, keepRuns: number): Promise<void> {
     const store = this.store as ThreadStore;
     const record = await store.load(threadId);
-    if (record.runStarts.length <= keepRuns * 2 || record.last?.status === 'running') return;
+    const unfinished = record.last?.status === 'running' || record.last?.status === 'interrupted';
+    if (record.runStarts.length <= keepRuns * 2 || unfinished) return;
     const firstKept = record.runStarts[record.runStarts.length - keepRuns] as number;
     const seq = firstKept - 1;
     const values = await store.valuesAt(threadId, seq);

@@ -10,6 +10,7 @@ export {
 } from './channels.ts';
 export { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
 export {
+  defaultLeaseMs,
   SqliteCheckpointer,
   type SqliteCheckpointerOptions,
 } from './checkpoint/sqlite-checkpointer.ts';
@@ -17,23 +18,37 @@ export type {
   CheckpointEntry,
   Checkpointer,
   EntryKind,
+  EntryPayload,
+  PendingInterrupt,
   RunStatus,
   ThreadInfo,
   ThreadLog,
   ThreadSnapshot,
 } from './checkpoint/types.ts';
-export { CompiledGraph } from './compiled-graph.ts';
+export { CompiledGraph, type ResumeConfig } from './compiled-graph.ts';
 export { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
 export { GraphValidationError } from './errors/graph-validation-error.ts';
+export { InterruptAnsweredError } from './errors/interrupt-answered-error.ts';
+export { InterruptNotFoundError } from './errors/interrupt-not-found-error.ts';
 export { InvalidRouteError } from './errors/invalid-route-error.ts';
 export { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
 export { InvalidUpdateError } from './errors/invalid-update-error.ts';
 export { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
 export { NodeFailedError } from './errors/node-failed-error.ts';
+export { NotInterruptedError } from './errors/not-interrupted-error.ts';
 export { NothingToResumeError } from './errors/nothing-to-resume-error.ts';
 export { PendingRunError } from './errors/pending-run-error.ts';
 export { RecursionLimitError } from './errors/recursion-limit-error.ts';
 export { RunCancelledError } from './errors/run-cancelled-error.ts';
+export { RunInterruptedError } from './errors/run-interrupted-error.ts';
+export {
+  answerFor,
+  type InterruptOutcome,
+  type InterruptRequest,
+  interrupt,
+  isInterrupt,
+  type ResumeInfo,
+} from './interrupt.ts';
 export {
   type MessageLike,
   type MessagesUpdate,
@@ -59,6 +74,8 @@ export {
   type NodeResult,
   type RouterFunction,
   type RunConfig,
+  type RunEnding,
+  type RunResult,
   START,
   type ThreadState,
 } from './types.ts';

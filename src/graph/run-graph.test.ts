@@ -146,10 +146,9 @@ describe('cancellation', () => {
     let seen: AbortSignal | undefined;
     const graph = slowGraph((_step, signal) => {
       seen = signal;
+      controller.abort();
     });
-    const run = graph.invoke({}, { signal: controller.signal });
-    controller.abort();
-    await assert.rejects(run, RunCancelledError);
+    await assert.rejects(graph.invoke({}, { signal: controller.signal }), RunCancelledError);
     assert.equal(seen?.aborted, true);
   });
 

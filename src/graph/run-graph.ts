@@ -1,15 +1,15 @@
-import { createId, neverAbortedSignal } from '../core/index.ts';
-import type { CheckpointEntry, RunStatus } from './checkpoint/types.ts';
+import { neverAbortedSignal } from '../core/index.ts';
+import { beginRun, interruptsOf, type RunStart } from './begin-run.ts';
 import { InvalidRouteError } from './errors/invalid-route-error.ts';
 import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
 import { InvalidUpdateError } from './errors/invalid-update-error.ts';
 import { NodeFailedError } from './errors/node-failed-error.ts';
-import { NothingToResumeError } from './errors/nothing-to-resume-error.ts';
-import { PendingRunError } from './errors/pending-run-error.ts';
 import { RecursionLimitError } from './errors/recursion-limit-error.ts';
 import { RunCancelledError } from './errors/run-cancelled-error.ts';
-import { applyUpdate, initialState, prepareUpdate, type StateSchema } from './state.ts';
-import type { ThreadRecord, ThreadStore } from './thread-store.ts';
+import { isInterrupt } from './interrupt.ts';
+import type { RunWriter, WritableGraph } from './run-writer.ts';
+import { applyUpdate, prepareUpdate, type StateSchema } from './state.ts';
+import type { ThreadStore } from './thread-store.ts';
 import {
   type Edge,
   END,
@@ -17,11 +17,13 @@ import {
   type NodeContext,
   type NodeFunction,
   type RunConfig,
-  START,
+  type RunResult,
 } from './types.ts';
 
+export type { RunStart } from './begin-run.ts';
+
 /** What a run needs of its compiled graph. */
-export interface RunnableGraph {
+export interface RunnableGraph extends WritableGraph {
   schema: StateSchema;
   nodes: ReadonlyMap<string, NodeFunction<StateSchema, unknown>>;
   edges: ReadonlyMap<string, Edge<StateSchema>>;
@@ -30,21 +32,19 @@ export interface RunnableGraph {
   store: ThreadStore | undefined;
 }
 
-/** How a run begins: with new input, or by continuing the thread's interrupted run. */
-export type RunStart = { kind: 'input'; input: Record<string, unknown> } | { kind: 'resume' };
-
 type Values = Record<string, unknown>;
 
 /**
- * Runs a graph from START (or from where an interrupted run stopped) to END,
- * committing one entry per step when the graph has a checkpointer and the run a thread.
- * The caller serializes runs of one thread; this function assumes it is alone on it.
+ * Runs a graph from START (or from where a paused or interrupted run stopped) to END or
+ * to an interrupt, committing one entry per step when the graph has a checkpointer and
+ * the run a thread. The caller serializes runs of one thread; this function assumes it
+ * is alone on it.
  */
 export async function runGraph(
   graph: RunnableGraph,
   start: RunStart,
   config: RunConfig<unknown>,
-): Promise<Values> {
+): Promise<RunResult<StateSchema>> {
   checkRunConfig(config);
   const threadId = config.threadId;
   const store = threadId === undefined ? undefined : graph.store;
@@ -52,81 +52,26 @@ export async function runGraph(
   const signal = config.signal ?? neverAbortedSignal;
   const maxSteps = config.maxSteps ?? graph.maxSteps;
   const onEvent = config.onEvent as ((event: GraphEvent<StateSchema>) => void) | undefined;
-  const last = record?.last ?? null;
-
-  let values: Values;
-  let next: string;
-  let runId: string;
-  let step: number;
-  if (start.kind === 'resume') {
-    if (
-      threadId === undefined ||
-      last === null ||
-      last.status !== 'running' ||
-      last.next === null
-    ) {
-      throw new NothingToResumeError({ threadId: threadId ?? '(none)' });
-    }
-    values = (record as ThreadRecord).values;
-    runId = last.runId;
-    step = last.step;
-    next = last.next;
-  } else {
-    if (last !== null && last.status === 'running') {
-      throw new PendingRunError({ threadId: threadId as string, runId: last.runId });
-    }
-    runId = createId();
-    step = 0;
-    const prepared = prepareUpdate(graph.schema, start.input, START);
-    values = applyUpdate(graph.schema, record?.values ?? initialState(graph.schema), prepared);
-    next = route(graph, START, values);
-    if (record) {
-      await commitEntry(
-        record,
-        { kind: 'input', node: null, update: prepared ?? null, next },
-        values,
-      );
-    }
-  }
+  const routable = { ...graph, store, route: (from: string, at: Values) => route(graph, from, at) };
+  const beginning = await beginRun(routable, record, start, {
+    threadId,
+    onPendingRun: config.onPendingRun ?? 'throw',
+  });
+  const writer: RunWriter = beginning.writer;
+  const runId = writer.runId;
+  let { values, next, step, resume } = beginning;
   onEvent?.({ type: 'run-start', threadId, runId, resumed: start.kind === 'resume' });
 
-  async function commitEntry(
-    target: ThreadRecord,
-    fields: Pick<CheckpointEntry, 'kind' | 'node' | 'update' | 'next'> & {
-      status?: RunStatus;
-      error?: CheckpointEntry['error'];
-    },
-    after: Values,
-  ): Promise<void> {
-    const entry: CheckpointEntry = {
-      threadId: target.threadId,
-      seq: target.seq + 1,
-      runId,
-      kind: fields.kind,
-      node: fields.node,
-      step,
-      update: fields.update,
-      next: fields.next === END ? null : fields.next,
-      status: fields.status ?? (fields.next === END ? 'done' : 'running'),
-      error: fields.error ?? null,
-      createdAt: Date.now(),
-    };
-    await (store as ThreadStore).commit(target, entry, after);
-  }
-
   /** Records the run's abnormal end (best effort: the error being thrown matters more). */
-  async function endRun(status: RunStatus, error: Error & { code?: string }): Promise<never> {
-    if (record) {
-      const detail = { code: error.code ?? 'internal_error', message: error.message };
-      try {
-        await commitEntry(
-          record,
-          { kind: 'end', node: null, update: null, next: END, status, error: detail },
-          values,
-        );
-      } catch {
-        // The thread stays marked as interrupted; resume or abandon clears it.
-      }
+  async function endRun(
+    status: 'error' | 'cancelled',
+    error: Error & { code?: string },
+  ): Promise<never> {
+    const detail = { code: error.code ?? 'internal_error', message: error.message };
+    try {
+      await writer.end(routable, values, step, { status, error: detail });
+    } catch {
+      // The thread stays marked as running; the next run or `abandon` closes it.
     }
     throw error;
   }
@@ -153,15 +98,22 @@ export async function runGraph(
       signal,
       context: config.context,
       error: node === graph.errorNode ? routedError : undefined,
+      resume,
       emit: onEvent
         ? (name, data) => onEvent({ type: 'custom', node, name, data })
         : () => undefined,
     };
+    resume = undefined;
+    let outcome: unknown;
     let prepared: Values | undefined;
     try {
       const result = run(values as never, context);
-      const update = result instanceof Promise ? await result : result;
-      prepared = prepareUpdate(graph.schema, update as Values | undefined, node);
+      outcome = result instanceof Promise ? await result : result;
+      prepared = prepareUpdate(
+        graph.schema,
+        (isInterrupt(outcome) ? outcome.update : outcome) as Values | undefined,
+        node,
+      );
     } catch (cause) {
       if (signal.aborted) await endRun('cancelled', new RunCancelledError({ runId, cause }));
       const failure =
@@ -178,23 +130,56 @@ export async function runGraph(
       routedError = undefined;
     }
     values = applyUpdate(graph.schema, values, prepared);
+    if (isInterrupt(outcome)) {
+      const interrupts = interruptsOf(node, outcome.requests, context.resume);
+      const answered = context.resume?.answered ?? [];
+      await writer.commit(
+        {
+          kind: 'interrupt',
+          node,
+          step,
+          update: prepared ?? null,
+          next: node,
+          status: 'interrupted',
+          payload: { interrupts, answered },
+        },
+        values,
+      );
+      onEvent?.({ type: 'interrupt', node, step, interrupts });
+      onEvent?.({
+        type: 'final',
+        threadId,
+        runId,
+        values: values as never,
+        steps: step,
+        status: 'interrupted',
+        interrupts,
+      });
+      return { values: values as never, runId, status: 'interrupted', interrupts };
+    }
     let following: string;
     try {
       following = route(graph, node, values);
     } catch (error) {
       return endRun('error', error as Error);
     }
-    if (record)
-      await commitEntry(
-        record,
-        { kind: 'node', node, update: prepared ?? null, next: following },
-        values,
-      );
+    await writer.commit(
+      { kind: 'node', node, step, update: prepared ?? null, next: following },
+      values,
+    );
     onEvent?.({ type: 'node-end', node, step, update: prepared as never });
     next = following;
   }
-  onEvent?.({ type: 'final', threadId, runId, values: values as never, steps: step });
-  return values;
+  onEvent?.({
+    type: 'final',
+    threadId,
+    runId,
+    values: values as never,
+    steps: step,
+    status: 'done',
+    interrupts: [],
+  });
+  return { values: values as never, runId, status: 'done', interrupts: [] };
 }
 
 function checkRunConfig(config: RunConfig<unknown>): void {

@@ -1,4 +1,11 @@
-import type { Checkpointer, EntryKind, RunStatus } from './checkpoint/types.ts';
+import type {
+  Checkpointer,
+  EntryKind,
+  EntryPayload,
+  PendingInterrupt,
+  RunStatus,
+} from './checkpoint/types.ts';
+import type { InterruptOutcome, ResumeInfo } from './interrupt.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
 
 /** The name of the virtual node every run starts from. */
@@ -18,6 +25,8 @@ export interface NodeContext<Context = unknown> {
   readonly context: Context;
   /** Set when the runtime routed here because of an error (recursion limit, failed node). */
   readonly error: Error | undefined;
+  /** Set when this node paused the run and the run now resumes with answers (see `interrupt`). */
+  readonly resume: ResumeInfo | undefined;
   /** Sends a custom stream event (token deltas, tool progress) to whoever streams the run. */
   emit(name: string, data: unknown): void;
 }
@@ -28,9 +37,13 @@ export type NodeFunction<Schema extends StateSchema, Context = unknown> = (
   context: NodeContext<Context>,
 ) => NodeResult<Schema> | Promise<NodeResult<Schema>>;
 
-/** What a node may return: an update, or nothing when it changes nothing. */
-// biome-ignore lint/suspicious/noConfusingVoidType: lets nodes end without a return statement
-export type NodeResult<Schema extends StateSchema> = UpdateOf<Schema> | undefined | void;
+/** What a node may return: an update, nothing when it changes nothing, or an interrupt. */
+export type NodeResult<Schema extends StateSchema> =
+  | UpdateOf<Schema>
+  | InterruptOutcome<UpdateOf<Schema>>
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets nodes end without a return statement
+  | void;
 
 /** A conditional edge's router: reads the state, returns one of its declared destinations. */
 export type RouterFunction<Schema extends StateSchema> = (state: StateOf<Schema>) => string;
@@ -40,19 +53,34 @@ export type Edge<Schema extends StateSchema> =
   | { kind: 'plain'; to: string }
   | { kind: 'conditional'; router: RouterFunction<Schema>; destinations: readonly string[] };
 
-/** Events a streamed run yields, in order: run-start, then node-start / custom / node-end per step, then final. */
+/**
+ * Events a streamed run yields, in order: run-start, then node-start / custom / node-end
+ * per step (or interrupt, when a node pauses the run), then final.
+ */
 export type GraphEvent<Schema extends StateSchema> =
   | { type: 'run-start'; threadId: string | undefined; runId: string; resumed: boolean }
   | { type: 'node-start'; node: string; step: number }
   | { type: 'custom'; node: string; name: string; data: unknown }
   | { type: 'node-end'; node: string; step: number; update: Partial<StateOf<Schema>> | undefined }
+  | { type: 'interrupt'; node: string; step: number; interrupts: PendingInterrupt[] }
   | {
       type: 'final';
       threadId: string | undefined;
       runId: string;
       values: StateOf<Schema>;
       steps: number;
+      status: 'done' | 'interrupted';
+      interrupts: PendingInterrupt[];
     };
+
+/** How a run ended: it reached END, or a node paused it with questions. */
+export interface RunResult<Schema extends StateSchema> {
+  values: StateOf<Schema>;
+  runId: string;
+  status: 'done' | 'interrupted';
+  /** The open questions when the run is paused, else empty. */
+  interrupts: PendingInterrupt[];
+}
 
 /** Per-run options. */
 export interface RunConfig<Context = unknown> {
@@ -66,6 +94,12 @@ export interface RunConfig<Context = unknown> {
   context?: Context;
   /** Receives every event of the run as it happens (what `stream` yields). */
   onEvent?: (event: GraphEvent<StateSchema>) => void;
+  /**
+   * A new run on a thread whose last run was interrupted by its process dying: `throw`
+   * (default) refuses with PendingRunError; `abandon` ends that run as failed (with
+   * `closeRun`'s update) and starts. A run still going in a live process is always refused.
+   */
+  onPendingRun?: 'throw' | 'abandon';
 }
 
 /** Compile options. */
@@ -85,6 +119,21 @@ export interface CompileOptions {
   retention?: { keepRuns: number };
   /** How many threads' latest state to keep in memory (default 1000). */
   cacheSize?: number;
+  /**
+   * The update that leaves the state valid when a run ends without reaching END (it
+   * failed, was cancelled, or was abandoned after a crash); committed with the run's end.
+   * The agents close tool calls that got no result with an error result, for example.
+   */
+  closeRun?: (
+    values: Record<string, unknown>,
+    ending: RunEnding,
+  ) => Record<string, unknown> | undefined;
+}
+
+/** Why a run ended without reaching END. */
+export interface RunEnding {
+  status: RunStatus;
+  error: { code: string; message: string };
 }
 
 /** A thread's state as `getState` returns it. */
@@ -97,6 +146,10 @@ export interface ThreadState<Schema extends StateSchema> {
   runId: string;
   seq: number;
   updatedAt: number;
+  /** The questions the paused run waits on (status `interrupted`), else empty. */
+  interrupts: PendingInterrupt[];
+  /** The instance that wrote the last entry. */
+  owner: string | null;
 }
 
 /** One step of a thread's history with the state after it. */
@@ -111,6 +164,7 @@ export interface HistoryEntry<Schema extends StateSchema> {
   next: string | null;
   status: RunStatus;
   error: { code: string; message: string } | null;
+  payload: EntryPayload | null;
   values: StateOf<Schema>;
   createdAt: number;
 }

@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { isYeoulError } from '../core/index.ts';
 import { type ChunkOptions, chunkBlocks } from './chunk-blocks.ts';
+import { EmptyDocumentError } from './errors/empty-document-error.ts';
 import { UnsupportedDocumentError } from './errors/unsupported-document-error.ts';
-import { formatOfPath, type ParsedDocument, parseFile, parseText } from './parse-document.ts';
+import {
+  formatOfPath,
+  type ParsedDocument,
+  parseFile,
+  parseFileData,
+  parseText,
+} from './parse-document.ts';
 import type {
   DocumentInput,
   Retriever,
@@ -65,19 +73,58 @@ export class KnowledgeBase {
       const id =
         input.id ?? (input.source ? idOf(`source:${input.source}`) : idOf(`text:${input.text}`));
       const title = input.title?.trim() || parsed.title || firstLine(parsed.text);
-      await this.#store(result, {
-        id,
-        title,
-        parsed,
-        source: input.source ?? null,
-        metadata: input.metadata ?? {},
-      });
+      try {
+        await this.#store(result, {
+          id,
+          title,
+          parsed,
+          source: input.source ?? null,
+          metadata: input.metadata ?? {},
+        });
+      } catch (error) {
+        // Stored but not accepted by an outside search index: reported as failed, retried later.
+        if (!isYeoulError(error, 'search_index_write_failed')) throw error;
+        result.failed.push({ source: input.source ?? id, error: error.message });
+        onProgress?.({
+          done: index + 1,
+          total: inputs.length,
+          document: { id, title, status: 'failed' },
+          error: error.message,
+        });
+        continue;
+      }
       onProgress?.({
         done: index + 1,
         total: inputs.length,
         document: this.#last(result, id, title),
       });
     }
+    return result;
+  }
+
+  /**
+   * Adds one file handed in as bytes (an upload): its id is `id` when given, else the
+   * file's own name without folders (so uploading it again replaces, or when unchanged
+   * keeps, the same document); `title` and `metadata` override what the file says.
+   * Throws for a file that cannot be read, has no text, or is in an unknown encoding.
+   */
+  async addFile(file: {
+    name: string;
+    data: Uint8Array;
+    id?: string;
+    title?: string;
+    metadata?: Record<string, unknown>;
+  }): Promise<IngestResult> {
+    const name = file.name.split(/[\\/]/).at(-1) || 'upload.txt';
+    const parsed = await parseFileData(name, file.data);
+    const result: IngestResult = { ids: [], chunks: 0, unchanged: [], failed: [] };
+    await this.#store(result, {
+      id: file.id ?? name,
+      title: file.title?.trim() || parsed.title,
+      parsed,
+      source: name,
+      metadata: { filename: name, ...file.metadata },
+    });
     return result;
   }
 
@@ -142,12 +189,16 @@ export class KnowledgeBase {
       metadata: Record<string, unknown>;
     },
   ): Promise<void> {
+    if (document.parsed.text.trim() === '') {
+      throw new EmptyDocumentError({ source: document.source ?? document.title ?? document.id });
+    }
     const contentHash = createHash('sha256')
       .update(JSON.stringify([document.title, document.parsed.text, document.metadata]))
       .digest('hex');
-    result.ids.push(document.id);
     const existing = await this.retriever.getDocument(document.id);
-    if (existing?.contentHash === contentHash) {
+    // A document an outside index has not accepted yet is written again, never "unchanged".
+    if (existing?.contentHash === contentHash && existing.indexPending !== true) {
+      result.ids.push(document.id);
       result.unchanged.push(document.id);
       return;
     }
@@ -164,6 +215,7 @@ export class KnowledgeBase {
       },
       chunks,
     );
+    result.ids.push(document.id);
     result.chunks += chunks.length;
   }
 

@@ -4,6 +4,7 @@ import { type ChildNode, isTag, isText } from 'domhandler';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { lexer } from 'marked';
 import type { Block } from './chunk-blocks.ts';
+import { decodeText } from './decode-text.ts';
 import { UnsupportedDocumentError } from './errors/unsupported-document-error.ts';
 
 /** The formats the knowledge base reads. */
@@ -33,16 +34,25 @@ export function formatOfPath(path: string): DocumentFormat | undefined {
 
 /** Reads and parses a file. */
 export async function parseFile(path: string): Promise<ParsedDocument> {
-  const format = formatOfPath(path);
+  return parseFileData(path, await readFile(path));
+}
+
+/**
+ * Parses a file's content by its name's extension: text decoded from UTF-8, UTF-16 or
+ * EUC-KR/CP949, PDF text extracted. The title falls back to the name without extension.
+ */
+export async function parseFileData(name: string, data: Uint8Array): Promise<ParsedDocument> {
+  const format = formatOfPath(name);
   if (format === undefined)
     throw new UnsupportedDocumentError({
-      source: path,
-      reason: `unsupported extension "${extname(path)}"`,
+      source: name,
+      reason: `unsupported extension "${extname(name)}"`,
     });
-  const data = await readFile(path);
   const parsed =
-    format === 'pdf' ? await parsePdf(data, path) : parseText(decodeText(data, path), format);
-  return { ...parsed, title: parsed.title || basename(path, extname(path)) };
+    format === 'pdf'
+      ? await parsePdf(Buffer.from(data), name)
+      : parseText(decodeText(data, name).text, format);
+  return { ...parsed, title: parsed.title || basename(name, extname(name)) };
 }
 
 /** Parses text in a given format (PDF excluded: it is binary). */
@@ -139,12 +149,6 @@ async function parsePdf(data: Buffer, source: string): Promise<ParsedDocument> {
       reason: `the PDF could not be read (${(error as Error).message})`,
     });
   }
-}
-
-function decodeText(data: Buffer, source: string): string {
-  if (data.includes(0))
-    throw new UnsupportedDocumentError({ source, reason: 'it looks binary, not text' });
-  return new TextDecoder('utf-8').decode(data).replace(/^\uFEFF/, '');
 }
 
 function clean(text: string): string {

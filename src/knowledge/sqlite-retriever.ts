@@ -142,6 +142,7 @@ export class SqliteRetriever implements Retriever {
       getMeta: prepare('SELECT value FROM kb_meta WHERE key = ?'),
       setMeta: prepare('INSERT OR REPLACE INTO kb_meta (key, value) VALUES (?, ?)'),
     };
+    this.#rebuildKeywordsIfIncomplete();
     const stored = this.#statements.getMeta.get('vector_dimensions') as
       | { value: string }
       | undefined;
@@ -235,6 +236,32 @@ export class SqliteRetriever implements Retriever {
           metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
         },
       ];
+    });
+  }
+
+  /**
+   * A SqliteDocumentStore (the OpenSearch backend's store) writes chunks without keyword
+   * terms and flags it; switching back to this retriever re-indexes every chunk's terms.
+   */
+  #rebuildKeywordsIfIncomplete(): void {
+    const flag = this.#statements.getMeta.get('keyword_index_incomplete');
+    if (flag === undefined) return;
+    this.#transaction(() => {
+      this.database.exec("INSERT INTO kb_terms (kb_terms) VALUES ('delete-all')");
+      const rows = this.database
+        .prepare(
+          `SELECT c.rowid, c.heading, c.text, d.title FROM kb_chunks c
+           JOIN kb_documents d ON d.id = c.document_id`,
+        )
+        .all() as Array<{ rowid: number; heading: string; text: string; title: string }>;
+      for (const row of rows) {
+        this.#statements.insertTerms.run(
+          row.rowid,
+          indexTerms(row.title).join(' '),
+          indexTerms(`${row.heading}\n${row.text}`).join(' '),
+        );
+      }
+      this.database.prepare("DELETE FROM kb_meta WHERE key = 'keyword_index_incomplete'").run();
     });
   }
 

@@ -162,7 +162,7 @@ describe('chat model failures and retries', () => {
       model.call({ messages: ask('hi') }),
       (error: unknown) =>
         error instanceof ModelCallError &&
-        error.code === 'model_call_failed' &&
+        error.code === 'model_unavailable' &&
         error.reason === 'unavailable' &&
         error.status === 500 &&
         error.attempts === 3,
@@ -197,6 +197,73 @@ describe('chat model failures and retries', () => {
       return true;
     });
     assert.equal(fake.requests.length, 1);
+  });
+
+  it('names each failure with its contract code and retries only what may pass', async () => {
+    const cases: Array<[FakeCompletion, string, number]> = [
+      [{ kind: 'error', status: 401 }, 'model_auth_failed', 1],
+      [{ kind: 'error', status: 403 }, 'model_auth_failed', 1],
+      [
+        {
+          kind: 'error',
+          status: 400,
+          body: { error: { message: 'messages: bad', type: 'invalid_request_error' } },
+        },
+        'model_bad_request',
+        1,
+      ],
+      [{ kind: 'error', status: 429 }, 'model_rate_limited', 3],
+      [{ kind: 'error', status: 503 }, 'model_unavailable', 3],
+    ];
+    for (const [reply, code, attempts] of cases) {
+      const { model, fake } = await modelFor([reply]);
+      await assert.rejects(model.call({ messages: ask('hi') }), { code, attempts });
+      assert.equal(fake.requests.length, attempts, code);
+      assert.equal(model.health.lastError?.code, code);
+      assert.equal(model.health.failing, true);
+    }
+  });
+
+  it('calls a closed port unreachable, after its retries', async () => {
+    const { model, fake } = await modelFor([{ kind: 'text', text: 'never' }]);
+    await fake.close();
+    await assert.rejects(model.call({ messages: ask('hi') }), {
+      code: 'model_unreachable',
+      attempts: 3,
+    });
+    assert.match(model.health.lastError?.message ?? '', /ECONNREFUSED/);
+  });
+
+  it('refuses a history with a tool call but no result as a bad request, without retrying', async () => {
+    const { model, fake } = await modelFor([{ kind: 'text', text: 'never' }]);
+    const history = [
+      { role: 'user' as const, content: 'write a file' },
+      {
+        role: 'assistant' as const,
+        content: '',
+        toolCalls: [{ id: 'call-1', name: 'calculator', args: { expression: '1+1' } }],
+      },
+      { role: 'user' as const, content: 'and now?' },
+    ];
+    const started = performance.now();
+    await assert.rejects(model.call({ messages: history, tools: [calculator] }), {
+      code: 'model_bad_request',
+      attempts: 1,
+    });
+    assert.ok(performance.now() - started < 500, 'no backoff');
+    assert.ok(fake.requests.length <= 1);
+  });
+
+  it('remembers the last success after a failure', async () => {
+    const { model } = await modelFor([
+      { kind: 'error', status: 401 },
+      { kind: 'text', text: 'ok' },
+    ]);
+    await assert.rejects(model.call({ messages: ask('hi') }));
+    assert.equal(model.health.failing, true);
+    await model.call({ messages: ask('hi') });
+    assert.equal(model.health.failing, false);
+    assert.equal(model.health.lastError?.code, 'model_auth_failed');
   });
 
   it('times out a server that never answers, retrying each attempt', async () => {

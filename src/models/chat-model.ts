@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { neverAbortedSignal, scopedSignal } from '../core/index.ts';
 import { type ClassifiedFailure, classifyModelError } from './classify-error.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
+import { ModelHealth } from './model-health.ts';
 import { RetryFailure, withRetries } from './retry.ts';
 import { toModelMessages } from './to-model-messages.ts';
 import { type BudgetedPrompt, countTokens, fitToBudget } from './token-budget.ts';
@@ -62,6 +63,8 @@ export class ChatModel {
   readonly info: ModelInfo;
   readonly settings: ModelSettings;
   readonly languageModel: LanguageModel;
+  /** Its last failure and success, for the status endpoint, logs and metrics. */
+  readonly health = new ModelHealth();
 
   constructor(
     languageModel: LanguageModel,
@@ -167,7 +170,7 @@ export class ChatModel {
   ): Promise<{ value: T; attempts: number }> {
     const caller = callerSignal ?? neverAbortedSignal;
     try {
-      return await withRetries(
+      const outcome = await withRetries(
         async () => {
           const scope = scopedSignal(caller, this.settings.timeoutMs);
           const state = { emitted: false };
@@ -195,16 +198,20 @@ export class ChatModel {
           },
         },
       );
+      this.health.recordSuccess();
+      return outcome;
     } catch (error) {
       if (caller.aborted || !(error instanceof RetryFailure)) throw error;
       const { failure, cause } = error.lastError as AttemptFailure;
-      throw new ModelCallError({
+      const failed = new ModelCallError({
         reason: failure.reason,
         ...(failure.status === undefined ? {} : { status: failure.status }),
         attempts: error.attempts,
         detail: failure.detail,
         cause,
       });
+      this.health.recordFailure(failed);
+      throw failed;
     }
   }
 }

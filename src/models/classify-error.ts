@@ -20,9 +20,31 @@ const invalidResponseNames = new Set([
 ]);
 
 /**
+ * Errors the SDK raises before anything is sent: the request itself is wrong (a tool call
+ * without its result in the history, an unsupported part), so sending it again cannot help.
+ */
+const refusedRequestNames = new Set([
+  'AI_InvalidArgumentError',
+  'AI_InvalidPromptError',
+  'AI_InvalidMessageRoleError',
+  'AI_InvalidDataContentError',
+  'AI_MessageConversionError',
+  'AI_MissingToolResultsError',
+  'AI_UnsupportedFunctionalityError',
+  'AI_UnsupportedModelVersionError',
+  'AI_NoSuchModelError',
+  'AI_SerializationError',
+  'AI_LoadSettingError',
+]);
+
+/** Socket error codes that mean the server was never reached: refused, no such host, TLS. */
+const unreachableCodes =
+  /^(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|CERT_|ERR_TLS_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_SSL_)/;
+
+/**
  * Sorts a failed attempt: 429, 408, 409, 5xx, network errors and timeouts are
- * transient (retried, honouring Retry-After); authentication, bad requests and
- * malformed responses are not.
+ * transient (retried, honouring Retry-After); authentication, bad requests (a provider's
+ * 400, or a request the SDK refuses before sending) are not.
  */
 export function classifyModelError(error: unknown, timedOut: boolean): ClassifiedFailure {
   const detail = describe(error);
@@ -36,7 +58,18 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
       detail: serverMessage(error.responseBody, error.message) ?? detail,
       ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
     };
-    if (status === undefined) return { ...base, reason: 'network', retryable: true };
+    if (status === undefined) {
+      const socket = socketCode(error);
+      if (socket !== undefined && unreachableCodes.test(socket)) {
+        return {
+          ...base,
+          detail: `${socket}: ${base.detail}`,
+          reason: 'unreachable',
+          retryable: true,
+        };
+      }
+      return { ...base, reason: 'network', retryable: true };
+    }
     // A success status with a body that did not parse: a cut or garbled answer, often passing.
     if (status >= 200 && status < 300)
       return { ...base, reason: 'invalid_response', retryable: true };
@@ -47,12 +80,32 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
     return { ...base, reason: 'bad_request', retryable: false };
   }
   const name = (error as { name?: string } | null)?.name ?? '';
+  if (name === 'AI_LoadAPIKeyError')
+    return { reason: 'auth', status: undefined, retryable: false, detail };
+  if (refusedRequestNames.has(name))
+    return { reason: 'bad_request', status: undefined, retryable: false, detail };
   if (invalidResponseNames.has(name)) {
     // A garbled or off-schema answer: another attempt may well come back right.
     return { reason: 'invalid_response', status: undefined, retryable: true, detail };
   }
+  const socket = socketCode(error);
+  if (socket !== undefined && unreachableCodes.test(socket)) {
+    return { reason: 'unreachable', status: undefined, retryable: true, detail };
+  }
   // fetch() failures, connection resets and truncated streams.
   return { reason: 'network', status: undefined, retryable: true, detail };
+}
+
+/** The socket error code (ECONNREFUSED, …) somewhere in an error's cause chain. */
+function socketCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z_]+/.test(code) && !code.startsWith('AI_')) return code;
+    const nested = (current as { errors?: unknown[] }).errors?.[0];
+    current = current.cause ?? nested;
+  }
+  return undefined;
 }
 
 /**

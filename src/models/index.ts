@@ -1,7 +1,11 @@
 export { ChatModel, defaultModelSettings } from './chat-model.ts';
 export { type Embedder, resolveEmbedder } from './embedding-model.ts';
 export { InputTooLongError } from './errors/input-too-long-error.ts';
-export { ModelCallError, type ModelFailureReason } from './errors/model-call-error.ts';
+export {
+  ModelCallError,
+  type ModelErrorCode,
+  type ModelFailureReason,
+} from './errors/model-call-error.ts';
 export { ModelConfigError } from './errors/model-config-error.ts';
 export {
   defaultModelIds,
@@ -9,6 +13,7 @@ export {
   providers,
   readModelConfig,
 } from './model-config.ts';
+export { type ModelFailureRecord, ModelHealth, redactSecrets } from './model-health.ts';
 export { OfflineLanguageModel } from './offline/offline-language-model.ts';
 export { promptTokens } from './prompt-text.ts';
 export { resolveModel } from './resolve-model.ts';

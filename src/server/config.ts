@@ -15,6 +15,8 @@ export interface ServerConfig {
   bodyLimit: number;
   /** Ingest the bundled sample documents on the first start (default true). */
   sampleKnowledge: boolean;
+  /** Origins allowed by CORS (`YEOUL_CORS_ORIGINS`); empty = no CORS. */
+  corsOrigins: string[];
   /** Everything else (model and tool keys) is read from here by the parts that need it. */
   env: Record<string, string | undefined>;
 }
@@ -41,6 +43,8 @@ const schema = z.object({
     .min(1024)
     .default(1024 * 1024),
   YEOUL_SAMPLE_KNOWLEDGE: z.enum(['true', 'false', '1', '0']).default('true'),
+  YEOUL_CORS_ORIGINS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   DATABASE_URL: z.string().optional(),
 });
 
@@ -74,6 +78,10 @@ export function readServerConfig(
       .map((key) => key.trim())
       .filter(Boolean),
     sessionQueueLimit: values.YEOUL_SESSION_QUEUE_LIMIT,
+    corsOrigins: (values.YEOUL_CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
     bodyLimit: values.YEOUL_BODY_LIMIT,
     sampleKnowledge:
       overrides.sampleKnowledge ?? ['true', '1'].includes(values.YEOUL_SAMPLE_KNOWLEDGE),

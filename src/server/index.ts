@@ -1,4 +1,7 @@
 export { ConfigError, readServerConfig, type ServerConfig } from './config.ts';
+export { createLogger } from './create-logger.ts';
 export { createRuntime, type Runtime, sampleKnowledgeDir } from './create-runtime.ts';
 export { errorResponse, HttpError } from './http-error.ts';
+export { sessionIdSchema } from './schemas.ts';
+export { anonymousOwner, SessionRegistry } from './session-registry.ts';
 export { type RunningServer, startServer } from './start-server.ts';

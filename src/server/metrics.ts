@@ -1,47 +1,138 @@
-/** Prometheus counters of the server, rendered in the text exposition format. */
-export class Metrics {
-  #counters = new Map<string, number>();
-  #latencySum = new Map<string, number>();
-  #latencyCount = new Map<string, number>();
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
-  /** Adds to a counter with labels. */
-  increment(name: string, labels: Record<string, string> = {}, by = 1): void {
-    const key = `${name}${renderLabels(labels)}`;
-    this.#counters.set(key, (this.#counters.get(key) ?? 0) + by);
+/** What a finished run reports to the metrics. */
+export interface RunReport {
+  status: string;
+  graph: string;
+  executionTime: number;
+  usage: { llmCalls: number; inputTokens: number; outputTokens: number };
+  toolsUsed: string[];
+  errorCode?: string;
+}
+
+/**
+ * The server's Prometheus metrics, in a registry of its own (several servers may share a
+ * process in tests): HTTP requests and latency per route, runs by status with their
+ * duration, LLM calls, tokens, tool calls by tool, errors by code, interrupts and
+ * decisions, active runs, and the process's own metrics.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpRequests: Counter<'route' | 'method' | 'status'>;
+  readonly httpDuration: Histogram<'route' | 'method'>;
+  readonly runs: Counter<'status' | 'graph'>;
+  readonly runDuration: Histogram<'graph'>;
+  readonly llmCalls: Counter;
+  readonly tokens: Counter<'kind'>;
+  readonly toolCalls: Counter<'tool'>;
+  readonly errors: Counter<'code'>;
+  readonly interrupts: Counter<'tool'>;
+  readonly decisions: Counter<'decision'>;
+
+  constructor(options: { activeRuns: () => number; startedAt: number }) {
+    const registers = [this.registry];
+    this.httpRequests = new Counter({
+      name: 'yeoul_http_requests_total',
+      help: 'HTTP requests answered, by route, method and status',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'yeoul_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request (streams: until the stream ended)',
+      labelNames: ['route', 'method'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    this.runs = new Counter({
+      name: 'yeoul_runs_total',
+      help: 'Agent runs, by graph and final status',
+      labelNames: ['status', 'graph'],
+      registers,
+    });
+    this.runDuration = new Histogram({
+      name: 'yeoul_run_duration_seconds',
+      help: 'Time an agent run took',
+      labelNames: ['graph'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
+      registers,
+    });
+    this.llmCalls = new Counter({
+      name: 'yeoul_llm_calls_total',
+      help: 'Model calls made by agent runs',
+      registers,
+    });
+    this.tokens = new Counter({
+      name: 'yeoul_tokens_total',
+      help: 'Model tokens, by kind (input, output)',
+      labelNames: ['kind'],
+      registers,
+    });
+    this.toolCalls = new Counter({
+      name: 'yeoul_tool_calls_total',
+      help: 'Tool calls made by agent runs, by tool',
+      labelNames: ['tool'],
+      registers,
+    });
+    this.errors = new Counter({
+      name: 'yeoul_errors_total',
+      help: 'Errors, by code: failed model calls (model_*) and error answers of the API',
+      labelNames: ['code'],
+      registers,
+    });
+    this.interrupts = new Counter({
+      name: 'yeoul_interrupts_total',
+      help: 'Tool calls that paused a run for approval, by tool',
+      labelNames: ['tool'],
+      registers,
+    });
+    this.decisions = new Counter({
+      name: 'yeoul_decisions_total',
+      help: 'Approval decisions applied, by decision (approve, deny)',
+      labelNames: ['decision'],
+      registers,
+    });
+    new Gauge({
+      name: 'yeoul_active_runs',
+      help: 'Agent runs going or waiting in this process',
+      registers,
+      collect() {
+        this.set(options.activeRuns());
+      },
+    });
+    new Gauge({
+      name: 'yeoul_uptime_seconds',
+      help: 'Seconds since the server started',
+      registers,
+      collect() {
+        this.set(Math.round((Date.now() - options.startedAt) / 1000));
+      },
+    });
+    collectDefaultMetrics({ register: this.registry, prefix: 'yeoul_' });
   }
 
-  /** Records one HTTP request. */
+  /** Records one answered HTTP request. */
   observeRequest(route: string, method: string, status: number, seconds: number): void {
-    const labels = renderLabels({ route, method, status: String(status) });
-    this.increment('yeoul_http_requests_total', { route, method, status: String(status) });
-    this.#latencySum.set(labels, (this.#latencySum.get(labels) ?? 0) + seconds);
-    this.#latencyCount.set(labels, (this.#latencyCount.get(labels) ?? 0) + 1);
+    this.httpRequests.inc({ route, method, status: String(status) });
+    this.httpDuration.observe({ route, method }, seconds);
+  }
+
+  /** Records a finished agent run: its status, duration, model calls, tokens and tools. */
+  observeRun(run: RunReport): void {
+    this.runs.inc({ status: run.status, graph: run.graph });
+    this.runDuration.observe({ graph: run.graph }, run.executionTime);
+    this.llmCalls.inc(run.usage.llmCalls);
+    this.tokens.inc({ kind: 'input' }, run.usage.inputTokens);
+    this.tokens.inc({ kind: 'output' }, run.usage.outputTokens);
+    for (const tool of run.toolsUsed) this.toolCalls.inc({ tool });
   }
 
   /** The text exposition format. */
-  render(extra: Record<string, number> = {}): string {
-    const lines: string[] = [];
-    const byName = new Map<string, string[]>();
-    for (const [key, value] of this.#counters) {
-      const name = key.split('{')[0] as string;
-      byName.set(name, [...(byName.get(name) ?? []), `${key} ${value}`]);
-    }
-    for (const [name, samples] of byName) lines.push(`# TYPE ${name} counter`, ...samples);
-    lines.push('# TYPE yeoul_http_request_duration_seconds summary');
-    for (const [labels, sum] of this.#latencySum) {
-      lines.push(`yeoul_http_request_duration_seconds_sum${labels} ${sum}`);
-      lines.push(
-        `yeoul_http_request_duration_seconds_count${labels} ${this.#latencyCount.get(labels) ?? 0}`,
-      );
-    }
-    for (const [name, value] of Object.entries(extra))
-      lines.push(`# TYPE ${name} gauge`, `${name} ${value}`);
-    return `${lines.join('\n')}\n`;
+  render(): Promise<string> {
+    return this.registry.metrics();
   }
-}
 
-function renderLabels(labels: Record<string, string>): string {
-  const entries = Object.entries(labels);
-  if (entries.length === 0) return '';
-  return `{${entries.map(([key, value]) => `${key}="${value.replace(/["\\\n]/g, '_')}"`).join(',')}}`;
+  get contentType(): string {
+    return this.registry.contentType;
+  }
 }

@@ -1,25 +1,62 @@
 import { z } from 'zod';
 import { HttpError } from './http-error.ts';
 
-const sessionId = z
+/** A session id: 1–128 letters, digits and `_ . : -`. */
+export const sessionIdSchema = z
   .string()
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only');
 
-/** POST /api/agent/invoke and /api/agent/stream. Unknown fields are refused. */
-export const invokeBody = z.strictObject({
-  message: z.string().max(100_000, 'the message is longer than 100 000 characters'),
-  sessionId: sessionId.optional(),
-  options: z
-    .strictObject({
-      temperature: z.number().min(0).max(2).optional(),
-      maxIterations: z.number().int().min(1).max(20).optional(),
-      graph: z.enum(['chat', 'react', 'ops']).optional(),
-      evaluate: z.boolean().optional(),
-    })
-    .optional(),
+const decision = z.strictObject({
+  id: z.string().min(1).max(200),
+  approve: z.boolean(),
+  reason: z.string().max(2000).optional(),
 });
+
+/** Per-request options of invoke and stream. */
+export const requestOptions = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  maxIterations: z.number().int().min(1).max(20).optional(),
+  graph: z.enum(['chat', 'react', 'ops']).optional(),
+  evaluate: z.boolean().optional(),
+  onDisconnect: z.enum(['continue', 'cancel']).optional(),
+});
+
+/**
+ * POST /api/agent/invoke and /api/agent/stream: a new `message`, or `resume.decisions`
+ * for the session's paused run. Unknown fields are refused.
+ */
+export const invokeBody = z
+  .strictObject({
+    message: z.string().max(100_000, 'the message is longer than 100 000 characters').optional(),
+    sessionId: sessionIdSchema.optional(),
+    resume: z.strictObject({ decisions: z.array(decision).min(1).max(50) }).optional(),
+    options: requestOptions.optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.resume === undefined && body.message === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['message'],
+        message: 'required (or `resume` with decisions for a paused run)',
+      });
+    }
+    if (body.resume !== undefined && body.message !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['resume'],
+        message: 'send either a message or decisions, not both',
+      });
+    }
+    if (body.resume !== undefined && body.sessionId === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['sessionId'],
+        message: 'required with `resume`: the session whose run is paused',
+      });
+    }
+  });
 
 /** POST /api/documents (JSON). */
 export const documentsBody = z.strictObject({
@@ -42,8 +79,11 @@ export const searchBody = z.strictObject({
   k: z.number().int().min(1).max(50).optional(),
 });
 
-/** Path parameters with an id. */
+/** Path parameters with a document id. */
 export const idParams = z.strictObject({ id: z.string().min(1).max(200) });
+
+/** Path parameters with a session id. */
+export const sessionParams = z.strictObject({ id: sessionIdSchema });
 
 /** Parses with a schema, or throws a 400 listing every problem. */
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {

@@ -1,20 +1,41 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import type { Logger } from 'pino';
 import { createId } from '../core/index.ts';
+import { createLogger } from './create-logger.ts';
 import type { Runtime } from './create-runtime.ts';
 import { errorResponse, HttpError } from './http-error.ts';
 import { Metrics } from './metrics.ts';
 import { registerAgentRoutes } from './routes/agent-routes.ts';
-import { registerDocumentRoutes } from './routes/document-routes.ts';
+import {
+  registerDocumentRoutes,
+  uploadFileLimit,
+  uploadFilesLimit,
+} from './routes/document-routes.ts';
 import type { RouteContext } from './routes/route-context.ts';
 import { registerSessionRoutes } from './routes/session-routes.ts';
 import { registerSystemRoutes } from './routes/system-routes.ts';
+import { registerWebRoutes } from './routes/web-routes.ts';
+import { RunStreams } from './run-streams.ts';
 import { SessionGuard } from './session-guard.ts';
+import { SessionRegistry } from './session-registry.ts';
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
+/** A request id a client may choose (x-request-id); anything else gets a new one. */
+const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
+/** How long shutting down waits for running runs before it cancels them. */
+const shutdownGraceMs = 10_000;
+/** Paths that need a key when YEOUL_API_KEYS is set. */
+const protectedPath = /^\/(?:api|v1|mcp)(?:\/|$|\?)/;
 
 /** A listening server. */
 export interface RunningServer {
@@ -25,12 +46,12 @@ export interface RunningServer {
 
 /**
  * Starts the HTTP API on the runtime. Without API keys it listens on loopback only (and
- * refuses another host); with keys every /api request needs `Authorization: Bearer`.
- * Runs left interrupted by an earlier crash are marked failed before it listens.
+ * refuses another host); with keys every /api, /v1 and /mcp request needs
+ * `Authorization: Bearer`. Model failures are logged (warn) and counted.
  */
 export async function startServer(
   runtime: Runtime,
-  options: { port?: number; host?: string; logger?: boolean } = {},
+  options: { port?: number; host?: string; logger?: false | Logger } = {},
 ): Promise<RunningServer> {
   const config = runtime.config;
   const host = options.host ?? config.host;
@@ -42,47 +63,101 @@ export async function startServer(
       message: `refusing to listen on ${host} without YEOUL_API_KEYS: set keys, or listen on 127.0.0.1`,
     });
   }
+  const logger =
+    options.logger === false
+      ? createLogger({ LOG_LEVEL: 'silent' })
+      : (options.logger ?? runtime.logger);
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.env.LOG_LEVEL ?? 'info',
-            redact: {
-              paths: ['req.headers.authorization', 'req.body', 'body.message', '*.message'],
-              censor: '[redacted]',
-            },
-          },
+    loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     // On close, idle keep-alive connections are dropped at once; busy ones finish first.
     forceCloseConnections: 'idle',
-    genReqId: () => createId(),
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: 512 },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && clientRequestId.test(given) ? given : createId();
+    },
+    frameworkErrors: (error, _request, reply) => {
+      const { status, body } = errorResponse(error);
+      void (reply as FastifyReply).code(status).send(body);
+    },
   });
-  await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 20 } });
+  // A DELETE or POST with `content-type: application/json` and no body has no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowedHeaders: [
+        'content-type',
+        'authorization',
+        'last-event-id',
+        'x-request-id',
+        'x-session-id',
+      ],
+      exposedHeaders: ['x-request-id'],
+      maxAge: 600,
+    });
+  }
+  await app.register(multipart, {
+    limits: { fileSize: uploadFileLimit, files: uploadFilesLimit, fields: 10 },
+    throwFileSizeLimit: true,
+  });
 
   const keyDigests = config.apiKeys.map((key) => createHash('sha256').update(key).digest());
   const keyOf = (request: FastifyRequest): string | undefined => {
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
+    const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
     return match?.[1]?.trim();
   };
-  const metrics = new Metrics();
+  const startedAt = Date.now();
+  const metrics = new Metrics({ activeRuns: () => runtime.runner.activeRuns, startedAt });
   const context: RouteContext = {
     runtime,
-    sessions: new SessionGuard(runtime.checkpointer.database, config.sessionQueueLimit),
+    guard: new SessionGuard(config.sessionQueueLimit),
     metrics,
-    startedAt: Date.now(),
+    streams: new RunStreams(),
+    logger: app.log,
+    startedAt,
     version: (
       JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
         version: string;
       }
     ).version,
     ownerOf: (request) =>
-      SessionGuard.ownerOf(config.apiKeys.length > 0 ? keyOf(request) : undefined),
+      SessionRegistry.ownerOf(config.apiKeys.length > 0 ? keyOf(request) : undefined),
   };
+  const stopWatchingModel = runtime.model.health.onFailure((failure, error) => {
+    metrics.errors.inc({ code: failure.code });
+    logger.warn(
+      { code: failure.code, cause: failure.message, attempts: error.attempts },
+      'model call failed',
+    );
+  });
 
-  app.addHook('onRequest', async (request) => {
-    if (keyDigests.length === 0 || !/^\/(?:api|v1)\//.test(request.url)) return;
+  let closing = false;
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    if (closing) {
+      void reply.header('connection', 'close');
+      throw new HttpError({
+        status: 503,
+        code: 'shutting_down',
+        message: 'the server is shutting down',
+      });
+    }
+    if (
+      keyDigests.length === 0 ||
+      request.method === 'OPTIONS' ||
+      !protectedPath.test(request.url)
+    ) {
+      return;
+    }
     const key = keyOf(request);
     const digest = createHash('sha256')
       .update(key ?? '')
@@ -98,7 +173,6 @@ export async function startServer(
   });
   // While shutting down, answers close their connection, so that a keep-alive client
   // does not hold the server open for Fastify's 72 s keep-alive timeout.
-  let closing = false;
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });
@@ -111,28 +185,22 @@ export async function startServer(
     );
   });
   app.setErrorHandler((error, request, reply) => {
-    const { status, body } = errorResponse(error);
+    const { status, body } = errorResponse(error, {
+      bodyLimit: request.routeOptions.bodyLimit ?? config.bodyLimit,
+      uploadLimit: uploadFileLimit,
+    });
     if (status >= 500) request.log.error({ err: error }, 'request failed');
-    metrics.increment('yeoul_errors_total', { code: body.error.code });
+    metrics.errors.inc({ code: body.error.code });
     void reply.code(status).send(body);
   });
-  app.setNotFoundHandler((request, reply) => {
-    void reply
-      .code(404)
-      .send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}` } });
-  });
+  app.setNotFoundHandler((request, reply) => notFound(app, request, reply));
 
   registerAgentRoutes(app, context);
   registerSessionRoutes(app, context);
   registerDocumentRoutes(app, context);
   registerSystemRoutes(app, context);
+  registerWebRoutes(app, context);
 
-  for (const pending of await runtime.runner.chat.pendingRuns()) {
-    await runtime.runner.chat.abandon(
-      pending.threadId,
-      'the server stopped while this run was in progress',
-    );
-  }
   await app.listen({ port, host });
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -143,8 +211,39 @@ export async function startServer(
     url,
     async close() {
       closing = true;
-      await app.close();
+      // Runs get a grace period to finish; then they are cancelled (their tool calls closed),
+      // including runs whose stream client left. Connections close as their runs end.
+      await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);
+      stopWatchingModel();
       await runtime.close();
     },
   };
+}
+
+const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
+
+/** 405 with `Allow` when the path exists for other methods, else 404, both in the contract's shape. */
+function notFound(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const path = request.url.split('?')[0] ?? '/';
+  const allowed = methods.filter(
+    (method) => method !== request.method && app.findRoute({ method, url: path }) !== null,
+  );
+  if (allowed.length > 0) {
+    return reply
+      .code(405)
+      .header('allow', allowed.join(', '))
+      .send({
+        error: {
+          code: 'method_not_allowed',
+          message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
+        },
+      });
+  }
+  return reply
+    .code(404)
+    .send({ error: { code: 'not_found', message: `no route ${request.method} ${path}` } });
 }

@@ -24,6 +24,8 @@ export function entryFor(
     status: 'running',
     error: null,
     createdAt: 1_700_000_000_000 + seq,
+    owner: null,
+    payload: null,
     ...fields,
   };
 }
@@ -162,7 +164,58 @@ export function checkpointerConformance(
       );
     });
 
+    it('keeps a paused run: its owner, its open questions and its answers', async () => {
+      const interrupts = [
+        { id: 'i-1', key: 'call-1', node: 'tools', value: { tool: 'write_file' }, createdAt: 7 },
+      ];
+      const owner = checkpointer.instanceId;
+      const entries = [
+        entryFor('p', 1, { kind: 'input', node: null, owner }),
+        entryFor('p', 2, {
+          kind: 'interrupt',
+          node: 'tools',
+          next: 'tools',
+          status: 'interrupted',
+          owner,
+          payload: { interrupts, answered: [] },
+        }),
+      ];
+      for (const entry of entries) await checkpointer.append(entry);
+      assert.deepEqual((await checkpointer.read('p')).entries, entries);
+      const paused = await checkpointer.listThreads({ status: 'interrupted' });
+      assert.deepEqual(
+        paused.map((info) => [info.threadId, info.status]),
+        [['p', 'interrupted']],
+      );
+      const resume = entryFor('p', 3, {
+        kind: 'resume',
+        node: null,
+        next: 'tools',
+        owner,
+        payload: { interrupts, answered: ['i-1'], answers: { 'i-1': { approve: true } } },
+      });
+      await checkpointer.append(resume);
+      assert.deepEqual((await checkpointer.read('p', 2)).entries, [resume]);
+      assert.deepEqual(await checkpointer.listThreads({ status: 'interrupted' }), []);
+    });
+
+    it('knows it is alive itself, and that an instance it never heard of is not', async () => {
+      assert.equal(typeof checkpointer.instanceId, 'string');
+      assert.ok(checkpointer.instanceId.length > 0);
+      assert.equal(await checkpointer.isAlive(checkpointer.instanceId), true);
+      assert.equal(await checkpointer.isAlive('an-instance-that-never-ran'), false);
+    });
+
     if (reopen) {
+      it('sees another open instance as alive, and as gone once it closes', async () => {
+        const peer = await reopen();
+        assert.notEqual(peer.instanceId, checkpointer.instanceId);
+        assert.equal(await checkpointer.isAlive(peer.instanceId), true);
+        assert.equal(await peer.isAlive(checkpointer.instanceId), true);
+        await peer.close();
+        assert.equal(await checkpointer.isAlive(peer.instanceId), false);
+      });
+
       it('keeps everything across close and reopen', async () => {
         for (let seq = 1; seq <= 4; seq += 1) await checkpointer.append(entryFor('t', seq));
         await checkpointer.compact('t', { seq: 2, values: { kept: true }, createdAt: 5 });

@@ -6,6 +6,8 @@ export {
   type FixtureMessage,
 } from './chat-graph.ts';
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
+export { closedPortUrl } from './closed-port.ts';
+export type { FakeAwsCredentials } from './fake-aws-signature.ts';
 export {
   type FakeChatProvider,
   type FakeChatTurn,
@@ -13,12 +15,20 @@ export {
   startFakeOllama,
 } from './fake-chat-providers.ts';
 export {
+  type FakeCloudWatchEvent,
+  type FakeCloudWatchLogs,
+  startFakeCloudWatchLogs,
+} from './fake-cloudwatch-logs.ts';
+export { type FakeDatadog, startFakeDatadog } from './fake-datadog.ts';
+export { datadogStatus, type FakeDatadogLog } from './fake-datadog-query.ts';
+export {
   type FakeHandler,
   type FakeHttpServer,
   type FakeReply,
   type RecordedRequest,
   startFakeHttpServer,
 } from './fake-http-server.ts';
+export { type FakeLoki, type FakeLokiStream, startFakeLoki } from './fake-loki.ts';
 export {
   type FakeArticle,
   type FakeMediaWiki,
@@ -33,11 +43,30 @@ export {
   fakeEmbedding,
   startFakeOpenAiServer,
 } from './fake-openai-server.ts';
+export {
+  type BulkItemFailure,
+  type FakeOpenSearch,
+  type FakeOpenSearchOptions,
+  type FakeOpenSearchRequest,
+  startFakeOpenSearch,
+} from './fake-opensearch.ts';
 export { type FakeOpenWeather, startFakeOpenWeather } from './fake-openweather.ts';
 export { type FakePlace, fakePlaces, findFakePlace } from './fake-places.ts';
 export { type FakeTavily, type FakeWebPage, fakeWebPages, startFakeTavily } from './fake-tavily.ts';
+export { logSourceConformance, type OpenedLogSource } from './log-source-conformance.ts';
+export { conformanceEvents } from './log-source-events.ts';
 export { minimalPdf } from './minimal-pdf.ts';
 export { buildPipelineGraph, pipelineNodes, pipelineSchema } from './pipeline-graph.ts';
+export {
+  type PostgresServer,
+  type PostgresServerOptions,
+  startPostgresServer,
+} from './postgres-server.ts';
+export {
+  defaultPrometheusBinary,
+  type PrometheusServer,
+  startPrometheus,
+} from './prometheus-server.ts';
 export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
 export {
   type ScriptedLanguageModel,

@@ -3,6 +3,8 @@ import { getCurrentDatetimeTool } from './builtin/get-current-datetime.ts';
 import { getWeatherTool } from './builtin/get-weather.ts';
 import { listFilesTool } from './builtin/list-files.ts';
 import { createPythonTool, type PythonReplTool } from './builtin/python-repl.ts';
+import { queryLogsTool } from './builtin/query-logs.ts';
+import { queryMetricsTool } from './builtin/query-metrics.ts';
 import { readFileTool } from './builtin/read-file.ts';
 import { searchKnowledgeTool } from './builtin/search-knowledge.ts';
 import { searchWikipediaTool } from './builtin/search-wikipedia.ts';
@@ -40,6 +42,8 @@ export function createDefaultTools(options: { pythonCacheDir?: string } = {}): D
     .register(writeFileTool)
     .register(listFilesTool)
     .register(sqlQueryTool)
-    .register(searchKnowledgeTool);
+    .register(searchKnowledgeTool)
+    .register(queryLogsTool)
+    .register(queryMetricsTool);
   return { registry, python, close: () => python.close() };
 }

@@ -24,5 +24,7 @@ export function createToolEnvironment(
     fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? (() => new Date()),
     ...(options.knowledge ? { knowledge: options.knowledge } : {}),
+    ...(options.logs ? { logs: options.logs } : {}),
+    ...(options.prometheusUrl ? { prometheusUrl: options.prometheusUrl } : {}),
   };
 }

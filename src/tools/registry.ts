@@ -67,6 +67,11 @@ export class ToolRegistry {
     return this.#tools.get(name);
   }
 
+  /** Every registered tool's name, available or not. */
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
   /** The tools usable in `env`: available and not denied. */
   available(env: ToolEnvironment): ToolDefinition<unknown>[] {
     return [...this.#tools.values()].filter(

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { LogSource } from './builtin/logs/types.ts';
 
 /** Whether a tool may run: always, only after a person approves the call, or never. */
 export type Permission = 'allow' | 'ask' | 'deny';
@@ -40,6 +41,10 @@ export interface ToolEnvironment {
   now: () => Date;
   /** The knowledge base, when one is wired in (the knowledge-search tool is offered only then). */
   knowledge?: KnowledgeSearcher;
+  /** Where `query_logs` reads (`YEOUL_LOGS`); the tool is offered only when set. */
+  logs?: LogSource;
+  /** Prometheus HTTP API base (`YEOUL_PROMETHEUS_URL`); `query_metrics` is offered only when set. */
+  prometheusUrl?: string;
 }
 
 /** What a tool's `execute` receives besides its input. */

@@ -27,7 +27,7 @@ export function createAgentNode(deps: AgentDependencies) {
       };
     } catch (error) {
       if (context.signal.aborted || !isYeoulError(error)) throw error;
-      const answer = modelFailureAnswer(isKorean(lastUser?.content ?? ''));
+      const answer = modelFailureAnswer(isKorean(lastUser?.content ?? ''), error.code);
       context.emit('token', { text: answer });
       return {
         messages: { role: 'assistant' as const, content: answer },

@@ -1,5 +1,5 @@
 import { type CompileOptions, END, START, StateGraph } from '../../graph/index.ts';
-import { closeDanglingToolCalls } from '../close-tool-calls.ts';
+import { closeDanglingToolCalls, closeRunMessages } from '../close-tool-calls.ts';
 import { createMemoryNode } from '../memory/memory-node.ts';
 import { isKorean, tooComplexAnswer } from '../prompts.ts';
 import type { AgentDependencies } from '../types.ts';
@@ -66,5 +66,5 @@ export function buildChatGraph(deps: AgentDependencies, options: CompileOptions 
     .addConditionalEdges('agent', routeAfterAgent, ['tools', 'limit', END])
     .addEdge('tools', 'agent')
     .addEdge('limit', END)
-    .compile({ maxSteps: 15, ...options });
+    .compile({ maxSteps: 15, closeRun: closeRunMessages, ...options });
 }

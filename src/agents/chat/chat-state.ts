@@ -11,6 +11,8 @@ export const zeroUsage: AgentUsage = { llmCalls: 0, inputTokens: 0, outputTokens
  */
 export const chatState = defineState({
   messages: messages<ChatMessage>(),
+  /** Which agent graph ran the thread's last run (the react graph shares threads). */
+  agent: replace<'chat' | 'react'>('chat'),
   /** The sliding window of conversation summaries (seed 004). */
   summary: replace<string>(''),
   route: replace<'rag' | 'agent' | null>(null),
@@ -34,6 +36,7 @@ export type ChatState = StateOf<typeof chatState>;
 export function chatRunInput(message: string, options: AgentOptions) {
   return {
     messages: { role: 'user' as const, content: message },
+    agent: 'chat' as const,
     route: null,
     routeReason: '',
     passages: [],

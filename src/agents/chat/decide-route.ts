@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isYeoulError } from '../../core/index.ts';
 import { indexTerms, queryTerms } from '../../knowledge/index.ts';
 import type { KnowledgePassage } from '../../tools/index.ts';
 import { routerPrompt } from '../prompts.ts';
@@ -38,7 +39,8 @@ export async function decideRoute(
   signal?: AbortSignal,
 ): Promise<RouteDecision> {
   if (deps.routerMode === 'llm') {
-    const passages = deps.knowledge ? await deps.knowledge.search(question, { k: 4 }) : [];
+    const passages = deps.knowledge ? await searchOrUnavailable(deps, question) : [];
+    if (passages === 'unavailable') return searchUnavailable();
     return askModel(question, deps, passages, signal);
   }
   if (deps.knowledge === undefined)
@@ -47,7 +49,8 @@ export async function decideRoute(
     return { route: 'agent', reason: 'small talk', passages: [], usage: noUsage() };
   if (toolShaped.test(question))
     return { route: 'agent', reason: 'tool-shaped question', passages: [], usage: noUsage() };
-  const passages = await deps.knowledge.search(question, { k: 4 });
+  const passages = await searchOrUnavailable(deps, question);
+  if (passages === 'unavailable') return searchUnavailable();
   const best = passages[0];
   if (best === undefined)
     return { route: 'agent', reason: 'no matching documents', passages, usage: noUsage() };
@@ -69,6 +72,30 @@ export async function decideRoute(
     };
   }
   return askModel(question, deps, passages, signal);
+}
+
+/**
+ * With the search index away (`search_unavailable`), the question goes to rag anyway: the
+ * rag node tells the model that the documents cannot be checked now, instead of letting it
+ * answer a document question as if there were none.
+ */
+const searchUnavailable = (): RouteDecision => ({
+  route: 'rag',
+  reason: 'knowledge search unavailable',
+  passages: [],
+  usage: noUsage(),
+});
+
+async function searchOrUnavailable(
+  deps: AgentDependencies,
+  question: string,
+): Promise<KnowledgePassage[] | 'unavailable'> {
+  try {
+    return (await deps.knowledge?.search(question, { k: 4 })) ?? [];
+  } catch (error) {
+    if (isYeoulError(error, 'search_unavailable')) return 'unavailable';
+    throw error;
+  }
 }
 
 /** Asks the LLM for a structured `{route, reason}`; an unreachable model means agent. */

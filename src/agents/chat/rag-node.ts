@@ -1,4 +1,6 @@
+import { isYeoulError } from '../../core/index.ts';
 import type { NodeContext } from '../../graph/index.ts';
+import { isKorean } from '../prompts.ts';
 import type { AgentDependencies } from '../types.ts';
 import type { ChatState } from './chat-state.ts';
 
@@ -13,10 +15,15 @@ export function createRagNode(deps: AgentDependencies) {
   return async (state: ChatState, _context: NodeContext) => {
     const question =
       [...state.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
-    const passages =
-      state.passages.length > 0
-        ? state.passages
-        : ((await deps.knowledge?.search(question, { k: passagesInContext })) ?? []);
+    let passages = state.passages;
+    if (passages.length === 0) {
+      try {
+        passages = (await deps.knowledge?.search(question, { k: passagesInContext })) ?? [];
+      } catch (error) {
+        if (!isYeoulError(error, 'search_unavailable')) throw error;
+        return { context: searchUnavailableContext(question), sources: [], passages: [] };
+      }
+    }
     const chosen = inReadingOrder(passages.slice(0, passagesInContext));
     const context = chosen
       .map(
@@ -54,4 +61,15 @@ function inReadingOrder<Passage extends { documentId: string; chunkId: string }>
       (documentRank.get(a.documentId) ?? 0) - (documentRank.get(b.documentId) ?? 0) ||
       position(a) - position(b),
   );
+}
+
+/**
+ * The context when the knowledge search is unavailable: an honest note, in the question's
+ * language, so that the model says the documents cannot be checked rather than that there
+ * are none (an empty context would read as "nothing found").
+ */
+export function searchUnavailableContext(question: string): string {
+  return isKorean(question)
+    ? '문서 검색을 지금 사용할 수 없습니다(검색 색인에 연결할 수 없음). 문서 내용을 추측하지 말고, 문서를 지금 확인할 수 없다고 알려 주세요. 문서와 관계없는 질문이면 평소처럼 답하세요.'
+    : 'The document search is unavailable right now (the search index cannot be reached). Do not guess what the documents say: tell the user they cannot be checked at the moment. Answer questions unrelated to the documents as usual.';
 }

@@ -1,39 +1,66 @@
-import { type CompileOptions, END, START, StateGraph } from '../../graph/index.ts';
+import {
+  type CompileOptions,
+  END,
+  interrupt,
+  type NodeContext,
+  START,
+  StateGraph,
+} from '../../graph/index.ts';
 import type { ChatModel } from '../../models/index.ts';
 import { isKorean, modelFailureAnswer } from '../prompts.ts';
 import { addUsage } from '../usage.ts';
 import { buildRetryPrompt, decideVerdict, defaultFeedback, finalizeAnswer } from './decide.ts';
 import { evaluateAnswer } from './evaluation.ts';
-import { type InnerAgent, opsState } from './ops-state.ts';
+import { type InnerAgent, type OpsState, opsState } from './ops-state.ts';
 
-/** What the ops graph needs: the agent it checks, and a judge model (real models only). */
+/** What the ops graph needs: a judge model (real models only). */
 export interface OpsDependencies {
-  inner: InnerAgent;
   judge?: ChatModel;
+}
+
+/** What every ops run is given as `context`: the agent it checks. */
+export interface OpsRunContext {
+  inner: InnerAgent;
 }
 
 /**
  * The self-correcting workflow of seed 001: analyze (the chat or react agent, its events
  * streamed) → evaluate → decide → regenerate ↺ analyze, or finalize. Verdicts,
  * thresholds, statuses and the BLOCK prefix follow the seed; max attempts 2 and 15 node
- * executions by default.
+ * executions by default. The inner agent comes with each run (`context.inner`); when it
+ * pauses for an approval, the ops run pauses on the same questions (same ids) and,
+ * resumed, hands the answers back to it.
  */
-export function buildOpsGraph(deps: OpsDependencies, options: CompileOptions = {}) {
+export function buildOpsGraph(deps: OpsDependencies = {}, options: CompileOptions = {}) {
   return new StateGraph(opsState)
-    .addNode('analyze', async (state, context) => {
+    .addNode('analyze', async (state: OpsState, context: NodeContext) => {
+      const { inner } = context.context as OpsRunContext;
       const prompt =
         state.attempt > 0 && state.feedback
           ? buildRetryPrompt(state.prompt, state.feedback)
           : state.prompt;
-      const result = await deps.inner(prompt, { signal: context.signal, emit: context.emit });
+      const input = context.resume ? { answers: context.resume.answers } : { prompt };
+      const result = await inner(input, { signal: context.signal, emit: context.emit });
+      const innerSteps = [...state.innerSteps, ...result.steps];
+      if (result.status === 'interrupted') {
+        return interrupt(
+          result.interrupts.map((pending) => ({
+            key: pending.id,
+            id: pending.id,
+            value: pending.value,
+          })),
+          { innerSteps },
+        );
+      }
       return {
         response: result.response,
         toolResults: result.toolResults,
         context: result.context,
+        sources: result.sources,
         error: result.error,
         usage: addUsage(state.usage, result.usage, result.usage.llmCalls),
         toolsUsed: [...state.toolsUsed, ...result.toolsUsed],
-        innerSteps: [...state.innerSteps, ...result.steps],
+        innerSteps,
       };
     })
     .addNode('evaluate', async (state, context) => {
@@ -66,7 +93,8 @@ export function buildOpsGraph(deps: OpsDependencies, options: CompileOptions = {
     .addNode('finalize', (state) => {
       if (state.error) {
         // The inner agent already phrased its failure ("request too complex"); otherwise say so.
-        const answer = state.response || modelFailureAnswer(isKorean(state.prompt));
+        const answer =
+          state.response || modelFailureAnswer(isKorean(state.prompt), state.error.code);
         return { finalResponse: answer, finalStatus: 'error' as const };
       }
       return finalizeAnswer(state.verdict ?? 'pass', state.response);
@@ -85,4 +113,25 @@ export function buildOpsGraph(deps: OpsDependencies, options: CompileOptions = {
     .addEdge('regenerate', 'analyze')
     .addEdge('finalize', END)
     .compile({ maxSteps: 15, ...options });
+}
+
+/** The input of one ops run: the question, and the per-run fields reset. */
+export function opsRunInput(prompt: string) {
+  return {
+    prompt,
+    response: '',
+    toolResults: [],
+    context: '',
+    evaluation: null,
+    verdict: null,
+    feedback: null,
+    attempt: 0,
+    finalResponse: '',
+    finalStatus: 'pending' as const,
+    error: null,
+    usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0 },
+    toolsUsed: [],
+    sources: [],
+    innerSteps: [],
+  };
 }

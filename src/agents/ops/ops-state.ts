@@ -1,5 +1,5 @@
-import { defineState, replace, type StateOf } from '../../graph/index.ts';
-import type { AgentError, AgentUsage } from '../types.ts';
+import { defineState, type PendingInterrupt, replace, type StateOf } from '../../graph/index.ts';
+import type { AgentError, AgentSource, AgentUsage } from '../types.ts';
 import type { FinalStatus, Verdict } from './decide.ts';
 import type { Evaluation } from './evaluation.ts';
 
@@ -19,25 +19,35 @@ export const opsState = defineState({
   error: replace<AgentError | null>(null),
   usage: replace<AgentUsage>({ llmCalls: 0, inputTokens: 0, outputTokens: 0 }),
   toolsUsed: replace<string[]>([]),
+  sources: replace<AgentSource[]>([]),
   /** The inner agent's nodes, in order, across attempts. */
   innerSteps: replace<string[]>([]),
 });
 
 export type OpsState = StateOf<typeof opsState>;
 
-/** What the inner agent (chat or react) produced for one attempt. */
+/** What the inner agent (chat or react) produced for one attempt, or that it paused. */
 export interface InnerAgentResult {
+  status: 'done' | 'interrupted';
+  /** The questions the paused inner run waits on (status `interrupted`). */
+  interrupts: PendingInterrupt[];
   response: string;
   toolResults: string[];
   context: string;
+  sources: AgentSource[];
+  /** The whole inner run's usage (a resumed run includes what it used before its pause). */
   usage: AgentUsage;
   toolsUsed: string[];
+  /** The nodes this call ran (a resumed run: those after the pause). */
   steps: string[];
   error: AgentError | null;
 }
 
-/** Runs the inner agent on a prompt, forwarding its stream events. */
+/** What the inner agent runs: a new attempt on a prompt, or its paused run with answers. */
+export type InnerAgentInput = { prompt: string } | { answers: Record<string, unknown> };
+
+/** Runs the inner agent, forwarding its stream events. */
 export type InnerAgent = (
-  prompt: string,
+  input: InnerAgentInput,
   run: { signal: AbortSignal; emit: (name: string, data: unknown) => void },
 ) => Promise<InnerAgentResult>;

@@ -1,8 +1,8 @@
 import { isYeoulError } from '../../core/index.ts';
-import { type CompileOptions, END, START, StateGraph } from '../../graph/index.ts';
-import { closeDanglingToolCalls } from '../close-tool-calls.ts';
+import { type CompileOptions, END, interrupt, START, StateGraph } from '../../graph/index.ts';
+import { closeDanglingToolCalls, closeRunMessages } from '../close-tool-calls.ts';
 import { defaultPersona, isKorean, modelFailureAnswer, tooComplexAnswer } from '../prompts.ts';
-import { assistantMessage, callAgentModel, runToolCalls } from '../run-tool-calls.ts';
+import { assistantMessage, callAgentModel, openToolTurn, runToolCalls } from '../run-tool-calls.ts';
 import type { AgentDependencies, AgentOptions } from '../types.ts';
 import { addUsage } from '../usage.ts';
 import { validateInput } from '../validate-input.ts';
@@ -13,6 +13,7 @@ const inputProblems = new Set(['empty_input', 'invalid_input', 'input_too_long']
 /** The input of one react run. */
 export function reactRunInput(message: string, options: AgentOptions) {
   return {
+    agent: 'react' as const,
     userMessage: message,
     toolExecutionRequests: [],
     currentStep: 'input' as const,
@@ -68,24 +69,29 @@ export function buildReactGraph(deps: AgentDependencies, options: CompileOptions
       }
     })
     .addNode('tool', async (state, context) => {
-      const messages = await runToolCalls(
+      const { done } = openToolTurn(state.messages);
+      const outcome = await runToolCalls(
         deps,
         state.toolExecutionRequests,
         state.toolsUsed.length,
         context,
+        done,
       );
-      return {
-        toolExecutionResults: messages.map((message) => ({
+      const paused = outcome.pending.length > 0;
+      const update = {
+        toolExecutionResults: outcome.results.map((message) => ({
           id: message.toolCallId ?? '',
           name: message.name ?? '',
           content: message.content,
           isError: message.isError ?? false,
         })),
-        messages,
-        toolsUsed: [...state.toolsUsed, ...messages.map((message) => message.name ?? '')],
-        toolExecutionRequests: [],
+        messages: outcome.results,
+        toolsUsed: [...state.toolsUsed, ...outcome.executed.map((call) => call.name)],
+        // Kept while paused: the resumed node finds the calls still waiting here.
+        ...(paused ? {} : { toolExecutionRequests: [] }),
         currentStep: 'tool' as const,
       };
+      return paused ? interrupt(outcome.pending, update) : update;
     })
     .addNode('response', (state) => ({
       response: state.messages.at(-1)?.content ?? '',
@@ -96,8 +102,8 @@ export function buildReactGraph(deps: AgentDependencies, options: CompileOptions
       const answer =
         code === 'request_too_complex'
           ? tooComplexAnswer(korean(state), state.options.maxIterations)
-          : code === 'model_call_failed'
-            ? modelFailureAnswer(korean(state))
+          : code.startsWith('model_')
+            ? modelFailureAnswer(korean(state), code)
             : korean(state)
               ? `요청을 처리할 수 없습니다: ${state.error?.message ?? code}`
               : `The request cannot be handled: ${state.error?.message ?? code}`;
@@ -135,5 +141,5 @@ export function buildReactGraph(deps: AgentDependencies, options: CompileOptions
     .addEdge('tool', 'llm')
     .addEdge('response', END)
     .addEdge('error', END)
-    .compile({ maxSteps: 15, ...options });
+    .compile({ maxSteps: 15, closeRun: closeRunMessages, ...options });
 }

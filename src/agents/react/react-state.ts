@@ -24,6 +24,8 @@ export interface ToolExecutionResult {
  */
 export const reactState = defineState({
   messages: messages<ChatMessage>(),
+  /** Which agent graph ran the thread's last run (the chat graph shares threads). */
+  agent: replace<'chat' | 'react'>('react'),
   userMessage: replace<string>(''),
   toolExecutionRequests: replace<ToolCall[]>([]),
   toolExecutionResults: append<ToolExecutionResult>(),

@@ -1,8 +1,11 @@
-import { agentOptions, requestOptions } from '../agent-options.ts';
+import { createInterface } from 'node:readline/promises';
+import { createId } from '../../core/index.ts';
+import { agentOptions, requestOptions, sessionOption } from '../agent-options.ts';
 import { defineCommand } from '../define-command.ts';
 import { UsageError } from '../errors/usage-error.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
+import { runTurn } from '../run-turn.ts';
 
 /** `yeoul ask "…"`: one question, one answer (or the whole payload with --json). */
 export const askCommand = defineCommand({
@@ -16,7 +19,9 @@ export const askCommand = defineCommand({
     '--json         print the whole payload (response, sessionId, toolsUsed, steps, usage, …)',
     '--graph NAME   chat (default), react, or ops (chat inside the self-checking loop)',
     '--evaluate     score the answer and retry a weak one (same as --graph ops)',
-    'Exit code 1 when the run ends with status "error".',
+    'A tool call that needs approval is asked on the terminal (y/N); without a terminal the',
+    'command prints the pending call, how to decide over HTTP, and exits 1.',
+    'Exit code 1 when the run ends with status "error" or waits for approval.',
   ],
   example: 'ask "123 * 456 계산해줘"',
   async run(args, io) {
@@ -30,16 +35,27 @@ export const askCommand = defineCommand({
     if (message.trim() === '')
       throw new UsageError({ problem: 'the question is empty', command: 'ask' });
     const options = requestOptions('ask', values);
-    const payload = await withRuntime(io.env, { dataDir: values.data }, (runtime) =>
-      runtime.runner.invoke({
-        message,
-        ...(values.session ? { sessionId: values.session } : {}),
-        options,
-      }),
-    );
+    const sessionId = sessionOption('ask', values.session) ?? createId();
+    const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
+    const payload = await withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
+      const reader = interactive
+        ? createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream })
+        : undefined;
+      try {
+        return await runTurn(
+          runtime,
+          { message, sessionId, options },
+          io,
+          reader ? (question) => reader.question(question) : undefined,
+        );
+      } finally {
+        reader?.close();
+      }
+    });
     io.stdout.write(
       values.json ? `${JSON.stringify(payload, null, 2)}\n` : `${payload.response}\n`,
     );
+    if (payload.status === 'interrupted') return 1;
     if (payload.status !== 'error') return 0;
     io.stderr.write(`yeoul: the agent could not answer (${payload.errorCode ?? 'error'})\n`);
     return 1;

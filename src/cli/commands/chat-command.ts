@@ -1,18 +1,19 @@
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { createId } from '../../core/index.ts';
-import { agentOptions, requestOptions } from '../agent-options.ts';
+import { agentOptions, requestOptions, sessionOption } from '../agent-options.ts';
 import { defineCommand } from '../define-command.ts';
 import { errorLine } from '../error-line.ts';
 import { createEventPrinter } from '../event-printer.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
+import { runTurn } from '../run-turn.ts';
 
 const exitWords = new Set(['/exit', '/quit']);
 
 /**
  * `yeoul chat`: a conversation in the terminal. Tokens stream as they arrive, tool calls
- * and results get lines of their own, and every turn runs on one session. Piped input
- * works too: each line is a turn.
+ * and results get lines of their own, every turn runs on one session, and a tool call
+ * that needs approval is asked y/N. Piped input works too: each line is a turn.
  */
 export const chatCommand = defineCommand({
   name: 'chat',
@@ -23,7 +24,9 @@ export const chatCommand = defineCommand({
     '--graph NAME   chat (default), react, or ops (chat inside the self-checking loop)',
     '--evaluate     score each answer and retry a weak one',
     'Type /exit or press Ctrl-D to leave; Ctrl-C stops the answer being written.',
-    'With input piped in, every line is one turn.',
+    'A tool call that needs approval is asked: y runs it, anything else denies it.',
+    'With input piped in, every line is one turn; a call that needs approval ends the',
+    'chat with how to decide over HTTP (exit code 1).',
   ],
   example: 'chat --session demo',
   async run(args, io) {
@@ -34,7 +37,7 @@ export const chatCommand = defineCommand({
       { min: 0, max: 0, names: 'nothing' },
     );
     const options = requestOptions('chat', values);
-    const sessionId = values.session ?? createId();
+    const sessionId = sessionOption('chat', values.session) ?? createId();
     const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
     return withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
       io.stdout.write(
@@ -47,28 +50,38 @@ export const chatCommand = defineCommand({
         terminal: interactive,
         prompt: '> ',
       });
+      const lines = lineSource(reader);
       let running: AbortController | undefined;
       reader.on('SIGINT', () => {
         if (running) running.abort(new Error('stopped by Ctrl-C'));
         else reader.close();
       });
       const printer = createEventPrinter(io.stdout);
-      if (interactive) reader.prompt();
-      for await (const line of reader) {
-        const message = line.trim();
-        if (exitWords.has(message)) break;
-        if (message !== '') {
+      const ask = interactive
+        ? (question: string) => {
+            io.stdout.write(question);
+            return lines.next();
+          }
+        : undefined;
+      try {
+        for (;;) {
+          if (interactive) reader.prompt();
+          const line = await lines.next();
+          if (line === null) break;
+          const message = line.trim();
+          if (exitWords.has(message)) break;
+          if (message === '') continue;
           if (!interactive) io.stdout.write(`> ${message}\n`);
           running = new AbortController();
           try {
-            const payload = await runtime.runner.invoke({
-              message,
-              sessionId,
-              options,
-              signal: running.signal,
-              onEvent: printer.onEvent,
-            });
+            const payload = await runTurn(
+              runtime,
+              { message, sessionId, options, signal: running.signal, onEvent: printer.onEvent },
+              io,
+              ask,
+            );
             printer.finish(payload);
+            if (payload.status === 'interrupted') return 1;
           } catch (error) {
             printer.breakLine();
             if (running.signal.aborted) io.stdout.write('(stopped)\n');
@@ -77,11 +90,35 @@ export const chatCommand = defineCommand({
             running = undefined;
           }
         }
-        if (interactive) reader.prompt();
+      } finally {
+        reader.close();
       }
-      reader.close();
       if (interactive) io.stdout.write('\n');
       return 0;
     });
   },
 });
+
+/** The reader's lines one at a time, for the chat loop and the y/N questions alike; null at the end. */
+function lineSource(reader: Interface) {
+  const waiting: string[] = [];
+  const takers: Array<(line: string | null) => void> = [];
+  let ended = false;
+  reader.on('line', (line) => {
+    const taker = takers.shift();
+    if (taker) taker(line);
+    else waiting.push(line);
+  });
+  reader.on('close', () => {
+    ended = true;
+    for (const taker of takers.splice(0)) taker(null);
+  });
+  return {
+    next(): Promise<string | null> {
+      const line = waiting.shift();
+      if (line !== undefined) return Promise.resolve(line);
+      if (ended) return Promise.resolve(null);
+      return new Promise((resolve) => takers.push(resolve));
+    },
+  };
+}

@@ -42,9 +42,7 @@ async function buildGraph(name: (typeof graphNames)[number]): Promise<GraphShape
   const { readModelConfig, resolveModel } = await import('../../models/index.ts');
   const { createToolEnvironment, ToolRegistry } = await import('../../tools/index.ts');
   if (name === 'ops') {
-    return buildOpsGraph({
-      inner: () => Promise.reject(new Error('the graph command never runs a graph')),
-    });
+    return buildOpsGraph();
   }
   const deps = {
     model: resolveModel(readModelConfig({})),

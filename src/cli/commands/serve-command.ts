@@ -30,12 +30,16 @@ export const serveCommand = defineCommand({
     );
     const port = integerOption('serve', '--port', values.port, { min: 0, max: 65_535 });
     const { startServer } = await import('../../server/index.ts');
-    const runtime = await openRuntime(io.env, {
-      dataDir: values.data,
-      port,
-      host: values.host,
-      sampleKnowledge: values['no-sample'] ? false : undefined,
-    });
+    const runtime = await openRuntime(
+      io.env,
+      {
+        dataDir: values.data,
+        port,
+        host: values.host,
+        sampleKnowledge: values['no-sample'] ? false : undefined,
+      },
+      { log: true },
+    );
     let listening: RunningServer;
     try {
       listening = await startServer(runtime, {

@@ -1,28 +1,35 @@
 import type { ChatMessage } from '../../models/index.ts';
 import type { Runtime } from '../../server/index.ts';
+import { sessionOption } from '../agent-options.ts';
 import { defineCommand } from '../define-command.ts';
 import { UsageError } from '../errors/usage-error.ts';
+import { createEventPrinter } from '../event-printer.ts';
 import type { CliIo } from '../io.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { choiceOption, dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
-const actions = ['list', 'show', 'delete'] as const;
+const actions = ['list', 'show', 'delete', 'resume', 'abandon'] as const;
 const previewLength = 60;
 
-/** `yeoul sessions [list|show ID|delete ID]`: the stored conversations. */
+/** `yeoul sessions [list|show ID|delete ID|resume ID|abandon ID]`: the stored conversations. */
 export const sessionsCommand = defineCommand({
   name: 'sessions',
-  summary: 'list, show or delete conversations',
+  summary: 'list, show or delete conversations; finish or drop a run a crash interrupted',
   usage: [
     'sessions [list] [--json] [--data DIR]',
     'sessions show ID [--json]',
     'sessions delete ID',
+    'sessions resume ID [--json]',
+    'sessions abandon ID',
   ],
   details: [
-    'list        every session, newest first (the default)',
-    'show ID     the messages and the summary of a session',
-    'delete ID   remove a session and everything stored for it',
-    '--json      print list/show as JSON (show: {sessionId, messages, summary})',
+    'list         every session, newest first (the default)',
+    'show ID      the messages and the summary of a session',
+    'delete ID    remove a session and everything stored for it',
+    'resume ID    run again the step a crash interrupted, and go on to the answer',
+    'abandon ID   drop that run: its open tool calls get an error result saying so',
+    '--json       print list/show/resume as JSON (show: {sessionId, messages, summary})',
+    'resume and abandon exit 1 when the session has no interrupted run.',
   ],
   example: 'sessions show demo',
   async run(args, io) {
@@ -40,14 +47,38 @@ export const sessionsCommand = defineCommand({
     if (action !== 'list' && sessionId === undefined) {
       throw new UsageError({ problem: `missing ID (sessions ${action} ID)`, command: 'sessions' });
     }
+    sessionOption('sessions', sessionId);
     return withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
       if (action === 'list') return listSessions(runtime, io, values.json === true);
       const state = await runtime.runner.chat.getState(sessionId as string);
       if (state === undefined) throw new Error(`there is no session "${sessionId}"`);
       if (action === 'delete') {
-        await runtime.runner.chat.deleteThread(state.threadId);
+        await runtime.runner.deleteSession(state.threadId);
+        runtime.sessions.forget(state.threadId);
         io.stdout.write(`deleted session ${state.threadId}\n`);
         return 0;
+      }
+      if (action === 'abandon') {
+        const reason = 'the run was interrupted and then abandoned from the command line';
+        if (!(await runtime.runner.abandon(state.threadId, reason))) {
+          io.stderr.write(`yeoul: session "${state.threadId}" has no interrupted run\n`);
+          return 1;
+        }
+        io.stdout.write(`abandoned the interrupted run of session ${state.threadId}\n`);
+        return 0;
+      }
+      if (action === 'resume') {
+        if (state.status !== 'running') {
+          io.stderr.write(`yeoul: session "${state.threadId}" has no interrupted run\n`);
+          return 1;
+        }
+        const printer = createEventPrinter(io.stdout);
+        const payload = await runtime.runner.resumeInterrupted(state.threadId, {
+          ...(values.json ? {} : { onEvent: printer.onEvent }),
+        });
+        if (values.json) io.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);
+        else printer.finish(payload);
+        return payload.status === 'error' ? 1 : 0;
       }
       const { messages, summary } = state.values;
       if (values.json) {
@@ -70,7 +101,9 @@ export const sessionsCommand = defineCommand({
 });
 
 async function listSessions(runtime: Runtime, io: CliIo, json: boolean): Promise<number> {
-  const threads = await runtime.checkpointer.listThreads();
+  const threads = (await runtime.checkpointer.listThreads()).filter(
+    (thread) => !thread.threadId.includes('#'),
+  );
   const sessions = [];
   for (const thread of threads) {
     const state = await runtime.runner.chat.getState(thread.threadId);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
 import type {
   CheckpointEntry,
@@ -21,7 +22,14 @@ interface StoredThread {
  * readers never share objects with writers. For tests, benchmarks and one-off runs.
  */
 export class MemoryCheckpointer implements Checkpointer {
+  readonly instanceId = randomBytes(8).toString('base64url');
   #threads = new Map<string, StoredThread>();
+  #open = true;
+
+  /** In memory there is no other instance: only this one, while it is open, is alive. */
+  async isAlive(instanceId: string): Promise<boolean> {
+    return this.#open && instanceId === this.instanceId;
+  }
 
   async append(entry: CheckpointEntry): Promise<void> {
     const thread = this.#threads.get(entry.threadId);
@@ -86,6 +94,7 @@ export class MemoryCheckpointer implements Checkpointer {
   }
 
   async close(): Promise<void> {
+    this.#open = false;
     this.#threads.clear();
   }
 }

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { SqliteWriteBatch } from '../../core/index.ts';
@@ -7,6 +9,7 @@ import type {
   CheckpointEntry,
   Checkpointer,
   EntryKind,
+  EntryPayload,
   RunStatus,
   ThreadInfo,
   ThreadLog,
@@ -30,7 +33,15 @@ export interface SqliteCheckpointerOptions {
    * commit (about a third of a step's cost); others get "database is locked".
    */
   locking?: 'shared' | 'exclusive';
+  /**
+   * How long an instance counts as alive after its last heartbeat (default 30 s); it
+   * beats every third of that while open.
+   */
+  leaseMs?: number;
 }
+
+/** How long a silent instance still counts as alive, by default. */
+export const defaultLeaseMs = 30_000;
 
 /** Checkpoint the WAL into the database every ~40 MB instead of SQLite's default 4 MB. */
 const walAutocheckpointPages = 10_000;
@@ -48,7 +59,15 @@ CREATE TABLE IF NOT EXISTS graph_entries (
   status TEXT NOT NULL,
   error_json TEXT,
   created_at INTEGER NOT NULL,
+  owner TEXT,
+  payload_json TEXT,
   PRIMARY KEY (thread_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS graph_instances (
+  instance_id TEXT PRIMARY KEY,
+  heartbeat_at INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS graph_bases (
   thread_id TEXT PRIMARY KEY,
@@ -70,6 +89,8 @@ interface EntryRow {
   status: string;
   error_json: string | null;
   created_at: number;
+  owner: string | null;
+  payload_json: string | null;
 }
 
 const primaryKeyViolation = 1555;
@@ -82,6 +103,12 @@ const primaryKeyViolation = 1555;
  */
 export class SqliteCheckpointer implements Checkpointer {
   readonly database: DatabaseSync;
+  readonly instanceId = randomBytes(8).toString('base64url');
+  #leaseMs: number;
+  #heartbeat: NodeJS.Timeout;
+  #beat: StatementSync;
+  #heartbeatOf: StatementSync;
+  #forgetInstance: StatementSync;
   #ownsDatabase: boolean;
   #batch: SqliteWriteBatch;
   #insert: StatementSync;
@@ -109,6 +136,7 @@ export class SqliteCheckpointer implements Checkpointer {
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = ${walAutocheckpointPages}; PRAGMA locking_mode = ${locking};`,
     );
     this.database.exec(schemaSql);
+    addMissingColumns(this.database);
     this.#batch = SqliteWriteBatch.of(this.database);
     // The insert only happens when seq is the thread's next number: a writer holding a
     // stale view of the thread gets a conflict instead of leaving a gap.
@@ -116,8 +144,8 @@ export class SqliteCheckpointer implements Checkpointer {
     // twice the cost of a list.
     this.#insert = this.database.prepare(`
       INSERT INTO graph_entries
-        (thread_id, seq, run_id, kind, node, step, update_json, next, status, error_json, created_at)
-      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
+        (thread_id, seq, run_id, kind, node, step, update_json, next, status, error_json, created_at, owner, payload_json)
+      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13
       WHERE ?2 = 1 + coalesce(
         (SELECT max(seq) FROM graph_entries WHERE thread_id = ?1),
         (SELECT seq FROM graph_bases WHERE thread_id = ?1),
@@ -139,6 +167,33 @@ export class SqliteCheckpointer implements Checkpointer {
     );
     this.#deleteEntries = this.database.prepare('DELETE FROM graph_entries WHERE thread_id = ?');
     this.#deleteBase = this.database.prepare('DELETE FROM graph_bases WHERE thread_id = ?');
+    this.#beat = this.database.prepare(
+      'INSERT OR REPLACE INTO graph_instances (instance_id, heartbeat_at, host, pid) VALUES (?, ?, ?, ?)',
+    );
+    this.#heartbeatOf = this.database.prepare(
+      'SELECT heartbeat_at, host, pid FROM graph_instances WHERE instance_id = ?',
+    );
+    this.#forgetInstance = this.database.prepare(
+      'DELETE FROM graph_instances WHERE instance_id = ? OR heartbeat_at < ?',
+    );
+    this.#leaseMs = options.leaseMs ?? defaultLeaseMs;
+    const beat = () => this.#beat.run(this.instanceId, Date.now(), hostname(), process.pid);
+    beat();
+    // A heartbeat is one small write every ten seconds; the timer never keeps the process alive.
+    this.#heartbeat = setInterval(() => {
+      this.#batch.run(beat).catch(() => {});
+    }, this.#leaseMs / 3);
+    this.#heartbeat.unref();
+  }
+
+  async isAlive(instanceId: string): Promise<boolean> {
+    if (instanceId === this.instanceId) return this.database.isOpen;
+    const row = this.#heartbeatOf.get(instanceId) as
+      | { heartbeat_at: number; host: string; pid: number }
+      | undefined;
+    if (row === undefined || row.heartbeat_at <= Date.now() - this.#leaseMs) return false;
+    // On this machine a killed process is known dead at once, without waiting for its lease.
+    return row.host !== hostname() || processExists(row.pid);
   }
 
   async append(entry: CheckpointEntry): Promise<void> {
@@ -173,6 +228,8 @@ export class SqliteCheckpointer implements Checkpointer {
       entry.status,
       entry.error === null ? null : JSON.stringify(entry.error),
       entry.createdAt,
+      entry.owner,
+      entry.payload === null ? null : JSON.stringify(entry.payload),
     ).changes;
   }
 
@@ -253,8 +310,13 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    if (!this.database.isOpen) return;
     this.#batch.flush();
-    if (this.#ownsDatabase && this.database.isOpen) this.database.close();
+    // Gone for good: this instance's runs are now seen as interrupted at once. Heartbeats of
+    // instances dead for a day are swept along.
+    this.#forgetInstance.run(this.instanceId, Date.now() - 86_400_000);
+    if (this.#ownsDatabase) this.database.close();
   }
 }
 
@@ -273,5 +335,29 @@ function toEntry(row: EntryRow): CheckpointEntry {
     error:
       row.error_json === null ? null : (JSON.parse(row.error_json) as CheckpointEntry['error']),
     createdAt: row.created_at,
+    owner: row.owner,
+    payload: row.payload_json === null ? null : (JSON.parse(row.payload_json) as EntryPayload),
   };
+}
+
+/** Whether a process with this id runs on this machine (signal 0 only checks). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Files written before entries had an owner and a payload get the two columns. */
+function addMissingColumns(database: DatabaseSync): void {
+  const columns = new Set(
+    (database.prepare('PRAGMA table_info(graph_entries)').all() as Array<{ name: string }>).map(
+      (column) => column.name,
+    ),
+  );
+  for (const column of ['owner', 'payload_json']) {
+    if (!columns.has(column)) database.exec(`ALTER TABLE graph_entries ADD COLUMN ${column} TEXT`);
+  }
 }

@@ -1,8 +1,37 @@
-/** Where a run stands after an entry: still going, or ended one way or another. */
-export type RunStatus = 'running' | 'done' | 'error' | 'cancelled' | 'failed';
+/**
+ * Where a run stands after an entry: still going, paused until someone answers its
+ * interrupts, or ended one way or another.
+ */
+export type RunStatus = 'running' | 'interrupted' | 'done' | 'error' | 'cancelled' | 'failed';
 
-/** What an entry records: a run's input, a node's step, or a run's abnormal end. */
-export type EntryKind = 'input' | 'node' | 'end';
+/**
+ * What an entry records: a run's input, a node's step, a node pausing the run
+ * (`interrupt`), the answers that continue it (`resume`), or a run's abnormal end.
+ */
+export type EntryKind = 'input' | 'node' | 'interrupt' | 'resume' | 'end';
+
+/** A question a paused run waits on (for example: may this tool call run?). */
+export interface PendingInterrupt {
+  /** Stable while the question is open; answers name it. */
+  id: string;
+  /** The node's own name for the question (a tool call id), unique within one pause. */
+  key: string;
+  node: string;
+  /** What the node asked, plain JSON data. */
+  value: unknown;
+  createdAt: number;
+}
+
+/**
+ * What `interrupt` and `resume` entries carry: the open questions, the answers given,
+ * and the ids of every question of this run answered so far (to refuse a second answer).
+ */
+export interface EntryPayload {
+  interrupts: PendingInterrupt[];
+  answered: string[];
+  /** Only on `resume` entries: the answers by interrupt id. */
+  answers?: Record<string, unknown>;
+}
 
 /**
  * One committed step of a thread. A thread's state is its base snapshot (if any)
@@ -27,6 +56,10 @@ export interface CheckpointEntry {
   error: { code: string; message: string } | null;
   /** Milliseconds since the epoch. */
   createdAt: number;
+  /** The instance (process) that committed the entry, for telling live runs from dead ones. */
+  owner: string | null;
+  /** Interrupts and answers (`interrupt` and `resume` entries), else null. */
+  payload: EntryPayload | null;
 }
 
 /** A thread's state folded up to `seq`, kept in place of the entries it replaces. */
@@ -58,6 +91,17 @@ export interface ThreadInfo {
  */
 export interface Checkpointer {
   /**
+   * This instance's id. Entries the runtime commits through it carry it as `owner`, and
+   * the instance keeps a heartbeat in storage while it is open.
+   */
+  readonly instanceId: string;
+  /**
+   * Whether the instance `instanceId` is still running: this instance, or another one
+   * whose heartbeat is fresher than the lease (30 s by default). A run whose last entry
+   * was written by a dead instance was interrupted and may be taken over.
+   */
+  isAlive(instanceId: string): Promise<boolean>;
+  /**
    * Commits one entry atomically. Fails with CheckpointConflictError when the thread
    * already has an entry at `entry.seq`, or when `entry.seq` is not the next number —
    * that is how two writers of one thread find out about each other.
@@ -75,6 +119,6 @@ export interface Checkpointer {
   deleteThread(threadId: string): Promise<void>;
   /** Every thread with its last entry's status, newest first; optionally only those with a status. */
   listThreads(options?: { status?: RunStatus }): Promise<ThreadInfo[]>;
-  /** Releases the backend's resources. */
+  /** Releases the backend's resources and ends this instance's heartbeat. */
   close(): Promise<void>;
 }

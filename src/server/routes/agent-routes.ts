@@ -1,105 +1,185 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AgentRequest } from '../../agents/index.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AgentResponse } from '../../agents/index.ts';
 import { validateInput } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { errorResponse, HttpError } from '../http-error.ts';
-import { invokeBody, parseWith } from '../schemas.ts';
+import type { RunStream } from '../run-streams.ts';
+import { invokeBody, parseWith, sessionParams } from '../schemas.ts';
+import { sseHeaders, sseWriter } from '../sse.ts';
 import type { RouteContext } from './route-context.ts';
 
-/** POST /api/agent/invoke and /api/agent/stream (Server-Sent Events). */
+/** The stream events clients get (`evaluation` stays inside the payload). */
+const streamedEvents = new Set([
+  'step',
+  'token',
+  'tool-call',
+  'tool-result',
+  'interrupt',
+  'error',
+  'done',
+]);
+
+/**
+ * POST /api/agent/invoke and /api/agent/stream (Server-Sent Events, resumable): a new
+ * message, or the decisions that resume a paused run.
+ */
 export function registerAgentRoutes(app: FastifyInstance, context: RouteContext): void {
-  const prepare = async (body: unknown, owner: string) => {
-    const parsed = parseWith(invokeBody, body);
-    const problem = validateInput(parsed.message, context.runtime.model.settings.maxInputTokens);
-    if (problem) {
-      throw new HttpError({
-        status: problem.code === 'input_too_long' ? 413 : 400,
-        code: problem.code,
-        message: problem.message,
-      });
+  const { runtime, metrics } = context;
+
+  const prepare = async (request: FastifyRequest) => {
+    const parsed = parseWith(invokeBody, request.body);
+    if (parsed.message !== undefined) {
+      const problem = validateInput(parsed.message, runtime.model.settings.maxInputTokens);
+      if (problem) {
+        throw new HttpError({
+          status: problem.code === 'input_too_long' ? 413 : 400,
+          code: problem.code,
+          message: problem.message,
+        });
+      }
     }
     const sessionId = parsed.sessionId ?? createId();
-    await context.sessions.claim(sessionId, owner);
+    const owner = context.ownerOf(request);
+    if (parsed.resume) runtime.sessions.check(sessionId, owner);
+    else await runtime.sessions.claim(sessionId, owner, parsed.message);
     return { ...parsed, sessionId };
   };
 
-  const count = (payload: {
-    usage: { llmCalls: number; inputTokens: number; outputTokens: number };
-    toolsUsed: string[];
-    status: string;
-  }) => {
-    context.metrics.increment('yeoul_runs_total', { status: payload.status });
-    context.metrics.increment('yeoul_llm_calls_total', {}, payload.usage.llmCalls);
-    context.metrics.increment('yeoul_tokens_total', { kind: 'input' }, payload.usage.inputTokens);
-    context.metrics.increment('yeoul_tokens_total', { kind: 'output' }, payload.usage.outputTokens);
-    context.metrics.increment('yeoul_tool_calls_total', {}, payload.toolsUsed.length);
+  /** Runs a request with its events recorded for joiners; counts it once it ends. */
+  const execute = async (
+    body: Awaited<ReturnType<typeof prepare>>,
+    stream: RunStream,
+    options: { signal: AbortSignal; streamTokens: boolean; onEvent?: (name: string) => void },
+  ): Promise<AgentResponse> => {
+    const started = performance.now();
+    const payload = await runtime.runner.invoke({
+      ...(body.message === undefined ? {} : { message: body.message }),
+      sessionId: body.sessionId,
+      ...(body.resume ? { resume: body.resume } : {}),
+      ...(body.options ? { options: body.options } : {}),
+      signal: options.signal,
+      streamTokens: options.streamTokens,
+      onEvent: (name, data) => {
+        if (!streamedEvents.has(name)) return;
+        stream.push(name, data);
+        options.onEvent?.(name);
+      },
+    });
+    for (const decision of body.resume?.decisions ?? []) {
+      metrics.decisions.inc({ decision: decision.approve ? 'approve' : 'deny' });
+    }
+    for (const pending of payload.interrupts ?? []) metrics.interrupts.inc({ tool: pending.tool });
+    metrics.observeRun({
+      ...payload,
+      graph: body.options?.graph ?? (body.options?.evaluate ? 'ops' : 'chat'),
+      executionTime: (performance.now() - started) / 1000,
+    });
+    stream.push('done', payload);
+    return payload;
   };
 
   app.post('/api/agent/invoke', async (request, reply) => {
-    const body = await prepare(request.body, context.ownerOf(request));
-    const leave = context.sessions.enter(body.sessionId);
+    const body = await prepare(request);
+    const leave = context.guard.enter(body.sessionId);
+    const stream = context.streams.open(body.sessionId, createId());
     const controller = new AbortController();
     // The response closing before it was written means the client left: stop the run.
     reply.raw.on('close', () => {
       if (!reply.raw.writableEnded) controller.abort(new Error('the client went away'));
     });
     try {
-      const payload = await context.runtime.runner.invoke({
-        ...(body as AgentRequest),
-        signal: controller.signal,
-      });
-      count(payload);
-      return payload;
+      return await execute(body, stream, { signal: controller.signal, streamTokens: false });
     } finally {
+      context.streams.finish(stream);
       leave();
     }
   });
 
   app.post('/api/agent/stream', async (request, reply) => {
-    const body = await prepare(request.body, context.ownerOf(request));
-    const leave = context.sessions.enter(body.sessionId);
+    const body = await prepare(request);
+    const leave = context.guard.enter(body.sessionId);
+    const stream = context.streams.open(body.sessionId, createId());
     const controller = new AbortController();
-    reply.hijack();
-    const response = reply.raw;
-    response.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    response.on('close', () => {
-      if (!response.writableEnded) controller.abort(new Error('the client disconnected'));
-    });
-    const send = (event: string, data: unknown) => {
-      if (!response.writableEnded)
-        response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const cancelOnLeave = body.options?.onDisconnect === 'cancel';
+    // Headers go out with the run's first event: a request refused before its run starts
+    // (a pending approval, a decision already made) still gets its HTTP status.
+    let writer: ReturnType<typeof sseWriter> | undefined;
+    let stopFollowing: () => void = () => undefined;
+    const open = () => {
+      if (writer) return;
+      reply.hijack();
+      reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
+      writer = sseWriter(reply.raw);
+      const active = writer;
+      stopFollowing = stream.follow(
+        undefined,
+        (entry) => active.write(entry),
+        () => active.close(),
+      );
+      reply.raw.on('close', () => {
+        stopFollowing();
+        active.close();
+        if (cancelOnLeave && !stream.finished)
+          controller.abort(new Error('the client disconnected'));
+      });
     };
     try {
-      const payload = await context.runtime.runner.invoke({
-        ...(body as AgentRequest),
+      await execute(body, stream, {
         signal: controller.signal,
-        onEvent: (name, data) => {
-          if (name === 'step' || name === 'token' || name === 'tool-call' || name === 'tool-result')
-            send(name, data);
-        },
+        streamTokens: true,
+        onEvent: open,
       });
-      count(payload);
-      send('done', payload);
+      open();
     } catch (error) {
-      if (!controller.signal.aborted) {
-        const { body: errorBody } = errorResponse(error);
-        send('error', errorBody.error);
-        request.log.error({ err: error }, 'stream failed');
-      } else {
-        context.metrics.increment('yeoul_runs_total', { status: 'cancelled' });
-      }
+      if (writer === undefined) throw error;
+      const { status, body: errorBody } = errorResponse(error);
+      if (status >= 500) request.log.error({ err: error }, 'stream failed');
+      metrics.errors.inc({ code: errorBody.error.code });
+      stream.push('error', errorBody.error);
     } finally {
+      context.streams.finish(stream);
       leave();
-      endStream(reply);
     }
+  });
+
+  app.get('/api/sessions/:id/stream', async (request, reply) => {
+    const { id } = parseWith(sessionParams, request.params);
+    runtime.sessions.check(id, context.ownerOf(request));
+    const stream = context.streams.current(id);
+    const lastEventId = headerOf(request, 'last-event-id');
+    if (stream === undefined || (stream.finished && !stream.owns(lastEventId))) {
+      throw new HttpError({
+        status: 404,
+        code: 'no_active_run',
+        message: `session "${id}" has no run going`,
+      });
+    }
+    joinStream(reply, request.id, stream, lastEventId);
   });
 }
 
-function endStream(reply: FastifyReply): void {
-  if (!reply.raw.writableEnded) reply.raw.end();
+/** Replays a run's events after `lastEventId`, then follows it live until it ends. */
+function joinStream(
+  reply: FastifyReply,
+  requestId: string,
+  stream: RunStream,
+  lastEventId: string | undefined,
+): void {
+  reply.hijack();
+  reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': requestId });
+  const writer = sseWriter(reply.raw);
+  const stop = stream.follow(
+    lastEventId,
+    (entry) => writer.write(entry),
+    () => writer.close(),
+  );
+  reply.raw.on('close', () => {
+    stop();
+    writer.close();
+  });
+}
+
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
 }

@@ -1,15 +1,37 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import type {} from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
-import { formatOfPath } from '../../knowledge/index.ts';
-import { HttpError } from '../http-error.ts';
+import type { Multipart } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { formatOfPath, type IngestResult } from '../../knowledge/index.ts';
+import { errorResponse, HttpError } from '../http-error.ts';
 import { documentsBody, idParams, parseWith, searchBody } from '../schemas.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** Largest JSON body of POST /api/documents (uploads have their own per-file limit). */
-const documentsBodyLimit = 64 * 1024 * 1024;
+export const documentsBodyLimit = 64 * 1024 * 1024;
+/** Largest file of a multipart upload. */
+export const uploadFileLimit = 20 * 1024 * 1024;
+/** Most files in one multipart upload. */
+export const uploadFilesLimit = 20;
+
+const uploadFields = z.strictObject({
+  id: z.string().min(1).max(200).optional(),
+  title: z.string().max(500).optional(),
+  metadata: z
+    .string()
+    .transform((text, context) => {
+      try {
+        const value: unknown = JSON.parse(text);
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+          return value as Record<string, unknown>;
+        }
+      } catch {}
+      context.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    })
+    .optional(),
+});
+
+const fileFields = new Set(['file', 'files']);
 
 /** POST/GET /api/documents (JSON or a multipart upload), DELETE /api/documents/:id, POST /api/search. */
 export function registerDocumentRoutes(app: FastifyInstance, context: RouteContext): void {
@@ -18,42 +40,23 @@ export function registerDocumentRoutes(app: FastifyInstance, context: RouteConte
   // A whole corpus may come in one request: this route takes far bigger bodies than the rest.
   app.post('/api/documents', { bodyLimit: documentsBodyLimit }, async (request, reply) => {
     if (request.isMultipart()) {
-      const directory = mkdtempSync(join(tmpdir(), 'yeoul-upload-'));
-      try {
-        for await (const part of request.files()) {
-          const name = basename(part.filename || 'upload.txt');
-          if (formatOfPath(name) === undefined) {
-            throw new HttpError({
-              status: 415,
-              code: 'document_unsupported',
-              message: `"${name}": upload .txt, .md, .html or .pdf files`,
-            });
-          }
-          writeFileSync(join(directory, name), await part.toBuffer());
-        }
-        const result = await knowledge.ingestPaths([directory]);
-        if (result.failed.length > 0 && result.ids.length === 0) {
-          throw new HttpError({
-            status: 415,
-            code: 'document_unsupported',
-            message: result.failed.map((failure) => failure.error).join('; '),
-          });
-        }
-        return reply.code(201).send({
-          ids: result.ids,
-          chunks: result.chunks,
-          failed: result.failed.map((failure) => ({
-            file: basename(failure.source),
-            error: failure.error,
-          })),
-        });
-      } finally {
-        rmSync(directory, { recursive: true, force: true });
-      }
+      const result = await ingestUpload(context, request);
+      return reply.code(201).send(result);
     }
     const body = parseWith(documentsBody, request.body);
     const result = await knowledge.addDocuments(body.documents);
-    return reply.code(201).send({ ids: result.ids, chunks: result.chunks });
+    return reply.code(201).send({
+      ids: result.ids,
+      chunks: result.chunks,
+      ...(result.failed.length > 0
+        ? {
+            failed: result.failed.map((failure) => ({
+              file: failure.source,
+              error: failure.error,
+            })),
+          }
+        : {}),
+    });
   });
 
   app.get('/api/documents', async () => ({
@@ -87,4 +90,84 @@ export function registerDocumentRoutes(app: FastifyInstance, context: RouteConte
       })),
     };
   });
+}
+
+/**
+ * A multipart upload: files (field `file`) with optional `id`, `title` and `metadata`
+ * fields; any other field is refused. Each file is decoded and stored under its id (the
+ * `id` field, else its own name), so the same upload twice changes nothing.
+ */
+async function ingestUpload(context: RouteContext, request: FastifyRequest) {
+  const fields: Record<string, string> = {};
+  const files: Array<{ name: string; data: Buffer }> = [];
+  for await (const part of request.parts() as AsyncIterable<Multipart>) {
+    if (part.type === 'file') {
+      if (!fileFields.has(part.fieldname)) {
+        throw badUpload(`unexpected file field "${part.fieldname}": send files as "file"`);
+      }
+      const name = part.filename.split(/[\\/]/).at(-1) || 'upload.txt';
+      if (formatOfPath(name) === undefined) {
+        throw new HttpError({
+          status: 415,
+          code: 'document_unsupported',
+          message: `"${name}": upload .txt, .md, .html or .pdf files`,
+        });
+      }
+      files.push({ name, data: await part.toBuffer() });
+    } else {
+      if (fields[part.fieldname] !== undefined) {
+        throw badUpload(`the field "${part.fieldname}" is given twice`);
+      }
+      fields[part.fieldname] = String(part.value);
+    }
+  }
+  const checked = uploadFields.safeParse(fields);
+  if (!checked.success) {
+    const problems = checked.error.issues.map((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => `"${key}"`).join(', ')}: uploads take file, id, title and metadata`
+        : `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw badUpload(problems.join('; '));
+  }
+  if (files.length === 0) throw badUpload('no file in the upload: send it in the field "file"');
+  const { id, title, metadata } = checked.data;
+  if (files.length > 1 && (id !== undefined || title !== undefined)) {
+    throw badUpload('`id` and `title` name one document: upload one file with them');
+  }
+  const total: IngestResult = { ids: [], chunks: 0, unchanged: [], failed: [] };
+  for (const file of files) {
+    try {
+      const result = await context.runtime.knowledge.addFile({
+        ...file,
+        ...(id === undefined ? {} : { id }),
+        ...(title === undefined ? {} : { title }),
+        ...(metadata === undefined ? {} : { metadata }),
+      });
+      total.ids.push(...result.ids);
+      total.chunks += result.chunks;
+      total.unchanged.push(...result.unchanged);
+    } catch (error) {
+      // One file: its own error is the answer. Several: the others still count.
+      if (files.length === 1) throw error;
+      total.failed.push({ source: file.name, error: errorResponse(error).body.error.message });
+    }
+  }
+  if (total.ids.length === 0) {
+    throw new HttpError({
+      status: 415,
+      code: 'document_unsupported',
+      message: total.failed.map((failure) => failure.error).join('; '),
+    });
+  }
+  return {
+    ids: total.ids,
+    chunks: total.chunks,
+    unchanged: total.unchanged,
+    failed: total.failed.map((failure) => ({ file: failure.source, error: failure.error })),
+  };
+}
+
+function badUpload(message: string): HttpError {
+  return new HttpError({ status: 400, code: 'invalid_request', message });
 }

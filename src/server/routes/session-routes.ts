@@ -1,49 +1,147 @@
 import type { FastifyInstance } from 'fastify';
+import { createId } from '../../core/index.ts';
 import { HttpError } from '../http-error.ts';
-import { idParams, parseWith } from '../schemas.ts';
+import { parseWith, sessionParams } from '../schemas.ts';
+import { anonymousOwner } from '../session-registry.ts';
 import type { RouteContext } from './route-context.ts';
 
-/** GET /api/sessions, GET and DELETE /api/sessions/:id. */
+/**
+ * GET /api/sessions, GET and DELETE /api/sessions/:id, GET /api/sessions/:id/history,
+ * POST /api/sessions/:id/cancel and DELETE /api/sessions/:id/interrupts.
+ */
 export function registerSessionRoutes(app: FastifyInstance, context: RouteContext): void {
-  const chat = context.runtime.runner.chat;
+  const { runtime } = context;
+  const runner = runtime.runner;
+  const chat = runner.chat;
+
+  /** The session id of the path, checked to be the caller's. */
+  const ownedSession = (request: Parameters<RouteContext['ownerOf']>[0]) => {
+    const { id } = parseWith(sessionParams, request.params);
+    runtime.sessions.check(id, context.ownerOf(request));
+    return id;
+  };
 
   app.get('/api/sessions', async (request) => {
-    const owned = context.sessions.owned(context.ownerOf(request));
-    const threads = await context.runtime.checkpointer.listThreads();
-    return {
-      sessions: threads
-        .filter((thread) => owned.has(thread.threadId))
-        .map((thread) => ({
-          sessionId: thread.threadId,
+    const owner = context.ownerOf(request);
+    const threads = new Map(
+      (await runtime.checkpointer.listThreads()).map((thread) => [thread.threadId, thread]),
+    );
+    const registered = runtime.sessions.owned(owner);
+    const sessions = registered.flatMap((session) => {
+      const thread = threads.get(session.sessionId);
+      if (thread === undefined) return [];
+      return [
+        {
+          sessionId: session.sessionId,
+          title: session.title,
           status: thread.status,
           updatedAt: new Date(thread.updatedAt).toISOString(),
-        })),
-    };
+        },
+      ];
+    });
+    // Threads from before the registry existed belong to nobody in particular: anonymous.
+    if (owner === anonymousOwner) {
+      for (const thread of threads.values()) {
+        if (thread.threadId.includes('#') || runtime.sessions.has(thread.threadId)) continue;
+        sessions.push({
+          sessionId: thread.threadId,
+          title: '',
+          status: thread.status,
+          updatedAt: new Date(thread.updatedAt).toISOString(),
+        });
+      }
+    }
+    sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    return { sessions };
   });
 
   app.get('/api/sessions/:id', async (request) => {
-    const { id } = parseWith(idParams, request.params);
-    context.sessions.check(id, context.ownerOf(request));
+    const id = ownedSession(request);
     const state = await chat.getState(id);
-    if (state === undefined)
-      throw new HttpError({ status: 404, code: 'not_found', message: `no session "${id}"` });
+    if (state === undefined) throw notFound(id);
     return {
       sessionId: id,
-      messages: state.values.messages.map(({ id: messageId, ...message }) => ({
-        id: messageId,
-        ...message,
-      })),
+      messages: state.values.messages,
       summary: state.values.summary ?? '',
+      interrupts: await runner.pendingInterrupts(id),
       status: state.status,
+      running: runner.isRunning(id),
       updatedAt: new Date(state.updatedAt).toISOString(),
     };
   });
 
+  app.get('/api/sessions/:id/history', async (request) => {
+    const id = ownedSession(request);
+    const history = await chat.history(id);
+    if (history.length === 0) throw notFound(id);
+    return {
+      steps: history.map((entry) => ({
+        runId: entry.runId,
+        node: entry.node ?? entry.kind,
+        kind: entry.kind,
+        update: entry.update,
+        status: entry.status,
+        ...(entry.error ? { error: entry.error } : {}),
+        at: new Date(entry.createdAt).toISOString(),
+      })),
+    };
+  });
+
   app.delete('/api/sessions/:id', async (request, reply) => {
-    const { id } = parseWith(idParams, request.params);
-    context.sessions.check(id, context.ownerOf(request));
-    await chat.deleteThread(id);
-    context.sessions.forget(id);
+    const id = ownedSession(request);
+    if (runner.isRunning(id)) await runner.cancel(id);
+    await runner.deleteSession(id);
+    runtime.sessions.forget(id);
     return reply.code(204).send();
   });
+
+  app.post('/api/sessions/:id/cancel', async (request, reply) => {
+    const id = ownedSession(request);
+    if (!(await runner.cancel(id))) {
+      throw new HttpError({
+        status: 404,
+        code: 'no_active_run',
+        message: `session "${id}" has no run going, interrupted or waiting for approval`,
+      });
+    }
+    return reply.code(202).send({ sessionId: id, status: 'cancelled' });
+  });
+
+  app.delete('/api/sessions/:id/interrupts', async (request) => {
+    const id = ownedSession(request);
+    const pending = await runner.pendingInterrupts(id);
+    if (pending.length === 0) {
+      throw new HttpError({
+        status: 409,
+        code: 'not_interrupted',
+        message: `session "${id}" has no tool call waiting for a decision`,
+      });
+    }
+    const leave = context.guard.enter(id);
+    const stream = context.streams.open(id, createId());
+    try {
+      const payload = await runner.invoke({
+        sessionId: id,
+        resume: {
+          decisions: pending.map((interrupt) => ({
+            id: interrupt.id,
+            approve: false,
+            reason: 'all pending calls were denied',
+          })),
+        },
+        onEvent: (name, data) => stream.push(name, data),
+        streamTokens: false,
+      });
+      for (const _ of pending) context.metrics.decisions.inc({ decision: 'deny' });
+      stream.push('done', payload);
+      return payload;
+    } finally {
+      context.streams.finish(stream);
+      leave();
+    }
+  });
+}
+
+function notFound(id: string): HttpError {
+  return new HttpError({ status: 404, code: 'not_found', message: `no session "${id}"` });
 }

@@ -1,110 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { documentsBody, invokeBody, searchBody } from '../schemas.ts';
+import { HttpError } from '../http-error.ts';
+import { openApiDocument } from '../openapi-document.ts';
 import type { RouteContext } from './route-context.ts';
 
-/** GET /api/agent/status, /healthz, /metrics and /openapi.json. */
+/** The Swagger UI files the docs page loads, from the swagger-ui-dist package (no CDN). */
+const swaggerFiles: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const docsPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Yeoul API</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/swagger-ui.css"><link rel="icon" href="/docs/favicon-32x32.png">
+</head><body><div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/swagger-ui-standalone-preset.js"></script>
+<script src="/docs/init.js"></script></body></html>`;
+
+const docsInit = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout', persistAuthorization: true,
+});`;
+
+/** GET /api/agent/status, /healthz, /metrics, /openapi.json and the API docs page at /docs. */
 export function registerSystemRoutes(app: FastifyInstance, context: RouteContext): void {
   const { runtime } = context;
+  const swaggerDir = dirname(
+    createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
+  );
 
-  app.get('/api/agent/status', async () => ({
-    status: 'ok',
-    version: context.version,
-    model: `${runtime.model.info.provider}:${runtime.model.info.modelId}`,
-    embeddingModel: runtime.embedder?.name ?? null,
-    tools: runtime.tools.registry.describe(runtime.toolEnvironment).map((tool) => tool.name),
-    graphs: ['chat', 'react', 'ops'],
-    uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000),
-    activeRuns: context.sessions.active,
-  }));
+  app.get('/api/agent/status', async () => {
+    const health = runtime.model.health;
+    const search = runtime.searchHealth();
+    return {
+      status: health.failing || search.state !== 'ok' ? 'degraded' : 'ok',
+      version: context.version,
+      model: `${runtime.model.info.provider}:${runtime.model.info.modelId}`,
+      lastModelError: health.lastError
+        ? { ...health.lastError, at: new Date(health.lastError.at).toISOString() }
+        : null,
+      embeddingModel: runtime.embedder?.name ?? null,
+      tools: runtime.tools.registry.describe(runtime.toolEnvironment).map((tool) => tool.name),
+      graphs: ['chat', 'react', 'ops'],
+      uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000),
+      activeRuns: runtime.runner.activeRuns,
+      store: { backend: 'sqlite', instanceId: runtime.checkpointer.instanceId },
+      search,
+      mcpServers: [],
+    };
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/metrics', async (_request, reply) => {
-    reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');
-    return context.metrics.render({
-      yeoul_active_runs: context.sessions.active,
-      yeoul_uptime_seconds: Math.round((Date.now() - context.startedAt) / 1000),
-    });
+    reply.header('content-type', context.metrics.contentType);
+    return context.metrics.render();
   });
 
-  app.get('/openapi.json', async () => openApiDocument(context.version));
-}
+  const document = openApiDocument(context.version);
+  app.get('/openapi.json', async () => document);
 
-const errorSchema = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-    },
-  },
-};
-
-/** The OpenAPI document, with request bodies generated from the zod schemas that validate them. */
-export function openApiDocument(version: string) {
-  const body = (schema: z.ZodType) => ({
-    required: true,
-    content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input' }) } },
-  });
-  const errors = Object.fromEntries(
-    ['400', '401', '404', '409', '413', '500', '503'].map((status) => [
-      status,
-      { description: 'error', content: { 'application/json': { schema: errorSchema } } },
-    ]),
+  app.get('/docs', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(docsPage),
   );
-  const ok = (description: string) => ({ description });
-  return {
-    openapi: '3.1.0',
-    info: { title: 'Yeoul', version, description: 'Graph-based AI agent server' },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    security: [{ bearer: [] }],
-    paths: {
-      '/api/agent/invoke': {
-        post: {
-          requestBody: body(invokeBody),
-          responses: { '200': ok('the answer payload'), ...errors },
-        },
-      },
-      '/api/agent/stream': {
-        post: {
-          requestBody: body(invokeBody),
-          responses: {
-            '200': ok('text/event-stream: step, token, tool-call, tool-result, done, error'),
-            ...errors,
-          },
-        },
-      },
-      '/api/agent/status': { get: { responses: { '200': ok('server status') } } },
-      '/api/sessions': { get: { responses: { '200': ok('the caller’s sessions') } } },
-      '/api/sessions/{id}': {
-        get: { responses: { '200': ok('{sessionId, messages, summary}'), ...errors } },
-        delete: { responses: { '204': ok('deleted'), ...errors } },
-      },
-      '/api/documents': {
-        post: {
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': { schema: z.toJSONSchema(documentsBody, { io: 'input' }) },
-              'multipart/form-data': {
-                schema: {
-                  type: 'object',
-                  properties: { file: { type: 'string', format: 'binary' } },
-                },
-              },
-            },
-          },
-          responses: { '201': ok('{ids, chunks}'), ...errors },
-        },
-        get: { responses: { '200': ok('the documents') } },
-      },
-      '/api/documents/{id}': { delete: { responses: { '204': ok('deleted'), ...errors } } },
-      '/api/search': {
-        post: { requestBody: body(searchBody), responses: { '200': ok('{hits}'), ...errors } },
-      },
-      '/healthz': { get: { security: [], responses: { '200': ok('alive') } } },
-      '/metrics': { get: { security: [], responses: { '200': ok('Prometheus text format') } } },
-    },
-  };
+  app.get('/docs/init.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(docsInit),
+  );
+  app.get('/docs/:file', async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const type = swaggerFiles[file];
+    if (type === undefined) {
+      throw new HttpError({ status: 404, code: 'not_found', message: `no file /docs/${file}` });
+    }
+    reply.header('cache-control', 'public, max-age=86400');
+    return reply.type(type).send(await readFile(join(swaggerDir, file)));
+  });
 }

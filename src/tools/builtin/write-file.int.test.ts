@@ -25,6 +25,8 @@ describe('write_file', () => {
   const call = (args: unknown) =>
     new ToolExecutor(new ToolRegistry().register(writeFileTool), {
       env: createToolEnvironment({ dataDir: base, workspaceDir: workspace }),
+      // write_file asks for approval by default: this person approves every call.
+      approve: async () => true,
     }).execute({ id: 'call-1', name: 'write_file', args });
 
   before(async () => {

@@ -29,7 +29,7 @@ export const writeFileTool = defineTool({
     path: workspacePath.describe('Path relative to the workspace, like "notes/todo.txt"'),
     content: z.string().describe('The whole text of the file, at most 100 KB'),
   }),
-  permission: 'allow',
+  permission: 'ask',
   timeoutMs: 5_000,
   async execute({ path, content }, { env }) {
     const size = Buffer.byteLength(content, 'utf8');

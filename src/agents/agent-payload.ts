@@ -1,0 +1,107 @@
+import type { PendingInterrupt } from '../graph/index.ts';
+import type { Evaluation } from './ops/evaluation.ts';
+import type { ToolApprovalRequest } from './run-tool-calls.ts';
+import type { AgentSource, AgentUsage } from './types.ts';
+
+/** The graphs a request may ask for. */
+export type GraphName = 'chat' | 'react' | 'ops';
+
+/** A person's decision on one pending tool call (../shared/CONTRACT.md "Approvals"). */
+export interface ApprovalDecision {
+  id: string;
+  approve: boolean;
+  reason?: string;
+}
+
+/** Per-request options (the body's `options`). */
+export interface AgentRequestOptions {
+  temperature?: number;
+  maxIterations?: number;
+  graph?: GraphName;
+  evaluate?: boolean;
+}
+
+/**
+ * One request to an agent (the body of POST /api/agent/invoke): a new `message`, or
+ * `resume.decisions` for the session's paused run.
+ */
+export interface AgentRequest {
+  message?: string;
+  sessionId?: string;
+  resume?: { decisions: ApprovalDecision[] };
+  options?: AgentRequestOptions;
+  signal?: AbortSignal;
+  /**
+   * Stream events: `step` {node, phase}, `token`, `tool-call`, `tool-result`, `interrupt`
+   * (one per pending call), `error` {code, message} when the run ends in a failure,
+   * `evaluation`.
+   */
+  onEvent?: (name: string, data: unknown) => void;
+  /** Whether model text is streamed as `token` events (default: when `onEvent` is given). */
+  streamTokens?: boolean;
+}
+
+/** A pending tool call as clients see it. */
+export interface ApprovalInterrupt {
+  id: string;
+  type: 'tool-approval';
+  tool: string;
+  args: unknown;
+  /** ISO time. */
+  createdAt: string;
+}
+
+/** What a run ended as (the payload's `status`). */
+export type RunOutcome = 'published' | 'rejected' | 'error' | 'interrupted' | 'cancelled';
+
+/** The invoke payload of ../shared/CONTRACT.md. */
+export interface AgentResponse {
+  response: string;
+  sessionId: string;
+  toolsUsed: string[];
+  /** Seconds. */
+  executionTime: number;
+  status: RunOutcome;
+  error?: true;
+  errorCode?: string;
+  interrupts?: ApprovalInterrupt[];
+  sources?: AgentSource[];
+  steps: string[];
+  usage: AgentUsage;
+  evaluation?: { score: number; verdict: string; checks: Evaluation['checks'] };
+}
+
+/** A pending interrupt in the contract's shape. */
+export function approvalOf(pending: PendingInterrupt): ApprovalInterrupt {
+  const request = pending.value as Partial<ToolApprovalRequest>;
+  return {
+    id: pending.id,
+    type: 'tool-approval',
+    tool: request.tool ?? 'unknown',
+    args: request.args ?? {},
+    createdAt: new Date(pending.createdAt).toISOString(),
+  };
+}
+
+/** Decisions as graph answers, by interrupt id. */
+export function answersOf(decisions: ApprovalDecision[]): Record<string, unknown> {
+  return Object.fromEntries(
+    decisions.map((decision) => [
+      decision.id,
+      { approve: decision.approve, ...(decision.reason ? { reason: decision.reason } : {}) },
+    ]),
+  );
+}
+
+/** What the user is told when a run was stopped before its answer. */
+export function cancelledAnswer(korean: boolean): string {
+  return korean ? '요청이 취소되었습니다.' : 'The request was cancelled.';
+}
+
+/** What the user is told while a run waits for approvals. */
+export function awaitingApprovalAnswer(korean: boolean, interrupts: ApprovalInterrupt[]): string {
+  const tools = [...new Set(interrupts.map((pending) => pending.tool))].join(', ');
+  return korean
+    ? `도구 호출 ${interrupts.length}건(${tools})이 승인을 기다리고 있습니다. 승인하거나 거부하면 이어서 답합니다.`
+    : `${interrupts.length} tool call${interrupts.length === 1 ? '' : 's'} (${tools}) await${interrupts.length === 1 ? 's' : ''} approval; approve or deny to continue.`;
+}

@@ -1,0 +1,95 @@
+import type { CompiledGraph, GraphEvent, RunResult, StateSchema } from '../graph/index.ts';
+import { chatRunInput } from './chat/chat-state.ts';
+import type { InnerAgent, InnerAgentResult } from './ops/ops-state.ts';
+import { reactRunInput } from './react/build-react-graph.ts';
+import type { AgentOptions, AgentSource, AgentUsage, ChatMessage } from './types.ts';
+
+/** The agent graphs an inner agent runs on (built once by the runner). */
+export interface AgentGraphs {
+  chat: CompiledGraph<StateSchema>;
+  react: CompiledGraph<StateSchema>;
+}
+
+/** What the fields of a chat or react run's state the payload reads. */
+interface AgentValues {
+  messages: ChatMessage[];
+  response?: string;
+  context?: string;
+  sources?: AgentSource[];
+  usage: AgentUsage;
+  toolsUsed: string[];
+  error: { code: string; message: string } | null;
+}
+
+/**
+ * The chat or react agent on a session's thread, as the ops loop and the runner call it:
+ * a new run on a prompt (a run its dead process left behind is closed first), or the
+ * paused run resumed with answers. Tokens are streamed only when someone reads events.
+ */
+export function innerAgent(
+  graphs: AgentGraphs,
+  name: 'chat' | 'react',
+  sessionId: string,
+  options: AgentOptions,
+  streamTokens: boolean,
+): InnerAgent {
+  const graph = graphs[name];
+  return async (input, run) => {
+    const steps: string[] = [];
+    const config = {
+      threadId: sessionId,
+      signal: run.signal,
+      onEvent: forwardEvents(steps, run.emit),
+      context: { streamTokens },
+    };
+    const result =
+      'answers' in input
+        ? await graph.resumeRun(sessionId, { ...config, answers: input.answers })
+        : await graph.run(
+            (name === 'react'
+              ? reactRunInput(input.prompt, options)
+              : chatRunInput(input.prompt, options)) as never,
+            { ...config, onPendingRun: 'abandon' },
+          );
+    return innerResult(result, steps);
+  };
+}
+
+/** Turns graph events into the API's stream events, recording the nodes run in `steps`. */
+export function forwardEvents(steps: string[], emit: (name: string, data: unknown) => void) {
+  return (event: GraphEvent<StateSchema>) => {
+    if (event.type === 'node-start') {
+      steps.push(event.node);
+      emit('step', { node: event.node, phase: 'start' });
+    } else if (event.type === 'node-end') emit('step', { node: event.node, phase: 'end' });
+    else if (event.type === 'custom') emit(event.name, event.data);
+  };
+}
+
+/** What a finished (or paused) chat or react run produced. */
+export function innerResult(result: RunResult<StateSchema>, steps: string[]): InnerAgentResult {
+  const values = result.values as unknown as AgentValues;
+  const messages = values.messages;
+  let lastUser = messages.length - 1;
+  while (lastUser >= 0 && messages[lastUser]?.role !== 'user') lastUser -= 1;
+  const toolResults = messages
+    .slice(lastUser + 1)
+    .flatMap((message) => (message.role === 'tool' ? [message.content] : []));
+  const last = messages.at(-1);
+  const response =
+    result.status === 'interrupted'
+      ? ''
+      : (values.response ?? (last?.role === 'assistant' ? last.content : ''));
+  return {
+    status: result.status,
+    interrupts: result.interrupts,
+    response,
+    toolResults,
+    context: values.context ?? '',
+    sources: values.sources ?? [],
+    usage: values.usage,
+    toolsUsed: values.toolsUsed,
+    steps,
+    error: values.error,
+  };
+}

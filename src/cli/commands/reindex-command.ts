@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import type { ReindexProgress } from '../../knowledge/index.ts';
+import { defineCommand } from '../define-command.ts';
+import type { OutputStream } from '../io.ts';
+import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
+import { createProgressBar } from '../progress-bar.ts';
+
+/** `yeoul reindex`: rebuilds the search index (an OpenSearch cluster) from the stored documents. */
+export const reindexCommand = defineCommand({
+  name: 'reindex',
+  summary: 'rebuild the search index (an OpenSearch cluster) from the stored documents',
+  usage: ['reindex [--data DIR]'],
+  details: [
+    'With YEOUL_SEARCH_URL=opensearch:URL, builds a new index with the current settings and',
+    'mappings from the documents in the data folder, then moves the alias to it and removes',
+    'the old one (search keeps answering meanwhile). Use it after an upgrade that changed the',
+    'index, a change of YEOUL_EMBEDDING_MODEL, or a lost cluster. A progress bar shows on a',
+    'terminal, one line per document otherwise (stderr). Exit code 1 when any document failed.',
+  ],
+  example: 'reindex --data ./data',
+  async run(args, io) {
+    const { values } = parseCommandArgs('reindex', args, dataOption, { min: 0, max: 0, names: '' });
+    // Loaded here, not on import, so that `--help` and usage errors answer at once.
+    const { readServerConfig } = await import('../../server/index.ts');
+    const { rebuildSearchIndex, readSearchSettings, SqliteDocumentStore } = await import(
+      '../../knowledge/index.ts'
+    );
+    const { resolveEmbedder } = await import('../../models/index.ts');
+    const config = readServerConfig(
+      io.env,
+      values.data === undefined ? {} : { dataDir: values.data },
+    );
+    if (readSearchSettings(config.env) === undefined) {
+      io.stdout.write(
+        'YEOUL_SEARCH_URL is not set: the embedded index is written with the documents, so there is nothing to rebuild.\n',
+      );
+      return 0;
+    }
+    const store = new SqliteDocumentStore({ path: join(config.dataDir, 'knowledge.sqlite') });
+    const report = progressReporter(io.stderr);
+    try {
+      const result = await rebuildSearchIndex(config.env, {
+        store,
+        embedder: resolveEmbedder(config.env),
+        onProgress: report,
+      });
+      report.end();
+      if (result === undefined) return 0;
+      const replaced =
+        result.replaced.length > 0 ? `, replacing ${result.replaced.join(', ')}` : '';
+      io.stdout.write(
+        `${result.documents} ${result.documents === 1 ? 'document' : 'documents'} (${result.chunks} chunks) ` +
+          `indexed into ${result.index}${replaced}; ${result.failed.length} failed\n`,
+      );
+      if (result.failed.length === 0) return 0;
+      io.stderr.write(
+        `yeoul: ${result.failed.length} of ${result.documents} documents were not indexed; they stay pending and a running yeoul retries them\n`,
+      );
+      return 1;
+    } finally {
+      report.end();
+      await store.close();
+    }
+  },
+});
+
+/** A progress bar on a terminal, one line per document elsewhere; failures always get a line. */
+function progressReporter(out: OutputStream) {
+  const bar = out.isTTY ? createProgressBar(out) : undefined;
+  const report = (progress: ReindexProgress) => {
+    const failure = progress.error ? `: ${progress.error.replace(/\s+/g, ' ')}` : '';
+    const line = `${progress.document.status.padEnd(8)} ${progress.document.title}${failure}`;
+    if (bar === undefined) out.write(`${line}\n`);
+    else {
+      if (progress.error) {
+        bar.clear();
+        out.write(`${line}\n`);
+      }
+      bar.update(progress.done, progress.total, progress.document.title);
+    }
+  };
+  return Object.assign(report, { end: () => bar?.clear() });
+}

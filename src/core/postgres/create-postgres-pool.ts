@@ -1,0 +1,62 @@
+import type pg from 'pg';
+import { describePostgresTarget } from './classify-postgres-error.ts';
+
+/** How Yeoul connects to PostgreSQL. Every duration is in milliseconds. */
+export interface PostgresPoolOptions {
+  /** A `postgres://user:password@host:port/database` URL (`DATABASE_URL`). */
+  url: string;
+  /** Connections this process opens at most (default 10). */
+  maxConnections?: number;
+  /** A statement running longer is cancelled by the server (default 30 000). */
+  statementTimeoutMs?: number;
+  /** Opening a connection longer fails as unreachable (default 5 000). */
+  connectionTimeoutMs?: number;
+  /** An idle connection is closed after this (default 30 000). */
+  idleTimeoutMs?: number;
+  /** Shown in `pg_stat_activity` (default `yeoul`; the URL's own `application_name` wins). */
+  applicationName?: string;
+  /** Called when an idle connection breaks (the pool drops it and opens another later). */
+  onIdleError?: (error: Error) => void;
+}
+
+/** A pool of PostgreSQL connections, as `createPostgresPool` makes it. */
+export type PostgresPool = pg.Pool;
+
+/** A connection checked out of a pool (inside a transaction, say). */
+export type PostgresClient = pg.PoolClient;
+
+/**
+ * A connection pool for `DATABASE_URL` with Yeoul's limits: bounded size, a statement
+ * timeout, a client-side read timeout a little longer (so a vanished server cannot hang a
+ * request), TCP keep-alive, JIT off, and no transaction left idle for more than a minute. An idle
+ * connection that breaks never crashes the process.
+ * @example
+ * const pool = await createPostgresPool({ url: process.env.DATABASE_URL });
+ */
+export async function createPostgresPool(options: PostgresPoolOptions): Promise<PostgresPool> {
+  // Loaded on first use, so processes on the embedded SQLite store never pay for the driver.
+  const { default: pg } = await import('pg');
+  const statementTimeout = options.statementTimeoutMs ?? 30_000;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
+    statement_timeout: statementTimeout,
+    query_timeout: statementTimeout + 5_000,
+    idle_in_transaction_session_timeout: 60_000,
+    application_name: options.applicationName ?? 'yeoul',
+    // Yeoul's statements are short; JIT compiling one costs more than it saves (tens of ms).
+    options: '-c jit=off',
+    keepAlive: true,
+  });
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return pool;
+}
+
+/** `host:port/database` of a pool, for messages (never credentials). */
+export function poolTarget(pool: PostgresPool): string {
+  const settings = pool.options as { connectionString?: string; host?: string; port?: number };
+  if (settings.connectionString) return describePostgresTarget(settings.connectionString);
+  return `${settings.host ?? 'localhost'}:${settings.port ?? 5432}`;
+}

@@ -1,0 +1,37 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+/** Header and body paths that never reach a log line. */
+const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.body',
+  'body.message',
+];
+
+/**
+ * The process's logger: `LOG_LEVEL` (default info), pretty coloured lines when standard
+ * output is a terminal, JSON lines otherwise (what log collectors read). Authorization
+ * headers and request bodies are never logged.
+ * @example
+ * const logger = createLogger(process.env);
+ * logger.warn({ code: 'model_unreachable' }, 'model call failed');
+ */
+export function createLogger(
+  env: Record<string, string | undefined>,
+  destination?: DestinationStream,
+): Logger {
+  const options = {
+    level: env.LOG_LEVEL || 'info',
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+  };
+  if (destination) return pino(options, destination);
+  if (process.stdout.isTTY) {
+    return pino(
+      options,
+      pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }),
+    );
+  }
+  return pino(options);
+}

@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import {
+  documentListSchema,
+  documentsCreatedSchema,
+  errorResponseSchema,
+  graphListSchema,
+  historySchema,
+  invokeResponseSchema,
+  searchResponseSchema,
+  sessionListSchema,
+  sessionSchema,
+  statusResponseSchema,
+} from './response-schemas.ts';
+import { documentsBody, invokeBody, searchBody, sessionIdSchema } from './schemas.ts';
+
+type Schema = z.ZodType;
+
+const jsonSchema = (schema: Schema, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+
+const json = (schema: Schema) => ({
+  content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
+});
+
+const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      { description: 'error', ...json(errorResponseSchema) },
+    ]),
+  );
+
+const sessionPath = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'the session id',
+  schema: jsonSchema(sessionIdSchema, 'input'),
+};
+const documentPath = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'the document id',
+  schema: { type: 'string', minLength: 1, maxLength: 200 },
+};
+
+/** One operation: its id, summary, request body and answers. */
+function operation(
+  operationId: string,
+  summary: string,
+  responses: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return { operationId, summary, ...extra, responses };
+}
+
+const body = (schema: Schema) => ({
+  requestBody: {
+    required: true,
+    content: { 'application/json': { schema: jsonSchema(schema, 'input') } },
+  },
+});
+
+/**
+ * The OpenAPI 3.1 document: request bodies and responses generated from the zod schemas
+ * that validate and describe them, path parameters declared, one operation id each —
+ * enough for generated clients.
+ */
+export function openApiDocument(version: string) {
+  const ok = (description: string, schema: Schema) => ({ '200': { description, ...json(schema) } });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Yeoul',
+      version,
+      description: 'Graph-based AI agent server: agent runs, sessions, approvals, documents.',
+    },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    security: [{ bearer: [] }],
+    paths: {
+      '/api/agent/invoke': {
+        post: operation(
+          'invokeAgent',
+          'Run the agent on a message (or resume a paused run with decisions)',
+          {
+            ...ok('the answer payload', invokeResponseSchema),
+            ...errorResponses(400, 401, 404, 409, 413, 500, 503),
+          },
+          body(invokeBody),
+        ),
+      },
+      '/api/agent/stream': {
+        post: operation(
+          'streamAgent',
+          'Run the agent and stream its events (Server-Sent Events: step, token, tool-call, tool-result, interrupt, error, done)',
+          {
+            '200': {
+              description: 'text/event-stream; the `done` event carries the invoke payload',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...errorResponses(400, 401, 404, 409, 413, 500, 503),
+          },
+          body(invokeBody),
+        ),
+      },
+      '/api/agent/status': {
+        get: operation(
+          'getStatus',
+          'Server status, model, store and search state',
+          ok('status', statusResponseSchema),
+        ),
+      },
+      '/api/graphs': {
+        get: operation(
+          'listGraphs',
+          'The graphs as Mermaid flowcharts',
+          ok('graphs', graphListSchema),
+        ),
+      },
+      '/api/sessions': {
+        get: operation(
+          'listSessions',
+          'The caller’s sessions, newest first',
+          ok('sessions', sessionListSchema),
+        ),
+      },
+      '/api/sessions/{id}': {
+        get: operation(
+          'getSession',
+          'A session’s memory window, summary and pending approvals',
+          { ...ok('the session', sessionSchema), ...errorResponses(400, 401, 404) },
+          { parameters: [sessionPath] },
+        ),
+        delete: operation(
+          'deleteSession',
+          'Delete a session and everything stored for it',
+          { '204': { description: 'deleted' }, ...errorResponses(400, 401, 404) },
+          { parameters: [sessionPath] },
+        ),
+      },
+      '/api/sessions/{id}/history': {
+        get: operation(
+          'getSessionHistory',
+          'Every stored step of the session, oldest first: node, update, time',
+          { ...ok('the steps', historySchema), ...errorResponses(400, 401, 404) },
+          { parameters: [sessionPath] },
+        ),
+      },
+      '/api/sessions/{id}/stream': {
+        get: operation(
+          'joinSessionStream',
+          'Join the session’s running run: replay after Last-Event-ID, then live',
+          {
+            '200': {
+              description: 'text/event-stream',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...errorResponses(400, 401, 404),
+          },
+          {
+            parameters: [
+              sessionPath,
+              { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
+            ],
+          },
+        ),
+      },
+      '/api/sessions/{id}/cancel': {
+        post: operation(
+          'cancelSessionRun',
+          'Stop the session’s run (or abandon an interrupted or paused one)',
+          { '202': { description: 'stopped' }, ...errorResponses(400, 401, 404) },
+          { parameters: [sessionPath] },
+        ),
+      },
+      '/api/sessions/{id}/interrupts': {
+        delete: operation(
+          'denyPendingCalls',
+          'Deny every tool call waiting for approval; the run goes on to its answer',
+          {
+            ...ok('the answer payload', invokeResponseSchema),
+            ...errorResponses(400, 401, 404, 409),
+          },
+          { parameters: [sessionPath] },
+        ),
+      },
+      '/api/documents': {
+        post: operation(
+          'addDocuments',
+          'Add documents (JSON) or upload files (multipart: file, id?, title?, metadata?)',
+          {
+            '201': { description: 'added', ...json(documentsCreatedSchema) },
+            ...errorResponses(400, 401, 413, 415, 503),
+          },
+          {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: jsonSchema(documentsBody, 'input') },
+                'multipart/form-data': {
+                  schema: {
+                    type: 'object',
+                    required: ['file'],
+                    properties: {
+                      file: { type: 'string', format: 'binary' },
+                      id: { type: 'string' },
+                      title: { type: 'string' },
+                      metadata: { type: 'string', description: 'a JSON object' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ),
+        get: operation(
+          'listDocuments',
+          'The stored documents',
+          ok('documents', documentListSchema),
+        ),
+      },
+      '/api/documents/{id}': {
+        delete: operation(
+          'deleteDocument',
+          'Delete a document and its passages',
+          { '204': { description: 'deleted' }, ...errorResponses(401, 404) },
+          { parameters: [documentPath] },
+        ),
+      },
+      '/api/search': {
+        post: operation(
+          'searchKnowledge',
+          'The passages that best answer a query',
+          { ...ok('hits, best first', searchResponseSchema), ...errorResponses(400, 401, 503) },
+          body(searchBody),
+        ),
+      },
+      '/healthz': {
+        get: {
+          operationId: 'health',
+          security: [],
+          responses: { '200': { description: 'alive' } },
+        },
+      },
+      '/metrics': {
+        get: {
+          operationId: 'metrics',
+          security: [],
+          responses: {
+            '200': {
+              description: 'Prometheus text format',
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    },
+  };
+}

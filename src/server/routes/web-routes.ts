@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { stripTypeScriptTypes } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerGraphRoutes } from './graph-routes.ts';
+import type { RouteContext } from './route-context.ts';
+
+/** Where the console's own files live (browser TypeScript, CSS, the page, the icon). */
+const webRoot = join(import.meta.dirname, '..', '..', 'web');
+
+/** A file as served: its bytes (TypeScript already stripped), gzipped copy and validator. */
+interface Asset {
+  key: string;
+  body: Buffer;
+  gzipped: Buffer;
+  etag: string;
+  type: string;
+}
+
+const contentTypes: Record<string, string> = {
+  ts: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+  html: 'text/html; charset=utf-8',
+};
+
+/** The browser modules the console imports by bare name (the page's import map points here). */
+const vendorFiles: Record<string, () => string> = {
+  'preact.mjs': () => resolvePackageFile('preact'),
+  'preact-hooks.mjs': () => resolvePackageFile('preact/hooks'),
+  'htm.mjs': () => resolvePackageFile('htm'),
+  'marked.mjs': () => resolvePackageFile('marked'),
+  'dompurify.mjs': () => resolvePackageFile('dompurify'),
+};
+
+/** Mermaid's browser build: one entry and the chunks it loads on demand. */
+const mermaidDist = () => dirname(resolvePackageFile('mermaid'));
+const mermaidFile = /^(?:mermaid\.esm\.min\.mjs|chunks\/mermaid\.esm\.min\/[A-Za-z0-9_.-]+\.mjs)$/;
+/** Console files: lower-case kebab names in folders, no tests, no declaration files. */
+const webFile = /^(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:ts|css|svg)$/;
+
+/**
+ * GET / (the web console, with a Content-Security-Policy that allows no inline script
+ * except the page's import map, by hash), /web/* (its modules, TypeScript served with the
+ * types stripped), /vendor/* (Preact, htm, marked, DOMPurify and Mermaid from node_modules)
+ * and the favicon, plus GET /api/graphs, which the console draws. No build step: files are
+ * read, stripped and gzipped on first request and again whenever they change on disk.
+ */
+export function registerWebRoutes(app: FastifyInstance, context: RouteContext): void {
+  registerGraphRoutes(app, context);
+  const assets = new AssetCache();
+
+  app.get('/', async (request, reply) => {
+    const page = assets.get(join(webRoot, 'index.html'));
+    reply.header('content-security-policy', contentSecurityPolicy(page.body.toString('utf8')));
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    return send(request, reply, page);
+  });
+
+  const favicon = async (request: FastifyRequest, reply: FastifyReply) =>
+    send(request, reply, assets.get(join(webRoot, 'favicon.svg')));
+  app.get('/favicon.svg', favicon);
+  app.get('/favicon.ico', favicon);
+
+  app.get('/web/*', async (request, reply) => {
+    const path = (request.params as { '*': string })['*'];
+    if (!webFile.test(path) || path.endsWith('.test.ts') || path.endsWith('.d.ts'))
+      return notFound(request, reply);
+    return sendFile(request, reply, join(webRoot, path));
+  });
+
+  app.get('/vendor/mermaid/*', async (request, reply) => {
+    const path = (request.params as { '*': string })['*'];
+    if (!mermaidFile.test(path)) return notFound(request, reply);
+    return sendFile(request, reply, join(mermaidDist(), path));
+  });
+
+  app.get('/vendor/:name', async (request, reply) => {
+    const { name } = request.params as { name: string };
+    const resolve = Object.hasOwn(vendorFiles, name) ? vendorFiles[name] : undefined;
+    if (resolve === undefined) return notFound(request, reply);
+    return sendFile(request, reply, resolve());
+  });
+
+  function sendFile(request: FastifyRequest, reply: FastifyReply, path: string) {
+    let asset: Asset;
+    try {
+      asset = assets.get(path);
+    } catch {
+      return notFound(request, reply);
+    }
+    return send(request, reply, asset);
+  }
+}
+
+/** The page's policy: scripts from this origin only, plus the inline import map by its hash. */
+export function contentSecurityPolicy(page: string): string {
+  const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(page)?.[1];
+  const hash = importMap
+    ? ` 'sha256-${createHash('sha256').update(importMap).digest('base64')}'`
+    : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self'${hash}`,
+    // Mermaid draws its SVG with a <style> element and style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, asset: Asset) {
+  reply.header('content-type', asset.type);
+  reply.header('cache-control', 'no-cache');
+  reply.header('etag', asset.etag);
+  reply.header('vary', 'accept-encoding');
+  reply.header('x-content-type-options', 'nosniff');
+  if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+  if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+    reply.header('content-encoding', 'gzip');
+    return reply.send(asset.gzipped);
+  }
+  return reply.send(asset.body);
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).send({ error: { code: 'not_found', message: `no file ${request.url}` } });
+}
+
+/** Files read once and kept until their size or modification time changes. */
+class AssetCache {
+  #assets = new Map<string, Asset>();
+
+  get(path: string): Asset {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new Error(`${path} is not a file`);
+    const key = `${stat.size}-${stat.mtimeMs}`;
+    const cached = this.#assets.get(path);
+    if (cached?.key === key) return cached;
+    const extension = path.slice(path.lastIndexOf('.') + 1);
+    let body = readFileSync(path);
+    if (extension === 'ts') body = Buffer.from(stripTypes(body.toString('utf8')), 'utf8');
+    const asset: Asset = {
+      key,
+      body,
+      gzipped: gzipSync(body),
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      type: contentTypes[extension] ?? 'application/octet-stream',
+    };
+    this.#assets.set(path, asset);
+    return asset;
+  }
+}
+
+/** Browser TypeScript to JavaScript: Node's own stripper, without its "experimental" warning. */
+function stripTypes(source: string): string {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning).includes('stripTypeScriptTypes')) return;
+    Reflect.apply(emitWarning, process, [warning, ...rest]);
+  }) as typeof process.emitWarning;
+  try {
+    return stripTypeScriptTypes(source, { mode: 'strip' });
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+function resolvePackageFile(specifier: string): string {
+  return fileURLToPath(import.meta.resolve(specifier));
+}

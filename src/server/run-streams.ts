@@ -1,0 +1,98 @@
+/** One event of a run's stream, with the SSE id clients resume from. */
+export interface StreamEvent {
+  id: string;
+  event: string;
+  data: unknown;
+}
+
+type Listener = (event: StreamEvent) => void;
+
+/** How long a finished run's events stay for a client that reconnects with Last-Event-ID. */
+const keepFinishedMs = 60_000;
+
+/**
+ * The events of one run, numbered `<key>:<n>`, kept so that a client that dropped can
+ * join again and get what it missed, then the rest live.
+ */
+export class RunStream {
+  readonly key: string;
+  readonly sessionId: string;
+  readonly events: StreamEvent[] = [];
+  finished = false;
+  #listeners = new Set<Listener>();
+  #endListeners = new Set<() => void>();
+  #onFirstEvent: () => void;
+
+  constructor(key: string, sessionId: string, onFirstEvent: () => void) {
+    this.key = key;
+    this.sessionId = sessionId;
+    this.#onFirstEvent = onFirstEvent;
+  }
+
+  /** Records an event and hands it to every listener. */
+  push(event: string, data: unknown): StreamEvent {
+    if (this.events.length === 0) this.#onFirstEvent();
+    const entry = { id: `${this.key}:${this.events.length + 1}`, event, data };
+    this.events.push(entry);
+    for (const listener of this.#listeners) listener(entry);
+    return entry;
+  }
+
+  /** Whether `lastEventId` names an event of this run. */
+  owns(lastEventId: string | undefined): boolean {
+    return lastEventId !== undefined && lastEventId.startsWith(`${this.key}:`);
+  }
+
+  /**
+   * Hands over the events after `lastEventId` (all of them when it names another run),
+   * then live ones; `onEnd` runs once no more will come. Returns the function that stops.
+   */
+  follow(lastEventId: string | undefined, onEvent: Listener, onEnd: () => void): () => void {
+    const after = this.owns(lastEventId) ? Number(lastEventId?.split(':').at(-1)) || 0 : 0;
+    for (const entry of this.events.slice(after)) onEvent(entry);
+    if (this.finished) {
+      onEnd();
+      return () => undefined;
+    }
+    this.#listeners.add(onEvent);
+    this.#endListeners.add(onEnd);
+    return () => {
+      this.#listeners.delete(onEvent);
+      this.#endListeners.delete(onEnd);
+    };
+  }
+
+  /** No more events will come. */
+  finish(): void {
+    this.finished = true;
+    this.#listeners.clear();
+    for (const onEnd of this.#endListeners) onEnd();
+    this.#endListeners.clear();
+  }
+}
+
+/** The runs of each session in this process: the one going now, or the last one for a minute. */
+export class RunStreams {
+  #current = new Map<string, RunStream>();
+
+  /** A stream for a new run; it becomes the session's current one when its first event comes. */
+  open(sessionId: string, runKey: string): RunStream {
+    const stream: RunStream = new RunStream(runKey, sessionId, () => {
+      this.#current.set(sessionId, stream);
+    });
+    return stream;
+  }
+
+  /** Ends a run's stream; its events stay a minute for late reconnections. */
+  finish(stream: RunStream): void {
+    stream.finish();
+    setTimeout(() => {
+      if (this.#current.get(stream.sessionId) === stream) this.#current.delete(stream.sessionId);
+    }, keepFinishedMs).unref();
+  }
+
+  /** The session's current run stream, going or recently finished. */
+  current(sessionId: string): RunStream | undefined {
+    return this.#current.get(sessionId);
+  }
+}

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { SqliteWriteBatch } from '../core/index.ts';
+import { HttpError } from './http-error.ts';
+
+/** The owner of sessions made without an API key: the CLI, or a server without keys. */
+export const anonymousOwner = 'anonymous';
+
+/** One session as listings show it. */
+export interface SessionSummary {
+  sessionId: string;
+  /** The first user message, shortened: what the session is about. */
+  title: string;
+  createdAt: number;
+}
+
+/**
+ * The one registry of sessions, shared by the HTTP API and the CLI: who owns each (a hash
+ * of the API key that created it, or `anonymous`), when it was made and what it is about.
+ * A session id follows one rule everywhere (`sessionIdPattern`).
+ */
+export class SessionRegistry {
+  #batch: SqliteWriteBatch;
+  #selectOwner: StatementSync;
+  #insertOwner: StatementSync;
+  #setTitle: StatementSync;
+  #selectOwned: StatementSync;
+  #deleteOwner: StatementSync;
+
+  constructor(database: DatabaseSync) {
+    database.exec(
+      'CREATE TABLE IF NOT EXISTS server_session_owners (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID',
+    );
+    const columns = database.prepare('PRAGMA table_info(server_session_owners)').all() as Array<{
+      name: string;
+    }>;
+    if (!columns.some((column) => column.name === 'title')) {
+      database.exec("ALTER TABLE server_session_owners ADD COLUMN title TEXT NOT NULL DEFAULT ''");
+    }
+    // Claims commit together with the checkpoints of the same connection.
+    this.#batch = SqliteWriteBatch.of(database);
+    this.#selectOwner = database.prepare(
+      'SELECT owner FROM server_session_owners WHERE session_id = ?',
+    );
+    this.#insertOwner = database.prepare(
+      'INSERT OR IGNORE INTO server_session_owners (session_id, owner, created_at, title) VALUES (?, ?, ?, ?)',
+    );
+    this.#setTitle = database.prepare(
+      "UPDATE server_session_owners SET title = ? WHERE session_id = ? AND title = ''",
+    );
+    this.#selectOwned = database.prepare(
+      'SELECT session_id, title, created_at FROM server_session_owners WHERE owner = ? ORDER BY created_at DESC',
+    );
+    this.#deleteOwner = database.prepare('DELETE FROM server_session_owners WHERE session_id = ?');
+  }
+
+  /** The owner tag of a key (a hash, never the key); `anonymous` without one. */
+  static ownerOf(key: string | undefined): string {
+    return key === undefined
+      ? anonymousOwner
+      : createHash('sha256').update(key).digest('hex').slice(0, 32);
+  }
+
+  /**
+   * Registers a new session for `owner` (titled by its first message), or checks that an
+   * existing one is theirs: another owner's session is a 404, as if it did not exist.
+   */
+  async claim(sessionId: string, owner: string, firstMessage = ''): Promise<void> {
+    const title = titleOf(firstMessage);
+    const row = this.#ownerRow(sessionId);
+    if (row && row.owner !== owner) throw notFound(sessionId);
+    if (row) {
+      if (title) await this.#batch.run(() => this.#setTitle.run(title, sessionId));
+      return;
+    }
+    const { changes } = await this.#batch.run(() =>
+      this.#insertOwner.run(sessionId, owner, Date.now(), title),
+    );
+    // Two requests may have claimed the same new id at once: the first one stored wins.
+    if (changes === 0 && this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
+  }
+
+  /**
+   * Throws 404 unless the session is `owner`'s. A thread nobody registered (made before
+   * the registry existed) counts as anonymous.
+   */
+  check(sessionId: string, owner: string): void {
+    if ((this.#ownerRow(sessionId)?.owner ?? anonymousOwner) !== owner) throw notFound(sessionId);
+  }
+
+  /** Whether the session is registered (to anyone). */
+  has(sessionId: string): boolean {
+    return this.#ownerRow(sessionId) !== undefined;
+  }
+
+  /** The sessions `owner` may see, newest first. */
+  owned(owner: string): SessionSummary[] {
+    const rows = this.#selectOwned.all(owner) as Array<{
+      session_id: string;
+      title: string;
+      created_at: number;
+    }>;
+    return rows.map((row) => ({
+      sessionId: row.session_id,
+      title: row.title,
+      createdAt: row.created_at,
+    }));
+  }
+
+  forget(sessionId: string): void {
+    this.#batch.flush();
+    this.#deleteOwner.run(sessionId);
+  }
+
+  #ownerRow(sessionId: string): { owner: string } | undefined {
+    return this.#selectOwner.get(sessionId) as { owner: string } | undefined;
+  }
+}
+
+function titleOf(message: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}
+
+function notFound(sessionId: string): HttpError {
+  return new HttpError({ status: 404, code: 'not_found', message: `no session "${sessionId}"` });
+}

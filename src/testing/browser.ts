@@ -1,0 +1,114 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { createRuntime, readServerConfig, startServer } from '../server/index.ts';
+
+/** Where Debian installs Chromium (`.ci/run` installs it when missing); YEOUL_CHROMIUM overrides. */
+export const chromiumPath = process.env.YEOUL_CHROMIUM || '/usr/bin/chromium';
+
+const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A Chromium with a fresh profile; `close` ends it and removes the profile. */
+export interface TestBrowser {
+  context: BrowserContext;
+  newPage(options?: { width?: number; height?: number; locale?: string }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the system's Chromium through playwright-core (which downloads no browser). Throws
+ * when Chromium is missing: browser tests fail, never skip.
+ * @example
+ * const browser = await launchBrowser();
+ * const page = await browser.newPage({ width: 390 });
+ */
+export async function launchBrowser(options: { locale?: string } = {}): Promise<TestBrowser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(
+      `Chromium is missing at ${chromiumPath}: install it (apt-get install chromium) or set YEOUL_CHROMIUM; the browser tests need it`,
+    );
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'yeoul-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: chromiumFlags,
+    locale: options.locale ?? 'en-US',
+    viewport: { width: 1280, height: 860 },
+  });
+  return {
+    context,
+    async newPage(size = {}) {
+      const page = await context.newPage();
+      if (size.width || size.height)
+        await page.setViewportSize({ width: size.width ?? 1280, height: size.height ?? 860 });
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Collects what the page logs as errors (console errors, uncaught exceptions) from now on. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  return errors;
+}
+
+/** A `yeoul serve` on a free port and a fresh data folder, for browser tests. */
+export interface ConsoleServer {
+  url: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real server (runtime and HTTP) as `yeoul serve` does, on port 0 with a temporary
+ * data folder, the environment given (e.g. `YEOUL_MODEL`, `YEOUL_API_KEYS`) and no logging.
+ */
+export async function serveConsole(env: Record<string, string> = {}): Promise<ConsoleServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'yeoul-console-'));
+  const runtime = await createRuntime(
+    readServerConfig({ YEOUL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env }),
+  );
+  const server = await startServer(runtime, { logger: false });
+  return {
+    url: server.url,
+    dataDir,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it holds, failing with `what` after `timeoutMs`. */
+export async function waitUntil(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

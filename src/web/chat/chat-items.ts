@@ -1,0 +1,290 @@
+import type {
+  DonePayload,
+  ErrorInfo,
+  Evaluation,
+  Interrupt,
+  Source,
+  StoredMessage,
+  Usage,
+} from '../api/types.ts';
+
+/** A tool call as a card: what was asked, what came back, how long it took. */
+export interface ToolCardData {
+  id: string;
+  name: string;
+  args: unknown;
+  result?: string;
+  error?: boolean;
+  durationMs?: number;
+  startedAt?: number;
+}
+
+/** A node of the running turn, as the stream's `step` events report it. */
+export interface LiveStep {
+  node: string;
+  startedAt: number;
+  endedAt?: number;
+}
+
+/** A decision already sent for an interrupt. */
+export interface Decision {
+  id: string;
+  tool: string;
+  approve: boolean;
+  reason?: string;
+  /** Sent to the server (decisions of one pause go together). */
+  sent?: boolean;
+}
+
+export interface UserItem {
+  kind: 'user';
+  key: string;
+  text: string;
+  messageId?: string;
+}
+
+/** The agent's side of one turn: tool cards, the answer, and what the run reported. */
+export interface AssistantItem {
+  kind: 'assistant';
+  key: string;
+  /** The user message this turn answers (to find the turn's steps in the history). */
+  userText: string;
+  userMessageId?: string;
+  text: string;
+  tools: ToolCardData[];
+  interrupts: Interrupt[];
+  decisions: Decision[];
+  errors: ErrorInfo[];
+  liveSteps: LiveStep[];
+  running: boolean;
+  status?: DonePayload['status'];
+  sources?: Source[];
+  evaluation?: Evaluation;
+  usage?: Usage;
+  executionTime?: number;
+  /** The last SSE id seen, `<runId>:<n>`: where a rejoin resumes. */
+  lastEventId?: string;
+}
+
+export type ChatItem = UserItem | AssistantItem;
+
+let counter = 0;
+/** A key for list rendering, unique within the page. */
+export const itemKey = (prefix: string) => `${prefix}-${++counter}`;
+
+/** A fresh assistant item for a turn that is about to run. */
+export function startTurn(userText: string, userMessageId?: string): AssistantItem {
+  return {
+    kind: 'assistant',
+    key: itemKey('assistant'),
+    userText,
+    ...(userMessageId ? { userMessageId } : {}),
+    text: '',
+    tools: [],
+    interrupts: [],
+    decisions: [],
+    errors: [],
+    liveSteps: [],
+    running: true,
+  };
+}
+
+/**
+ * Applies one stream event to the turn it belongs to, returning a new item (the old one
+ * is left as it was, for Preact). Unknown events change nothing.
+ */
+export function applyEvent(
+  item: AssistantItem,
+  event: string,
+  data: unknown,
+  now: number,
+): AssistantItem {
+  const value = (data ?? {}) as Record<string, unknown>;
+  switch (event) {
+    case 'token':
+      return { ...item, text: item.text + String(value.text ?? '') };
+    case 'step':
+      return applyStep(
+        item,
+        String(value.node ?? ''),
+        value.phase === 'end' ? 'end' : 'start',
+        now,
+      );
+    case 'tool-call': {
+      const id = String(value.id ?? '');
+      const card = { id, name: String(value.name ?? ''), args: value.args, startedAt: now };
+      const known = item.tools.some((tool) => tool.id === id);
+      return {
+        ...item,
+        tools: known
+          ? item.tools.map((tool) => (tool.id === id ? { ...tool, ...card } : tool))
+          : [...item.tools, card],
+      };
+    }
+    case 'tool-result':
+      return { ...item, tools: withResult(item.tools, value, now) };
+    case 'interrupt': {
+      const interrupt = value as unknown as Interrupt;
+      return { ...item, interrupts: mergeInterrupts(item.interrupts, [interrupt], item.decisions) };
+    }
+    case 'evaluation':
+      return { ...item, evaluation: value as unknown as Evaluation };
+    case 'error':
+      return { ...item, errors: [...item.errors, errorInfo(value)] };
+    case 'done':
+      return applyDone(item, value as unknown as DonePayload);
+    default:
+      return item;
+  }
+}
+
+function applyStep(
+  item: AssistantItem,
+  node: string,
+  phase: 'start' | 'end',
+  now: number,
+): AssistantItem {
+  if (phase === 'start') {
+    // The ops loop answers again after `regenerate`: the new answer replaces the old one.
+    const text = node === 'regenerate' ? '' : item.text;
+    return { ...item, text, liveSteps: [...item.liveSteps, { node, startedAt: now }] };
+  }
+  const steps = [...item.liveSteps];
+  for (let index = steps.length - 1; index >= 0; index -= 1) {
+    const step = steps[index];
+    if (step && step.node === node && step.endedAt === undefined) {
+      steps[index] = { ...step, endedAt: now };
+      break;
+    }
+  }
+  return { ...item, liveSteps: steps };
+}
+
+function withResult(
+  tools: ToolCardData[],
+  value: Record<string, unknown>,
+  now: number,
+): ToolCardData[] {
+  const id = String(value.id ?? '');
+  const result = typeof value.result === 'string' ? value.result : JSON.stringify(value.result);
+  const known = tools.some((tool) => tool.id === id);
+  const base = known
+    ? tools
+    : [...tools, { id, name: String(value.name ?? ''), args: undefined } as ToolCardData];
+  return base.map((tool) => {
+    if (tool.id !== id) return tool;
+    const measured = tool.startedAt === undefined ? undefined : now - tool.startedAt;
+    const durationMs = typeof value.durationMs === 'number' ? value.durationMs : measured;
+    return {
+      ...tool,
+      result,
+      error: Boolean(value.error),
+      ...(durationMs === undefined ? {} : { durationMs }),
+    };
+  });
+}
+
+function applyDone(item: AssistantItem, payload: DonePayload): AssistantItem {
+  const errors = [...item.errors];
+  if (payload.status === 'error' && payload.errorCode) {
+    if (!errors.some((error) => error.code === payload.errorCode))
+      errors.push({ code: payload.errorCode, message: payload.response });
+  }
+  return {
+    ...item,
+    // The payload's answer is the final word (the ops loop may have replaced the streamed one).
+    text: payload.response || item.text,
+    running: false,
+    status: payload.status,
+    errors,
+    interrupts:
+      payload.status === 'interrupted'
+        ? mergeInterrupts(item.interrupts, payload.interrupts ?? [], item.decisions)
+        : item.interrupts,
+    ...(payload.sources?.length ? { sources: payload.sources } : {}),
+    ...(payload.evaluation ? { evaluation: payload.evaluation } : {}),
+    ...(payload.usage ? { usage: payload.usage } : {}),
+    executionTime: payload.executionTime,
+  };
+}
+
+/** Pending interrupts plus new ones, each once, none that was already decided. */
+export function mergeInterrupts(
+  pending: Interrupt[],
+  incoming: Interrupt[],
+  decisions: Decision[],
+): Interrupt[] {
+  const merged = [...pending];
+  for (const interrupt of incoming) {
+    if (!interrupt?.id || merged.some((known) => known.id === interrupt.id)) continue;
+    if (decisions.some((decision) => decision.id === interrupt.id)) continue;
+    merged.push(interrupt);
+  }
+  return merged;
+}
+
+/** An error payload (`{code, message}`) read defensively. */
+export function errorInfo(value: unknown): ErrorInfo {
+  const record = (value ?? {}) as Partial<ErrorInfo>;
+  return { code: String(record.code ?? 'unknown_error'), message: String(record.message ?? '') };
+}
+
+/**
+ * A session's stored messages as the console shows them: each user message, then one
+ * assistant item gathering the turn's tool calls, their results and the answer.
+ */
+export function itemsFromMessages(messages: StoredMessage[], interrupts: Interrupt[]): ChatItem[] {
+  const items: ChatItem[] = [];
+  let turn: AssistantItem | undefined;
+  const finish = () => {
+    if (turn) items.push(turn);
+    turn = undefined;
+  };
+  for (const message of messages) {
+    if (message.role === 'user') {
+      finish();
+      items.push({
+        kind: 'user',
+        key: itemKey('user'),
+        text: message.content,
+        ...(message.id ? { messageId: message.id } : {}),
+      });
+      continue;
+    }
+    const last = items.at(-1);
+    turn ??= {
+      ...startTurn(
+        last?.kind === 'user' ? last.text : '',
+        last?.kind === 'user' ? last.messageId : undefined,
+      ),
+      running: false,
+    };
+    if (message.role === 'assistant') {
+      if (message.content)
+        turn.text = turn.text ? `${turn.text}\n\n${message.content}` : message.content;
+      for (const call of message.toolCalls ?? [])
+        turn.tools.push({ id: call.id, name: call.name, args: call.args });
+    } else {
+      const id = message.toolCallId ?? '';
+      turn.tools = withResult(
+        turn.tools,
+        {
+          id,
+          name: message.name,
+          result: message.content,
+          error: message.isError,
+        },
+        0,
+      );
+    }
+  }
+  finish();
+  if (interrupts.length > 0) {
+    const last = items.at(-1);
+    const holder = last?.kind === 'assistant' ? last : { ...startTurn(''), running: false };
+    holder.interrupts = mergeInterrupts(holder.interrupts, interrupts, []);
+    holder.status = 'interrupted';
+    if (holder !== last) items.push(holder);
+  }
+  return items;
+}

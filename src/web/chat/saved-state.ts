@@ -1,0 +1,52 @@
+import type { RunOptions } from './run-stream.ts';
+
+const sessionKey = 'yeoul.session';
+const optionsKey = 'yeoul.options';
+
+/** A new session id, valid for the API (`[A-Za-z0-9_.:-]`), from the browser's random source. */
+export function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `web-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** The session a reload returns to (kept once it has a message). */
+export function savedSessionId(): string | null {
+  try {
+    return localStorage.getItem(sessionKey);
+  } catch {
+    return null;
+  }
+}
+
+export function saveSessionId(id: string | null): void {
+  try {
+    if (id) localStorage.setItem(sessionKey, id);
+    else localStorage.removeItem(sessionKey);
+  } catch {
+    // No storage: a reload starts a new conversation.
+  }
+}
+
+export const defaultRunOptions: RunOptions = { graph: 'chat', evaluate: false, temperature: null };
+
+/** The composer's last options (graph, evaluate, temperature). */
+export function savedRunOptions(): RunOptions {
+  try {
+    const saved = JSON.parse(localStorage.getItem(optionsKey) ?? '{}') as Partial<RunOptions>;
+    return {
+      graph: saved.graph === 'react' || saved.graph === 'ops' ? saved.graph : 'chat',
+      evaluate: saved.evaluate === true,
+      temperature: typeof saved.temperature === 'number' ? saved.temperature : null,
+    };
+  } catch {
+    return defaultRunOptions;
+  }
+}
+
+export function saveRunOptions(options: RunOptions): void {
+  try {
+    localStorage.setItem(optionsKey, JSON.stringify(options));
+  } catch {
+    // Not kept: the defaults come back on reload.
+  }
+}

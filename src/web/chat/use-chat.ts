@@ -1,0 +1,292 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, apiFetch, getJson, toErrorInfo } from '../api/api-client.ts';
+import type { ErrorInfo, Interrupt, SessionDetail } from '../api/types.ts';
+import {
+  type AssistantItem,
+  applyEvent,
+  type ChatItem,
+  itemKey,
+  itemsFromMessages,
+  startTurn,
+} from './chat-items.ts';
+import { joinRunStream, postRunStream, type RunOptions, readRunEvents } from './run-stream.ts';
+import { newSessionId, savedSessionId, saveSessionId } from './saved-state.ts';
+
+/** What the chat view needs: the conversation, and the actions on it. */
+export interface ChatController {
+  sessionId: string;
+  items: ChatItem[];
+  summary: string;
+  running: boolean;
+  notice: ErrorInfo | null;
+  /** The assistant item the inspector shows, if any. */
+  inspectKey: string | null;
+  /** Goes up after every run and deletion: lists and the status bar reload. */
+  runsVersion: number;
+  send(text: string, options: RunOptions): void;
+  stop(): void;
+  decide(key: string, interrupt: Interrupt, approve: boolean, reason?: string): void;
+  openSession(id: string): void;
+  newSession(): void;
+  deleteSession(id: string): Promise<void>;
+  inspect(key: string | null): void;
+}
+
+interface QueuedEvent {
+  key: string;
+  event: string;
+  data: unknown;
+  id: string | undefined;
+  at: number;
+}
+
+const session = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+
+/**
+ * The conversation of one session: sends messages and decisions, streams the runs into
+ * the items (batched per animation frame), stops runs, and on load returns to the saved
+ * session, rejoining its run when one is still going. `authVersion` reloads after a key.
+ */
+export function useChat(authVersion: number): ChatController {
+  const [sessionId, setSessionId] = useState(() => savedSessionId() ?? newSessionId());
+  const [items, setItemsState] = useState<ChatItem[]>([]);
+  const [summary, setSummary] = useState('');
+  const [notice, setNotice] = useState<ErrorInfo | null>(null);
+  const [inspectKey, setInspectKey] = useState<string | null>(null);
+  const [runsVersion, setRunsVersion] = useState(0);
+  const itemsRef = useRef(items);
+  const sessionRef = useRef(sessionId);
+  const active = useRef<{ controller: AbortController; key: string } | null>(null);
+  const queue = useRef<QueuedEvent[]>([]);
+  const scheduled = useRef(false);
+
+  const setItems = (update: (current: ChatItem[]) => ChatItem[]) => {
+    itemsRef.current = update(itemsRef.current);
+    setItemsState(itemsRef.current);
+  };
+  const updateTurn = (key: string, update: (item: AssistantItem) => AssistantItem) =>
+    setItems((current) =>
+      current.map((item) => (item.kind === 'assistant' && item.key === key ? update(item) : item)),
+    );
+  const turnOf = (key: string) =>
+    itemsRef.current.find(
+      (item): item is AssistantItem => item.kind === 'assistant' && item.key === key,
+    );
+
+  const flush = () => {
+    scheduled.current = false;
+    const events = queue.current;
+    queue.current = [];
+    if (events.length === 0) return;
+    setItems((current) =>
+      current.map((item) => {
+        if (item.kind !== 'assistant') return item;
+        let next = item;
+        for (const queued of events) {
+          if (queued.key !== item.key) continue;
+          next = applyEvent(next, queued.event, queued.data, queued.at);
+          if (queued.id) next = { ...next, lastEventId: queued.id };
+        }
+        return next;
+      }),
+    );
+  };
+  const enqueue = (event: QueuedEvent) => {
+    queue.current.push(event);
+    if (!scheduled.current) {
+      scheduled.current = true;
+      requestAnimationFrame(flush);
+    }
+  };
+
+  /** Reads a run into the turn `key`, rejoining when the connection drops before `done`. */
+  const runStream = async (
+    id: string,
+    key: string,
+    start: (signal: AbortSignal) => Promise<Response>,
+  ) => {
+    const controller = new AbortController();
+    active.current = { controller, key };
+    let finished = false;
+    try {
+      let response = await start(controller.signal);
+      for (let attempt = 1; ; attempt += 1) {
+        const outcome = await readRunEvents(response, (event, data, eventId) =>
+          enqueue({ key, event, data, id: eventId, at: Date.now() }),
+        );
+        flush();
+        if (outcome.done || outcome.failed) {
+          finished = outcome.done;
+          break;
+        }
+        if (attempt > 3) throw new ApiError({ code: 'stream_interrupted', message: '' }, 0);
+        await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+        try {
+          response = await joinRunStream(id, turnOf(key)?.lastEventId, controller.signal);
+        } catch (error) {
+          // The run ended while we were away: what it left is in the session.
+          if (error instanceof ApiError && error.status === 404) {
+            if (sessionRef.current === id) await load(id, false);
+            return;
+          }
+          throw error;
+        }
+      }
+    } catch (error) {
+      if (!controller.signal.aborted)
+        updateTurn(key, (item) => ({ ...item, errors: [...item.errors, toErrorInfo(error)] }));
+    } finally {
+      flush();
+      updateTurn(key, (item) =>
+        item.running
+          ? {
+              ...item,
+              running: false,
+              ...(controller.signal.aborted ? { status: 'cancelled' } : {}),
+            }
+          : item,
+      );
+      if (active.current?.controller === controller) active.current = null;
+      if (sessionRef.current === id) {
+        setRunsVersion((version) => version + 1);
+        if (finished) setInspectKey(key);
+      }
+    }
+  };
+
+  const load = async (id: string, rejoin: boolean) => {
+    try {
+      const detail = await getJson<SessionDetail>(session(id));
+      if (sessionRef.current !== id) return;
+      setSummary(detail.summary ?? '');
+      let next = itemsFromMessages(detail.messages ?? [], detail.interrupts ?? []);
+      if (rejoin && (detail.running ?? detail.status === 'running')) {
+        const last = next.at(-1);
+        const turn =
+          last?.kind === 'assistant'
+            ? { ...last, running: true, text: '' }
+            : startTurn(last?.kind === 'user' ? last.text : '', last?.messageId);
+        next = last?.kind === 'assistant' ? [...next.slice(0, -1), turn] : [...next, turn];
+        setItems(() => next);
+        void runStream(id, turn.key, (signal) => joinRunStream(id, undefined, signal));
+        return;
+      }
+      setItems(() => next);
+    } catch (error) {
+      if (sessionRef.current !== id) return;
+      if (error instanceof ApiError && error.status === 404) {
+        // The saved session is gone (deleted elsewhere): start a new one.
+        saveSessionId(null);
+        switchTo(newSessionId());
+      } else setNotice(toErrorInfo(error));
+    }
+  };
+
+  const switchTo = (id: string) => {
+    active.current?.controller.abort();
+    active.current = null;
+    queue.current = [];
+    sessionRef.current = id;
+    setSessionId(id);
+    setItems(() => []);
+    setSummary('');
+    setNotice(null);
+    setInspectKey(null);
+  };
+
+  // Returns to the saved session on load, and again once a key is given.
+  useEffect(() => {
+    if (savedSessionId() === sessionRef.current) void load(sessionRef.current, true);
+  }, [authVersion]);
+
+  const running = items.some((item) => item.kind === 'assistant' && item.running);
+
+  return {
+    sessionId,
+    items,
+    summary,
+    running,
+    notice,
+    inspectKey,
+    runsVersion,
+    send(text, options) {
+      const message = text.trim();
+      if (!message || running) return;
+      const id = sessionRef.current;
+      saveSessionId(id);
+      const turn = startTurn(message);
+      setItems((current) => [
+        ...current,
+        { kind: 'user', key: itemKey('user'), text: message },
+        turn,
+      ]);
+      setNotice(null);
+      setInspectKey(turn.key);
+      void runStream(id, turn.key, (signal) =>
+        postRunStream({ message, sessionId: id, options }, signal),
+      );
+    },
+    stop() {
+      const current = active.current;
+      if (!current) return;
+      apiFetch(`${session(sessionRef.current)}/cancel`, { method: 'POST' }).catch(() =>
+        // The server could not stop it by name: dropping the stream does.
+        current.controller.abort(),
+      );
+    },
+    decide(key, interrupt, approve, reason) {
+      const decision = {
+        id: interrupt.id,
+        tool: interrupt.tool,
+        approve,
+        ...(reason ? { reason } : {}),
+      };
+      updateTurn(key, (item) => ({
+        ...item,
+        interrupts: item.interrupts.filter((pending) => pending.id !== interrupt.id),
+        decisions: [...item.decisions, decision],
+      }));
+      const turn = turnOf(key);
+      if (!turn || turn.interrupts.length > 0) return; // the rest are decided together
+      const unsent = turn.decisions.filter((made) => !made.sent);
+      updateTurn(key, (item) => ({
+        ...item,
+        running: true,
+        status: undefined,
+        decisions: item.decisions.map((made) => ({ ...made, sent: true })),
+      }));
+      const id = sessionRef.current;
+      const decisions = unsent.map(({ id: interruptId, approve: yes, reason: why }) => ({
+        id: interruptId,
+        approve: yes,
+        ...(why ? { reason: why } : {}),
+      }));
+      void runStream(id, key, (signal) =>
+        postRunStream({ sessionId: id, resume: { decisions } }, signal),
+      );
+    },
+    openSession(id) {
+      if (id === sessionRef.current && items.length > 0) return;
+      switchTo(id);
+      saveSessionId(id);
+      void load(id, true);
+    },
+    newSession() {
+      switchTo(newSessionId());
+      saveSessionId(null);
+    },
+    async deleteSession(id) {
+      try {
+        await apiFetch(session(id), { method: 'DELETE' });
+      } catch (error) {
+        setNotice(toErrorInfo(error));
+      }
+      if (id === sessionRef.current) {
+        switchTo(newSessionId());
+        saveSessionId(null);
+      }
+      setRunsVersion((version) => version + 1);
+    },
+    inspect: setInspectKey,
+  };
+}

@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'preact/hooks';
+import { apiKey, onUnauthorized, setApiKey } from '../api/api-client.ts';
+import { useChat } from '../chat/use-chat.ts';
+import { html } from '../html.ts';
+import { t } from '../i18n.ts';
+import { ApiKeyPrompt } from './api-key-prompt.ts';
+import { ChatView } from './chat-view.ts';
+import { DocumentsView } from './documents-view.ts';
+import { GraphsView } from './graphs-view.ts';
+import { Inspector } from './inspector.ts';
+import { SessionList } from './session-list.ts';
+import { StatusBar } from './status-bar.ts';
+
+type View = 'chat' | 'documents' | 'graphs';
+
+/** The console: header with the views, status bar, sessions, the view, and the run inspector. */
+export function App() {
+  const [view, setView] = useState<View>('chat');
+  const [needKey, setNeedKey] = useState(false);
+  const [authVersion, setAuthVersion] = useState(0);
+  const chat = useChat(authVersion);
+
+  useEffect(() => onUnauthorized(() => setNeedKey(true)), []);
+
+  const submitKey = (key: string) => {
+    setApiKey(key);
+    setNeedKey(false);
+    setAuthVersion((version) => version + 1);
+  };
+  const showChat = (action: () => void) => () => {
+    action();
+    setView('chat');
+  };
+  const tab = (name: View, testId: string) =>
+    html`<button
+      type="button"
+      class="tab"
+      data-testid=${testId}
+      aria-current=${view === name ? 'page' : undefined}
+      onClick=${() => setView(name)}
+    >
+      ${t(name)}
+    </button>`;
+  const turns = chat.items.filter((item) => item.kind === 'assistant');
+  const inspected = turns.find((item) => item.key === chat.inspectKey);
+  const showInspector = view === 'chat' && inspected !== undefined;
+  const version = chat.runsVersion + authVersion * 1000;
+
+  return html`
+    <div class=${`app view-${view}${showInspector ? ' with-inspector' : ''}`}>
+      <header class="topbar">
+        <h1 class="brand"><span aria-hidden="true">≋</span> 여울 Yeoul</h1>
+        <nav class="tabs" aria-label=${t('views')}>
+          ${tab('chat', 'chat')} ${tab('documents', 'documents')} ${tab('graphs', 'graphs')}
+        </nav>
+      </header>
+      <${StatusBar} version=${version} />
+      <${SessionList}
+        version=${version}
+        current=${chat.sessionId}
+        pendingTitle=${chat.items[0]?.kind === 'user' ? chat.items[0].text : ''}
+        onNew=${showChat(chat.newSession)}
+        onOpen=${(id: string) => showChat(() => chat.openSession(id))()}
+        onDelete=${chat.deleteSession}
+      />
+      <main class="main" id="main">
+        ${view === 'chat' ? html`<${ChatView} chat=${chat} />` : null}
+        ${view === 'documents' ? html`<${DocumentsView} version=${authVersion} />` : null}
+        ${view === 'graphs' ? html`<${GraphsView} version=${authVersion} />` : null}
+      </main>
+      ${
+        showInspector
+          ? html`<${Inspector}
+              sessionId=${chat.sessionId}
+              item=${inspected}
+              fromEnd=${turns.length - 1 - turns.indexOf(inspected)}
+              onClose=${() => chat.inspect(null)}
+            />`
+          : null
+      }
+      ${needKey ? html`<${ApiKeyPrompt} initial=${apiKey() ?? ''} onSubmit=${submitKey} />` : null}
+    </div>
+  `;
+}

@@ -1,0 +1,112 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { GraphName } from '../api/types.ts';
+import type { RunOptions } from '../chat/run-stream.ts';
+import { savedRunOptions, saveRunOptions } from '../chat/saved-state.ts';
+import { html } from '../html.ts';
+import { t } from '../i18n.ts';
+
+interface ComposerProps {
+  running: boolean;
+  onSend: (text: string, options: RunOptions) => void;
+  onStop: () => void;
+}
+
+/**
+ * The message box (Enter sends, Shift+Enter breaks the line, nothing is sent while a
+ * Korean syllable is still being composed), Send or Stop, and the run options.
+ */
+export function Composer(props: ComposerProps) {
+  const [text, setText] = useState('');
+  const [options, setOptions] = useState<RunOptions>(savedRunOptions);
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => box.current?.focus(), []);
+  useEffect(() => saveRunOptions(options), [options]);
+
+  const send = () => {
+    if (!text.trim() || props.running) return;
+    props.onSend(text, options);
+    setText('');
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229)
+      return;
+    event.preventDefault();
+    send();
+  };
+  const change = (patch: Partial<RunOptions>) =>
+    setOptions((current) => ({ ...current, ...patch }));
+
+  return html`
+    <form
+      class="composer"
+      onSubmit=${(event: Event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <label class="visually-hidden" for="chat-input">${t('message')}</label>
+      <textarea
+        id="chat-input"
+        ref=${box}
+        data-testid="chat-input"
+        rows="2"
+        placeholder=${t('placeholder')}
+        value=${text}
+        onInput=${(event: Event) => setText((event.target as HTMLTextAreaElement).value)}
+        onKeyDown=${onKeyDown}
+      ></textarea>
+      <div class="composer-bar">
+        <fieldset class="run-options">
+          <legend class="visually-hidden">${t('options')}</legend>
+          <label>
+            ${t('graph')}
+            <select
+              value=${options.graph}
+              onChange=${(event: Event) =>
+                change({ graph: (event.target as HTMLSelectElement).value as GraphName })}
+            >
+              <option value="chat">chat</option>
+              <option value="react">react</option>
+              <option value="ops">ops</option>
+            </select>
+          </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked=${options.evaluate}
+              onChange=${(event: Event) =>
+                change({ evaluate: (event.target as HTMLInputElement).checked })}
+            />
+            ${t('evaluate')}
+          </label>
+          <label>
+            ${t('temperature')}
+            <input
+              type="number"
+              class="temperature"
+              min="0"
+              max="2"
+              step="0.1"
+              placeholder=${t('defaultValue')}
+              value=${options.temperature ?? ''}
+              onInput=${(event: Event) => {
+                const value = (event.target as HTMLInputElement).value;
+                change({ temperature: value === '' ? null : Number(value) });
+              }}
+            />
+          </label>
+        </fieldset>
+        ${
+          props.running
+            ? html`<button type="button" class="danger" data-testid="stop" onClick=${props.onStop}>
+                ■ ${t('stop')}
+              </button>`
+            : html`<button type="submit" class="primary" data-testid="send" disabled=${!text.trim()}>
+                ${t('send')} ➤
+              </button>`
+        }
+      </div>
+    </form>
+  `;
+}

@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'preact/hooks';
+import { getJson, toErrorInfo } from '../api/api-client.ts';
+import type { ErrorInfo, HistoryStep, Usage } from '../api/types.ts';
+import type { AssistantItem } from '../chat/chat-items.ts';
+import {
+  findTurn,
+  groupTurns,
+  type InspectorRow,
+  inspectorRows,
+  turnUsage,
+} from '../chat/turn-steps.ts';
+import { html } from '../html.ts';
+import { formatNumber, t } from '../i18n.ts';
+import { ErrorView } from './error-view.ts';
+import { formatArgs } from './tool-card.ts';
+
+interface InspectorProps {
+  sessionId: string;
+  item: AssistantItem;
+  /** The turn's position counted from the last one (0 = the latest). */
+  fromEnd: number;
+  onClose: () => void;
+}
+
+const usageText = (usage: Usage) =>
+  t('usage', {
+    calls: usage.llmCalls,
+    input: formatNumber(usage.inputTokens),
+    output: formatNumber(usage.outputTokens),
+  });
+
+/**
+ * One turn's run, step by step: each node in order with the update it made, the time it
+ * took and its LLM calls and tokens, from the stored history; the live steps while it runs.
+ */
+export function Inspector(props: InspectorProps) {
+  const { item } = props;
+  const [rows, setRows] = useState<InspectorRow[] | null>(null);
+  const [usage, setUsage] = useState<Usage | undefined>(undefined);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+
+  useEffect(() => {
+    setRows(null);
+    setError(null);
+    if (item.running) return;
+    let live = true;
+    getJson<{ steps: HistoryStep[] }>(
+      `/api/sessions/${encodeURIComponent(props.sessionId)}/history`,
+    )
+      .then(({ steps }) => {
+        if (!live) return;
+        const turn = findTurn(groupTurns(steps ?? []), {
+          ...(item.userMessageId ? { userMessageId: item.userMessageId } : {}),
+          userText: item.userText,
+          fromEnd: props.fromEnd,
+        });
+        setRows(turn ? inspectorRows(turn) : []);
+        setUsage(turn ? turnUsage(turn) : undefined);
+      })
+      .catch((reason: unknown) => live && setError(toErrorInfo(reason)));
+    return () => {
+      live = false;
+    };
+  }, [item.key, item.running, props.sessionId]);
+
+  const liveRows = item.liveSteps.map((step, index) => {
+    const next = item.liveSteps[index + 1];
+    const end = step.endedAt ?? next?.startedAt;
+    return html`<li key=${index} class="step" data-node=${step.node}>
+      <span class="step-name">${step.node}</span>
+      <span class="step-time">${end === undefined ? t('running') : `${formatNumber(end - step.startedAt)} ms`}</span>
+    </li>`;
+  });
+  const storedRows = (rows ?? []).map((row, index) => {
+    const name = row.node ?? (row.kind === 'input' ? t('input') : row.kind);
+    return html`<li key=${index} class=${`step${row.node ? '' : ' input'}`} data-node=${row.node ?? undefined}>
+      <span class="step-name">${name}</span>
+      <span class="step-time">+${formatNumber(row.durationMs)} ms</span>
+      ${row.usage && row.usage.llmCalls > 0 ? html`<span class="step-usage">${usageText(row.usage)}</span>` : null}
+      ${
+        row.update
+          ? html`<details class="step-update">
+              <summary>${t('update')}</summary>
+              <pre class="tool-text" tabindex="0">${formatArgs(row.update).slice(0, 20_000)}</pre>
+            </details>`
+          : null
+      }
+    </li>`;
+  });
+  const showLive =
+    item.running ||
+    (rows === null && error !== null) ||
+    (rows?.length === 0 && liveRows.length > 0);
+  const total = usage ?? item.usage;
+
+  return html`
+    <aside class="inspector" data-testid="inspector" aria-labelledby="inspector-title">
+      <header class="inspector-head">
+        <h2 id="inspector-title">${t('inspector')}</h2>
+        <button type="button" class="icon-button" aria-label=${t('close')} title=${t('close')} onClick=${props.onClose}>
+          <span aria-hidden="true">×</span>
+        </button>
+      </header>
+      <p class="muted inspector-turn">${item.userText}</p>
+      ${total ? html`<p class="inspector-total">${usageText(total)}</p>` : null}
+      ${showLive ? html`<p class="muted">${t('liveSteps')}</p>` : null}
+      ${!showLive && rows === null && !error ? html`<p class="muted">${t('loading')}</p>` : null}
+      ${!showLive && rows?.length === 0 ? html`<p class="muted">${t('noSteps')}</p>` : null}
+      <ol class="steps">${showLive ? liveRows : storedRows}</ol>
+      ${error ? html`<${ErrorView} error=${error} />` : null}
+    </aside>
+  `;
+}

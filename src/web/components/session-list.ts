@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'preact/hooks';
+import { getJson } from '../api/api-client.ts';
+import type { SessionSummary } from '../api/types.ts';
+import { html } from '../html.ts';
+import { t } from '../i18n.ts';
+
+interface SessionListProps {
+  version: number;
+  current: string;
+  /** The open session's first message, while the server does not list it yet. */
+  pendingTitle: string;
+  onNew: () => void;
+  onOpen: (id: string) => void;
+  onDelete: (id: string) => Promise<void>;
+}
+
+/** The conversations, newest first, each named by its first message: open, delete, or start anew. */
+export function SessionList(props: SessionListProps) {
+  const [sessions, setSessions] = useState<SessionSummary[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    getJson<{ sessions: SessionSummary[] }>('/api/sessions')
+      .then((body) => live && setSessions(body.sessions ?? []))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [props.version]);
+
+  const listed = sessions.some((session) => session.sessionId === props.current);
+  const shown: SessionSummary[] =
+    !listed && props.pendingTitle
+      ? [{ sessionId: props.current, title: props.pendingTitle }, ...sessions]
+      : sessions;
+  const titleOf = (session: SessionSummary) =>
+    session.title?.trim() ||
+    (session.sessionId === props.current ? props.pendingTitle : '') ||
+    session.sessionId;
+
+  return html`
+    <nav class="sessions" aria-label=${t('conversations')}>
+      <div class="sessions-head">
+        <h2>${t('conversations')}</h2>
+        <button type="button" class="primary" data-testid="new-session" onClick=${props.onNew}>
+          + ${t('newSession')}
+        </button>
+      </div>
+      ${shown.length === 0 ? html`<p class="muted">${t('noSessions')}</p>` : null}
+      <ul class="session-list">
+        ${shown.map((session) => {
+          const title = titleOf(session);
+          return html`<li key=${session.sessionId} class="session-row">
+            <button
+              type="button"
+              class="session-item"
+              data-testid="session-item"
+              aria-current=${session.sessionId === props.current ? 'true' : undefined}
+              title=${title}
+              onClick=${() => props.onOpen(session.sessionId)}
+            >
+              ${title}
+            </button>
+            <button
+              type="button"
+              class="icon-button"
+              data-testid="delete-session"
+              aria-label=${t('deleteSession', { title })}
+              title=${t('deleteSession', { title })}
+              onClick=${() => props.onDelete(session.sessionId)}
+            >
+              <span aria-hidden="true">×</span>
+            </button>
+          </li>`;
+        })}
+      </ul>
+    </nav>
+  `;
+}

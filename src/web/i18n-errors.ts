@@ -1,0 +1,65 @@
+/** Error codes of the API and the stream in words: [English, Korean]. */
+export const errorTexts: Record<string, readonly [string, string]> = {
+  model_auth_failed: [
+    'The model provider refused the credentials: check the API key.',
+    '모델 제공자가 인증을 거부했습니다. API 키를 확인하세요.',
+  ],
+  model_unreachable: [
+    'The model could not be reached (connection, DNS or TLS).',
+    '모델에 연결할 수 없습니다 (연결, DNS 또는 TLS).',
+  ],
+  model_timeout: ['The model did not answer in time.', '모델이 제시간에 응답하지 않았습니다.'],
+  model_rate_limited: [
+    'The model provider is limiting requests; try again shortly.',
+    '모델 제공자가 요청을 제한하고 있습니다. 잠시 후 다시 시도하세요.',
+  ],
+  model_unavailable: [
+    'The model provider is unavailable right now.',
+    '모델 제공자를 지금 사용할 수 없습니다.',
+  ],
+  model_bad_request: [
+    'The model refused the request or the conversation history.',
+    '모델이 요청이나 대화 기록을 거부했습니다.',
+  ],
+  unauthorized: ['A valid API key is needed.', '유효한 API 키가 필요합니다.'],
+  awaiting_approval: [
+    'A tool call is waiting for your decision: approve or deny it first.',
+    '도구 호출이 결정을 기다리고 있습니다. 먼저 승인하거나 거부하세요.',
+  ],
+  already_decided: ['This call was already decided.', '이미 결정된 호출입니다.'],
+  not_interrupted: [
+    'This conversation is not waiting for a decision.',
+    '이 대화는 결정을 기다리고 있지 않습니다.',
+  ],
+  session_busy: [
+    'This conversation is busy with other requests; try again shortly.',
+    '이 대화에 대기 중인 요청이 많습니다. 잠시 후 다시 시도하세요.',
+  ],
+  no_active_run: [
+    'No run is going in this conversation.',
+    '이 대화에서 진행 중인 실행이 없습니다.',
+  ],
+  input_too_long: ['The message is too long.', '메시지가 너무 깁니다.'],
+  empty_input: ['The message is empty.', '메시지가 비어 있습니다.'],
+  document_unsupported: [
+    'This file type cannot be added (use .txt, .md, .html or .pdf).',
+    '이 형식의 파일은 추가할 수 없습니다 (.txt, .md, .html, .pdf 사용).',
+  ],
+  unsupported_encoding: [
+    'The file’s text encoding is not supported (use UTF-8, UTF-16 or EUC-KR).',
+    '파일의 문자 인코딩을 지원하지 않습니다 (UTF-8, UTF-16, EUC-KR 사용).',
+  ],
+  empty_document: ['The document has no text.', '문서에 텍스트가 없습니다.'],
+  payload_too_large: [
+    'The file is larger than the server accepts.',
+    '파일이 서버 허용 크기보다 큽니다.',
+  ],
+  store_unavailable: ['The server’s store is unreachable.', '서버 저장소에 연결할 수 없습니다.'],
+  network_error: ['The server could not be reached.', '서버에 연결할 수 없습니다.'],
+  stream_interrupted: ['The connection to the run was lost.', '실행과의 연결이 끊어졌습니다.'],
+  not_found: ['Not found.', '찾을 수 없습니다.'],
+  internal_error: [
+    'The server failed; the error was logged.',
+    '서버 오류가 발생했습니다 (기록됨).',
+  ],
+};

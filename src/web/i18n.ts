@@ -1,0 +1,125 @@
+import { errorTexts } from './i18n-errors.ts';
+
+/** The interface language: Korean when the browser prefers it, else English. */
+export const locale: 'ko' | 'en' = /^ko\b/i.test(globalThis.navigator?.language ?? '')
+  ? 'ko'
+  : 'en';
+
+const texts = {
+  chat: ['Chat', '채팅'],
+  documents: ['Documents', '문서'],
+  graphs: ['Graphs', '그래프'],
+  views: ['Views', '화면'],
+  conversations: ['Conversations', '대화'],
+  newSession: ['New chat', '새 대화'],
+  deleteSession: ['Delete conversation “{title}”', '대화 “{title}” 삭제'],
+  noSessions: ['No conversations yet', '아직 대화가 없습니다'],
+  untitled: ['(untitled)', '(제목 없음)'],
+  emptyChat: [
+    'Ask anything — try “123 * 456 계산해줘”.',
+    '무엇이든 물어보세요 — 예: “123 * 456 계산해줘”',
+  ],
+  message: ['Message', '메시지'],
+  placeholder: [
+    'Message Yeoul (Enter sends, Shift+Enter adds a line)',
+    '메시지를 입력하세요 (Enter: 보내기, Shift+Enter: 줄바꿈)',
+  ],
+  send: ['Send', '보내기'],
+  stop: ['Stop', '중지'],
+  graph: ['Graph', '그래프'],
+  evaluate: ['Evaluate', '평가'],
+  temperature: ['Temperature', '온도'],
+  defaultValue: ['default', '기본값'],
+  options: ['Run options', '실행 옵션'],
+  you: ['You', '나'],
+  assistant: ['Yeoul', '여울'],
+  thinking: ['Thinking…', '생각 중…'],
+  cancelled: ['Stopped', '중지됨'],
+  rejected: ['Blocked by the evaluation', '평가에서 차단됨'],
+  openInspector: ['Steps', '실행 단계'],
+  seconds: ['{n} s', '{n}초'],
+  usage: [
+    '{calls} LLM calls · {input} in / {output} out tokens',
+    'LLM 호출 {calls}회 · 토큰 입력 {input} / 출력 {output}',
+  ],
+  tool: ['Tool', '도구'],
+  arguments: ['Arguments', '인자'],
+  result: ['Result', '결과'],
+  toolError: ['Error', '오류'],
+  running: ['running…', '실행 중…'],
+  sources: ['Sources', '출처'],
+  evaluation: ['Evaluation', '평가'],
+  verdict: ['Verdict', '판정'],
+  score: ['score {score}', '점수 {score}'],
+  passed: ['passed', '통과'],
+  failed: ['failed', '실패'],
+  approvalNeeded: ['Approval needed: {tool}', '승인 필요: {tool}'],
+  approve: ['Approve', '승인'],
+  deny: ['Deny', '거부'],
+  reason: ['Reason (optional)', '사유 (선택)'],
+  approved: ['Approved: {tool}', '승인함: {tool}'],
+  denied: ['Denied: {tool}', '거부함: {tool}'],
+  inspector: ['Run inspector', '실행 검사기'],
+  close: ['Close', '닫기'],
+  loading: ['Loading…', '불러오는 중…'],
+  noSteps: ['No stored steps for this turn yet.', '이 턴에 저장된 단계가 아직 없습니다.'],
+  liveSteps: ['Live steps of the running turn', '진행 중인 턴의 단계 (실시간)'],
+  update: ['update', '변경 내용'],
+  input: ['input', '입력'],
+  summary: ['Earlier conversation (summary)', '이전 대화 요약'],
+  addFiles: ['Add documents', '문서 추가'],
+  dropHint: [
+    'Drop .txt, .md, .html or .pdf files here, or choose them:',
+    '.txt, .md, .html, .pdf 파일을 여기에 놓거나 선택하세요:',
+  ],
+  uploading: ['{name}: uploading {percent}%', '{name}: 올리는 중 {percent}%'],
+  uploaded: ['{name}: {chunks} passages added', '{name}: 구절 {chunks}개 추가됨'],
+  deleteDocument: ['Delete document “{title}”', '문서 “{title}” 삭제'],
+  delete: ['Delete', '삭제'],
+  storedDocuments: ['In the knowledge base ({n})', '지식 베이스의 문서 ({n}개)'],
+  noDocuments: ['No documents yet.', '아직 문서가 없습니다.'],
+  passages: ['{n} passages', '구절 {n}개'],
+  search: ['Search the knowledge base', '지식 베이스 검색'],
+  searchPlaceholder: ['What the agent would find for…', '에이전트가 찾게 될 내용…'],
+  noHits: ['No passages found.', '찾은 구절이 없습니다.'],
+  graphFailed: ['The graph could not be drawn.', '그래프를 그리지 못했습니다.'],
+  model: ['Model', '모델'],
+  offlineNotice: [
+    'This is the built-in offline model, not a language model. For a real one, set OPENAI_API_KEY or ANTHROPIC_API_KEY (or YEOUL_MODEL, e.g. ollama:llama3.2) and restart yeoul serve.',
+    '내장 오프라인 모델입니다(언어 모델이 아닙니다). 실제 모델을 쓰려면 OPENAI_API_KEY나 ANTHROPIC_API_KEY(또는 YEOUL_MODEL, 예: ollama:llama3.2)를 설정하고 yeoul serve를 다시 시작하세요.',
+  ],
+  lastModelError: ['Last model error ({code}): {message}', '최근 모델 오류 ({code}): {message}'],
+  apiKeyTitle: ['API key needed', 'API 키가 필요합니다'],
+  apiKeyText: [
+    'This server asks for a key (YEOUL_API_KEYS). It is kept for this browser session only.',
+    '이 서버는 키를 요구합니다(YEOUL_API_KEYS). 키는 이 브라우저 세션 동안만 보관됩니다.',
+  ],
+  apiKey: ['API key', 'API 키'],
+  continue: ['Continue', '계속'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+export type TextKey = keyof typeof texts;
+
+/** The interface text `key` in the page's language, with `{name}` placeholders filled in. */
+export function t(key: TextKey, values: Record<string, string | number> = {}): string {
+  const text = texts[key][locale === 'ko' ? 1 : 0];
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
+}
+
+/** An error code in words (the code itself is shown beside it). */
+export function errorText(code: string, fallback: string): string {
+  const known = errorTexts[code];
+  return known ? known[locale === 'ko' ? 1 : 0] : fallback || code;
+}
+
+/** A search score: three significant digits, however small. */
+export function formatScore(value: number): string {
+  return value.toLocaleString(locale, { maximumSignificantDigits: 3 });
+}
+
+/** Numbers in the page's language. */
+export function formatNumber(value: number, digits = 0): string {
+  return value.toLocaleString(locale, { maximumFractionDigits: digits });
+}
