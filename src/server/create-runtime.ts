@@ -20,7 +20,7 @@ import {
 } from '../tools/index.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { createLogger } from './create-logger.ts';
-import { SessionRegistry } from './session-registry.ts';
+import { SessionRegistry, type SessionStore } from './session-registry.ts';
 
 /** Where the bundled sample documents live (vacation policy, team budget, …). */
 export const sampleKnowledgeDir = join(import.meta.dirname, '..', '..', 'knowledge-samples');
@@ -80,7 +80,7 @@ export async function createRuntime(config: ServerConfig, options: { logger?: Lo
     checkpointer,
   );
   // One registry of sessions for the API and the CLI, in the checkpoints' database.
-  const sessions = new SessionRegistry(checkpointer.database);
+  const sessions: SessionStore = new SessionRegistry(checkpointer.database);
   const sampleIngested =
     firstStart && config.sampleKnowledge
       ? await knowledge.ingestPaths([sampleKnowledgeDir])

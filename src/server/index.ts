@@ -3,5 +3,10 @@ export { createLogger } from './create-logger.ts';
 export { createRuntime, type Runtime, sampleKnowledgeDir } from './create-runtime.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { sessionIdSchema } from './schemas.ts';
-export { anonymousOwner, SessionRegistry } from './session-registry.ts';
+export {
+  anonymousOwner,
+  SessionRegistry,
+  type SessionStore,
+  type SessionSummary,
+} from './session-registry.ts';
 export { type RunningServer, startServer } from './start-server.ts';

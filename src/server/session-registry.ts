@@ -17,9 +17,29 @@ export interface SessionSummary {
 /**
  * The one registry of sessions, shared by the HTTP API and the CLI: who owns each (a hash
  * of the API key that created it, or `anonymous`), when it was made and what it is about.
- * A session id follows one rule everywhere (`sessionIdPattern`).
+ * Every store (SQLite here, PostgreSQL for several instances) implements it.
  */
-export class SessionRegistry {
+export interface SessionStore {
+  /**
+   * Registers a new session for `owner` (titled by its first message), or checks that an
+   * existing one is theirs: another owner's session is a 404, as if it did not exist.
+   */
+  claim(sessionId: string, owner: string, firstMessage?: string): Promise<void>;
+  /** Throws 404 unless the session is `owner`'s (an unregistered one counts as anonymous). */
+  check(sessionId: string, owner: string): Promise<void>;
+  /** Whether the session is registered (to anyone). */
+  has(sessionId: string): Promise<boolean>;
+  /** The sessions `owner` may see, newest first. */
+  owned(owner: string): Promise<SessionSummary[]>;
+  /** Removes the session from the registry. */
+  forget(sessionId: string): Promise<void>;
+}
+
+/**
+ * The session registry in the embedded SQLite store (the checkpoints' database). A session
+ * id follows one rule everywhere (`sessionIdPattern`).
+ */
+export class SessionRegistry implements SessionStore {
   #batch: SqliteWriteBatch;
   #selectOwner: StatementSync;
   #insertOwner: StatementSync;
@@ -61,10 +81,6 @@ export class SessionRegistry {
       : createHash('sha256').update(key).digest('hex').slice(0, 32);
   }
 
-  /**
-   * Registers a new session for `owner` (titled by its first message), or checks that an
-   * existing one is theirs: another owner's session is a 404, as if it did not exist.
-   */
   async claim(sessionId: string, owner: string, firstMessage = ''): Promise<void> {
     const title = titleOf(firstMessage);
     const row = this.#ownerRow(sessionId);
@@ -80,21 +96,15 @@ export class SessionRegistry {
     if (changes === 0 && this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
   }
 
-  /**
-   * Throws 404 unless the session is `owner`'s. A thread nobody registered (made before
-   * the registry existed) counts as anonymous.
-   */
-  check(sessionId: string, owner: string): void {
+  async check(sessionId: string, owner: string): Promise<void> {
     if ((this.#ownerRow(sessionId)?.owner ?? anonymousOwner) !== owner) throw notFound(sessionId);
   }
 
-  /** Whether the session is registered (to anyone). */
-  has(sessionId: string): boolean {
+  async has(sessionId: string): Promise<boolean> {
     return this.#ownerRow(sessionId) !== undefined;
   }
 
-  /** The sessions `owner` may see, newest first. */
-  owned(owner: string): SessionSummary[] {
+  async owned(owner: string): Promise<SessionSummary[]> {
     const rows = this.#selectOwned.all(owner) as Array<{
       session_id: string;
       title: string;
@@ -107,7 +117,7 @@ export class SessionRegistry {
     }));
   }
 
-  forget(sessionId: string): void {
+  async forget(sessionId: string): Promise<void> {
     this.#batch.flush();
     this.#deleteOwner.run(sessionId);
   }

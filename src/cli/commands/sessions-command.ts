@@ -54,7 +54,7 @@ export const sessionsCommand = defineCommand({
       if (state === undefined) throw new Error(`there is no session "${sessionId}"`);
       if (action === 'delete') {
         await runtime.runner.deleteSession(state.threadId);
-        runtime.sessions.forget(state.threadId);
+        await runtime.sessions.forget(state.threadId);
         io.stdout.write(`deleted session ${state.threadId}\n`);
         return 0;
       }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createId } from '../../core/index.ts';
 import { HttpError } from '../http-error.ts';
+import { runAgentCall } from '../run-request.ts';
 import { parseWith, sessionParams } from '../schemas.ts';
 import { anonymousOwner } from '../session-registry.ts';
 import type { RouteContext } from './route-context.ts';
@@ -15,9 +15,9 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
   const chat = runner.chat;
 
   /** The session id of the path, checked to be the caller's. */
-  const ownedSession = (request: Parameters<RouteContext['ownerOf']>[0]) => {
+  const ownedSession = async (request: Parameters<RouteContext['ownerOf']>[0]) => {
     const { id } = parseWith(sessionParams, request.params);
-    runtime.sessions.check(id, context.ownerOf(request));
+    await runtime.sessions.check(id, context.ownerOf(request));
     return id;
   };
 
@@ -26,7 +26,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     const threads = new Map(
       (await runtime.checkpointer.listThreads()).map((thread) => [thread.threadId, thread]),
     );
-    const registered = runtime.sessions.owned(owner);
+    const registered = await runtime.sessions.owned(owner);
     const sessions = registered.flatMap((session) => {
       const thread = threads.get(session.sessionId);
       if (thread === undefined) return [];
@@ -42,7 +42,9 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     // Threads from before the registry existed belong to nobody in particular: anonymous.
     if (owner === anonymousOwner) {
       for (const thread of threads.values()) {
-        if (thread.threadId.includes('#') || runtime.sessions.has(thread.threadId)) continue;
+        if (thread.threadId.includes('#') || (await runtime.sessions.has(thread.threadId))) {
+          continue;
+        }
         sessions.push({
           sessionId: thread.threadId,
           title: '',
@@ -56,7 +58,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
   });
 
   app.get('/api/sessions/:id', async (request) => {
-    const id = ownedSession(request);
+    const id = await ownedSession(request);
     const state = await chat.getState(id);
     if (state === undefined) throw notFound(id);
     return {
@@ -71,7 +73,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
   });
 
   app.get('/api/sessions/:id/history', async (request) => {
-    const id = ownedSession(request);
+    const id = await ownedSession(request);
     const history = await chat.history(id);
     if (history.length === 0) throw notFound(id);
     return {
@@ -88,15 +90,15 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
   });
 
   app.delete('/api/sessions/:id', async (request, reply) => {
-    const id = ownedSession(request);
+    const id = await ownedSession(request);
     if (runner.isRunning(id)) await runner.cancel(id);
     await runner.deleteSession(id);
-    runtime.sessions.forget(id);
+    await runtime.sessions.forget(id);
     return reply.code(204).send();
   });
 
   app.post('/api/sessions/:id/cancel', async (request, reply) => {
-    const id = ownedSession(request);
+    const id = await ownedSession(request);
     if (!(await runner.cancel(id))) {
       throw new HttpError({
         status: 404,
@@ -108,7 +110,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
   });
 
   app.delete('/api/sessions/:id/interrupts', async (request) => {
-    const id = ownedSession(request);
+    const id = await ownedSession(request);
     const pending = await runner.pendingInterrupts(id);
     if (pending.length === 0) {
       throw new HttpError({
@@ -117,28 +119,12 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         message: `session "${id}" has no tool call waiting for a decision`,
       });
     }
-    const leave = context.guard.enter(id);
-    const stream = context.streams.open(id, createId());
-    try {
-      const payload = await runner.invoke({
-        sessionId: id,
-        resume: {
-          decisions: pending.map((interrupt) => ({
-            id: interrupt.id,
-            approve: false,
-            reason: 'all pending calls were denied',
-          })),
-        },
-        onEvent: (name, data) => stream.push(name, data),
-        streamTokens: false,
-      });
-      for (const _ of pending) context.metrics.decisions.inc({ decision: 'deny' });
-      stream.push('done', payload);
-      return payload;
-    } finally {
-      context.streams.finish(stream);
-      leave();
-    }
+    const decisions = pending.map((interrupt) => ({
+      id: interrupt.id,
+      approve: false,
+      reason: 'all pending calls were denied',
+    }));
+    return runAgentCall(context, { sessionId: id, resume: { decisions } }, { streamTokens: false });
   });
 }
 
