@@ -126,14 +126,20 @@ async function runScenarios() {
     llmCalls: number;
     inputTokens: number;
     outputTokens: number;
+    answer: string;
   }> = [];
   for (const design of ['ours', 'seed'] as const) {
     const ask = await setUp(design);
     for (const [index, scenario] of scenarios.entries()) {
       const thread = `${design}-${index}`;
       for (const message of scenario.warmUp) await ask(message, thread);
-      const { usage } = await ask(scenario.message, thread);
-      rows.push({ design, scenario: scenario.name, ...usage });
+      const { usage, state } = await ask(scenario.message, thread);
+      rows.push({
+        design,
+        scenario: scenario.name,
+        ...usage,
+        answer: state.messages.at(-1)?.content ?? '',
+      });
     }
   }
   return scenarios.map((scenario) => {
@@ -142,7 +148,13 @@ async function runScenarios() {
     log(
       `${scenario.name}: LLM calls ours ${ours?.llmCalls}, seed design ${seed?.llmCalls} (seed table ${scenario.seedCalls}); input tokens ${ours?.inputTokens} vs ${seed?.inputTokens}`,
     );
-    return { scenario: scenario.name, seedTable: scenario.seedCalls, ours, seed };
+    return {
+      scenario: scenario.name,
+      seedTable: scenario.seedCalls,
+      sameAnswer: ours?.answer === seed?.answer,
+      ours,
+      seed,
+    };
   });
 }
 
@@ -212,12 +224,17 @@ try {
         ...tighter,
       },
       targets: {
-        llmCallsTotalRatio: target(ratio(seedTotal, oursTotal), 1.18, 'higher'),
-        promptTokens50Ratio: target(
-          ratio(conversation.oursPromptTokens, conversation.fullHistoryPromptTokens),
-          0.15,
-          'lower',
+        llmCallsTotalRatio: target(ratio(seedTotal, oursTotal), 1.6, 'higher'),
+        // Fewer calls count only if every scenario still gets the seed design's answer.
+        scenarioAnswersKept: target(
+          perScenario.filter((row) => row.sameAnswer).length,
+          perScenario.length,
+          'higher',
         ),
+        // The 50th message's prompt against sending the whole history that turn: what the
+        // memory saves where it matters, so a regression shows (issue 19 replaced the total
+        // over all turns, which the seed's own memory numbers cannot reach).
+        lastTurnPromptRatio50: target(conversation.lastTurn.ratio, 0.2, 'lower'),
       },
     }),
   );

@@ -1,5 +1,7 @@
-// `npm run bench:graph [-- --quick]`: Yeoul's graph runtime against LangGraph.js on the
-// chat-shaped graph of bench/README.md, both measured in this one invocation.
+// `npm run bench:graph [-- --quick] [-- --only postgres]`: Yeoul's graph runtime against
+// LangGraph.js on the chat-shaped graph of bench/README.md, both measured in this one
+// invocation; the PostgreSQL checkpointers on one PostgreSQL server (bench/lib/postgres-graph.ts).
+// `--only postgres` runs just that part.
 // Progress goes to stderr; the last line on stdout is one JSON object with `targets`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -7,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Checkpointer, MemoryCheckpointer, SqliteCheckpointer } from '../src/graph/index.ts';
 import { buildChatFixtureGraph, chatFixtureInput } from '../src/testing/index.ts';
+import { benchPostgres } from './lib/postgres-graph.ts';
 import { microsecondsSince, ratio, summarize, target } from './lib/stats.ts';
 
 const quick = process.argv.includes('--quick');
+const onlyPostgres = process.argv.join(' ').includes('--only postgres');
 const scale = (count: number) => (quick ? Math.max(1, Math.round(count / 10)) : count);
 const warmup = scale(300);
 const fastCount = scale(2000);
@@ -169,6 +173,22 @@ function runPeer() {
 
 try {
   await checkShape();
+  if (onlyPostgres) {
+    const postgres = await benchPostgres({ quick, log });
+    console.log(
+      JSON.stringify({
+        bench: 'graph',
+        quick,
+        only: 'postgres',
+        node: process.version,
+        postgres: { ours: postgres.ours, langgraph: postgres.langgraph },
+        ratios: postgres.ratios,
+        targets: postgres.targets,
+      }),
+    );
+    rmSync(directory, { recursive: true, force: true });
+    process.exit(0);
+  }
   const none = await timeInvokes(buildChatFixtureGraph(), fastCount, 'none', false);
   const memory = await timeInvokes(
     buildChatFixtureGraph({ checkpointer: new MemoryCheckpointer() }),
@@ -191,6 +211,7 @@ try {
   const rssDefaultV8 = measureRss([]);
   log('running the LangGraph.js peer');
   const langgraph = runPeer();
+  const postgres = await benchPostgres({ quick, log });
 
   const ours = {
     name: 'yeoul',
@@ -211,7 +232,9 @@ try {
     node: process.version,
     ours,
     langgraph,
+    postgres: { ours: postgres.ours, langgraph: postgres.langgraph },
     ratios: {
+      ...postgres.ratios,
       stepNone: ratio(langgraph.none.stepUs.p50, none.stepUs.p50),
       stepMemory: ratio(langgraph.memory.stepUs.p50, memory.stepUs.p50),
       stepSqlite: ratio(langgraph.sqlite.stepUs.p50, sqlite.stepUs.p50),
@@ -237,6 +260,7 @@ try {
         'lower',
       ),
       concurrentKept: target(concurrentResult.kept / concurrent, 1, 'higher'),
+      ...postgres.targets,
     },
   };
   console.log(JSON.stringify(report));

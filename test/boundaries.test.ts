@@ -13,10 +13,11 @@ const allowed: Record<string, string[]> = {
   tools: ['core', 'models'],
   knowledge: ['core', 'models'],
   agents: ['core', 'graph', 'models', 'tools', 'knowledge'],
-  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents'],
-  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'server'],
+  mcp: ['core', 'tools'],
+  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp'],
+  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server'],
   web: [],
-  testing: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'server', 'cli'],
+  testing: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server', 'cli'],
 };
 
 function sourceFiles(directory: string): string[] {

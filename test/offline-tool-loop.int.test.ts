@@ -79,6 +79,6 @@ describe('offline model with the real tools', () => {
   it('tells the time through the date/time tool', async () => {
     const { answer, toolsUsed } = await ask('지금 몇 시야?');
     assert.deepEqual(toolsUsed, ['get_current_datetime']);
-    assert.match(answer, /2026-11-22/);
+    assert.match(answer, /2026년 11월 22일 일요일/);
   });
 });

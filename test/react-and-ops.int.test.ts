@@ -198,8 +198,9 @@ describe('agent runner payloads and the ops loop (seed 001)', () => {
     assert.equal(payload.response, '에러가 5건입니다.');
   });
 
-  it('blocks a bad answer with the warning prefix and status rejected', async () => {
-    const model = scripted([callLogs, { text: 'There were 7 errors.' }]);
+  it('blocks an answer that denies what the tools found, with the warning prefix', async () => {
+    // A wrong count is regenerated (it scores 0.3–0.7); denying the findings is blocked.
+    const model = scripted([callLogs, { text: 'There were no errors.' }]);
     const runner = createAgentRunner(
       dependencies({ model, tools: logTools }),
       new MemoryCheckpointer(),
@@ -207,7 +208,7 @@ describe('agent runner payloads and the ops loop (seed 001)', () => {
     const payload = await runner.invoke({ message: question, options: { evaluate: true } });
     assert.equal(payload.evaluation?.verdict, 'block');
     assert.equal(payload.status, 'rejected');
-    assert.equal(payload.response, '⚠️ 응답 품질 검증 주의\n\nThere were 7 errors.');
+    assert.equal(payload.response, '⚠️ 응답 품질 검증 주의\n\nThere were no errors.');
   });
 
   it('adds the judge check when a real model is configured', async () => {

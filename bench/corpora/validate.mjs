@@ -5,9 +5,39 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const MIN_PARAGRAPHS = 240;
-const MIN_QUESTIONS = 300;
 let failed = false;
+
+// Each corpus: its language, paragraph length range (characters for Korean, words for
+// English), how many paragraphs and questions it needs at least, and at most how many
+// questions one paragraph may have. ko-wiki has Wikipedia-length paragraphs, several per
+// article (`minTitleShare` of its paragraphs share their title with another paragraph).
+const corpora = [
+  {
+    name: 'ko',
+    lang: 'ko',
+    length: [200, 450],
+    minParagraphs: 240,
+    minQuestions: 300,
+    perParagraph: 2,
+  },
+  {
+    name: 'en',
+    lang: 'en',
+    length: [60, 120],
+    minParagraphs: 240,
+    minQuestions: 300,
+    perParagraph: 2,
+  },
+  {
+    name: 'ko-wiki',
+    lang: 'ko',
+    length: [400, 1500],
+    minParagraphs: 90,
+    minQuestions: 1000,
+    perParagraph: 30,
+    minTitleShare: 0.9,
+  },
+];
 
 function fail(msg) {
   failed = true;
@@ -35,20 +65,21 @@ function longestSharedRun(q, text, lang) {
   return best;
 }
 
-for (const lang of ['ko', 'en']) {
-  const file = join(here, `${lang}-qa.json`);
+for (const corpus of corpora) {
+  const { lang } = corpus;
+  const file = join(here, `${corpus.name}-qa.json`);
   const data = JSON.parse(readFileSync(file, 'utf8'));
-  if (data.language !== lang) fail(`${lang}: language field is ${data.language}`);
-  if (typeof data.source !== 'string' || !data.source) fail(`${lang}: missing source`);
+  if (data.language !== lang) fail(`${corpus.name}: language field is ${data.language}`);
+  if (typeof data.source !== 'string' || !data.source) fail(`${corpus.name}: missing source`);
 
   const ids = new Set();
   const paragraphs = new Map();
   const texts = new Set();
   for (const p of data.paragraphs) {
-    if (ids.has(p.id)) fail(`${lang}: duplicate id ${p.id}`);
+    if (ids.has(p.id)) fail(`${corpus.name}: duplicate id ${p.id}`);
     ids.add(p.id);
-    if (!p.title || !p.text) fail(`${lang}: ${p.id} lacks title or text`);
-    if (texts.has(p.text)) fail(`${lang}: ${p.id} duplicates another paragraph`);
+    if (!p.title || !p.text) fail(`${corpus.name}: ${p.id} lacks title or text`);
+    if (texts.has(p.text)) fail(`${corpus.name}: ${p.id} duplicates another paragraph`);
     texts.add(p.text);
     paragraphs.set(p.id, p);
   }
@@ -56,45 +87,60 @@ for (const lang of ['ko', 'en']) {
   const perParagraph = new Map();
   const questionTexts = new Set();
   const warnings = [];
+  let sharedRuns = 0;
   for (const q of data.questions) {
-    if (ids.has(q.id)) fail(`${lang}: duplicate id ${q.id}`);
+    if (ids.has(q.id)) fail(`${corpus.name}: duplicate id ${q.id}`);
     ids.add(q.id);
     const p = paragraphs.get(q.paragraphId);
     if (!p) {
-      fail(`${lang}: ${q.id} points to missing paragraph ${q.paragraphId}`);
+      fail(`${corpus.name}: ${q.id} points to missing paragraph ${q.paragraphId}`);
       continue;
     }
     if (!q.answer || !p.text.includes(q.answer))
-      fail(`${lang}: ${q.id} answer not in paragraph: ${JSON.stringify(q.answer)}`);
-    if (questionTexts.has(q.question)) fail(`${lang}: ${q.id} duplicate question text`);
+      fail(`${corpus.name}: ${q.id} answer not in paragraph: ${JSON.stringify(q.answer)}`);
+    if (questionTexts.has(q.question)) fail(`${corpus.name}: ${q.id} duplicate question text`);
     questionTexts.add(q.question);
     perParagraph.set(q.paragraphId, (perParagraph.get(q.paragraphId) ?? 0) + 1);
     const run = longestSharedRun(q.question, p.text, lang);
+    sharedRuns += run;
     if (lang === 'ko' ? run >= 20 : run >= 7)
       warnings.push(
         `${q.id} shares a run of ${run} ${lang === 'ko' ? 'chars' : 'words'} with its paragraph`,
       );
   }
   for (const [pid, n] of perParagraph)
-    if (n > 2) fail(`${lang}: ${pid} has ${n} questions (max 2)`);
+    if (n > corpus.perParagraph)
+      fail(`${corpus.name}: ${pid} has ${n} questions (max ${corpus.perParagraph})`);
   const unasked = [...paragraphs.keys()].filter((id) => !perParagraph.has(id));
 
   const lengths = data.paragraphs.map((p) =>
     lang === 'ko' ? [...p.text].length : p.text.split(/\s+/).length,
   );
-  const [lo, hi] = lang === 'ko' ? [200, 450] : [60, 120];
+  const [lo, hi] = corpus.length;
   const outOfRange = lengths.filter((n) => n < lo || n > hi).length;
-  if (data.paragraphs.length < MIN_PARAGRAPHS)
-    fail(`${lang}: only ${data.paragraphs.length} paragraphs`);
-  if (data.questions.length < MIN_QUESTIONS)
-    fail(`${lang}: only ${data.questions.length} questions`);
+  if (corpus.minTitleShare !== undefined) {
+    const perTitle = new Map();
+    for (const p of data.paragraphs) perTitle.set(p.title, (perTitle.get(p.title) ?? 0) + 1);
+    const shared = data.paragraphs.filter((p) => perTitle.get(p.title) > 1).length;
+    if (shared / data.paragraphs.length < corpus.minTitleShare)
+      fail(`${corpus.name}: only ${shared} paragraphs share their title with another`);
+    if (outOfRange > 0)
+      fail(
+        `${corpus.name}: ${outOfRange} paragraphs outside ${lo}-${hi} ${lang === 'ko' ? 'chars' : 'words'}`,
+      );
+  }
+  if (data.paragraphs.length < corpus.minParagraphs)
+    fail(`${corpus.name}: only ${data.paragraphs.length} paragraphs`);
+  if (data.questions.length < corpus.minQuestions)
+    fail(`${corpus.name}: only ${data.questions.length} questions`);
 
   const unit = lang === 'ko' ? 'chars' : 'words';
   console.log(
-    `${lang}: ${data.paragraphs.length} paragraphs, ${data.questions.length} questions, ` +
+    `${corpus.name}: ${data.paragraphs.length} paragraphs, ${data.questions.length} questions, ` +
       `${unasked.length} paragraphs without questions, paragraph length ` +
       `${Math.min(...lengths)}-${Math.max(...lengths)} ${unit} ` +
-      `(${outOfRange} outside ${lo}-${hi}), ${warnings.length} copy warnings`,
+      `(${outOfRange} outside ${lo}-${hi}), ${warnings.length} copy warnings, ` +
+      `mean longest run shared with the paragraph ${(sharedRuns / data.questions.length).toFixed(1)} ${unit}`,
   );
   for (const w of warnings) console.log(`  warn ${w}`);
 }

@@ -1,18 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** The corpora of bench/corpora: `ko` and `en` (short paragraphs), `ko-wiki` (Wikipedia-length). */
+export type CorpusName = 'ko' | 'en' | 'ko-wiki';
+
 /** A retrieval corpus: paragraphs and questions whose answer paragraph is known. */
 export interface QaCorpus {
+  name: CorpusName;
   language: 'ko' | 'en';
   paragraphs: Array<{ id: string; title: string; text: string }>;
   questions: Array<{ id: string; paragraphId: string; question: string; answer: string }>;
 }
 
-/** Reads bench/corpora/<language>-qa.json. */
-export function loadCorpus(language: 'ko' | 'en'): QaCorpus {
-  return JSON.parse(
-    readFileSync(join(import.meta.dirname, '..', 'corpora', `${language}-qa.json`), 'utf8'),
-  );
+/** Reads bench/corpora/<name>-qa.json. */
+export function loadCorpus(name: CorpusName): QaCorpus {
+  const path = join(import.meta.dirname, '..', 'corpora', `${name}-qa.json`);
+  return { ...JSON.parse(readFileSync(path, 'utf8')), name };
 }
 
 /** Recall@1, recall@5 and MRR@10 of ranked paragraph ids against the known answers. */

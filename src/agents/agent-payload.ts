@@ -1,4 +1,5 @@
 import type { PendingInterrupt } from '../graph/index.ts';
+import type { ChatMessage } from '../models/index.ts';
 import type { Evaluation } from './ops/evaluation.ts';
 import type { ToolApprovalRequest } from './run-tool-calls.ts';
 import type { AgentSource, AgentUsage } from './types.ts';
@@ -17,6 +18,8 @@ export interface ApprovalDecision {
 export interface AgentRequestOptions {
   temperature?: number;
   maxIterations?: number;
+  /** Caps each answer's output tokens (below the model's own cap). */
+  maxOutputTokens?: number;
   graph?: GraphName;
   evaluate?: boolean;
 }
@@ -27,6 +30,11 @@ export interface AgentRequestOptions {
  */
 export interface AgentRequest {
   message?: string;
+  /**
+   * Earlier turns of a conversation the caller keeps itself (the stateless `/v1` mode):
+   * they open a new thread, before `message`. Ignored with `resume`.
+   */
+  history?: ChatMessage[];
   sessionId?: string;
   resume?: { decisions: ApprovalDecision[] };
   options?: AgentRequestOptions;

@@ -78,7 +78,7 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
         sessionId,
         signal,
         emit,
-        streamTokens: request.onEvent !== undefined,
+        streamTokens: request.streamTokens ?? request.onEvent !== undefined,
       });
       for (const pending of payload.interrupts ?? []) emit('interrupt', pending);
       if (payload.status === 'error' && payload.errorCode) {
@@ -112,8 +112,12 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
         ...(request.options?.temperature === undefined
           ? {}
           : { temperature: request.options.temperature }),
+        ...(request.options?.maxOutputTokens === undefined
+          ? {}
+          : { maxOutputTokens: request.options.maxOutputTokens }),
       },
       work.streamTokens,
+      request.resume ? [] : (request.history ?? []),
     );
 
   async function runOps(
@@ -292,7 +296,7 @@ type OpsRunConfig = {
 
 function innerPayload(result: InnerAgentResult): Payload {
   const interrupts = result.interrupts.map(approvalOf);
-  const korean = isKorean(result.response);
+  const korean = isKorean(result.question);
   return {
     response:
       result.status === 'interrupted'

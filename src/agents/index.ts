@@ -36,16 +36,17 @@ export {
   finalizeAnswer,
   type Verdict,
 } from './ops/decide.ts';
-export {
-  answerFormCheck,
-  type CheckResult,
-  type Evaluation,
-  type EvaluationInput,
-  evaluateAnswer,
-  groundingCheck,
-  judgeCheck,
-  numbersIn,
-} from './ops/evaluation.ts';
+export { answerFormCheck, evaluateAnswer } from './ops/evaluation.ts';
+export type {
+  AssessedCheck,
+  CheckResult,
+  Evaluation,
+  EvaluationInput,
+  Finding,
+} from './ops/evaluation-types.ts';
+export { assessGrounding, groundingCheck } from './ops/grounding-check.ts';
+export { judgeCheck, judgeSchema } from './ops/judge-check.ts';
+export { knowledgeCheck } from './ops/knowledge-check.ts';
 export {
   type InnerAgent,
   type InnerAgentInput,
@@ -53,6 +54,9 @@ export {
   type OpsState,
   opsState,
 } from './ops/ops-state.ts';
+export { numberOfWord, numbersIn, quantitiesIn, withoutReferences } from './ops/read-numbers.ts';
+export { deniesFindings, type StatedCount, statedCounts } from './ops/stated-counts.ts';
+export { readToolFacts, type ToolFacts } from './ops/tool-facts.ts';
 export { agentSystemPrompt, defaultPersona, routerPrompt, summarizerPrompt } from './prompts.ts';
 export { buildReactGraph, reactRunInput } from './react/build-react-graph.ts';
 export { type ReactState, reactState, type ToolExecutionResult } from './react/react-state.ts';

@@ -25,6 +25,8 @@ interface AgentValues {
  * The chat or react agent on a session's thread, as the ops loop and the runner call it:
  * a new run on a prompt (a run its dead process left behind is closed first), or the
  * paused run resumed with answers. Tokens are streamed only when someone reads events.
+ * `history` (turns the caller kept) goes before the first prompt only: a regenerated
+ * answer of the ops loop runs on the thread that already holds it.
  */
 export function innerAgent(
   graphs: AgentGraphs,
@@ -32,8 +34,10 @@ export function innerAgent(
   sessionId: string,
   options: AgentOptions,
   streamTokens: boolean,
+  history: ChatMessage[] = [],
 ): InnerAgent {
   const graph = graphs[name];
+  let unseeded = history;
   return async (input, run) => {
     const steps: string[] = [];
     const config = {
@@ -42,13 +46,15 @@ export function innerAgent(
       onEvent: forwardEvents(steps, run.emit),
       context: { streamTokens },
     };
+    const before = 'answers' in input ? [] : unseeded;
+    if (!('answers' in input)) unseeded = [];
     const result =
       'answers' in input
         ? await graph.resumeRun(sessionId, { ...config, answers: input.answers })
         : await graph.run(
             (name === 'react'
-              ? reactRunInput(input.prompt, options)
-              : chatRunInput(input.prompt, options)) as never,
+              ? reactRunInput(input.prompt, options, before)
+              : chatRunInput(input.prompt, options, before)) as never,
             { ...config, onPendingRun: 'abandon' },
           );
     return innerResult(result, steps);
@@ -83,6 +89,7 @@ export function innerResult(result: RunResult<StateSchema>, steps: string[]): In
   return {
     status: result.status,
     interrupts: result.interrupts,
+    question: lastUser >= 0 ? (messages[lastUser]?.content ?? '') : '',
     response,
     toolResults,
     context: values.context ?? '',

@@ -108,10 +108,15 @@ export function openToolTurn(messages: ChatMessage[]): { calls: ToolCall[]; done
   return { calls, done };
 }
 
-/** One agent model call: the usable tools bound, the request's temperature, tokens streamed. */
+/** One agent model call: the usable tools bound, the request's temperature and output cap, tokens streamed. */
 export function callAgentModel(
   deps: AgentDependencies,
-  prompt: { system: string; messages: ChatMessage[]; temperature: number | undefined },
+  prompt: {
+    system: string;
+    messages: ChatMessage[];
+    temperature: number | undefined;
+    maxOutputTokens?: number | undefined;
+  },
   context: NodeContext,
 ): Promise<ModelCallResult> {
   return deps.model.call({
@@ -119,6 +124,7 @@ export function callAgentModel(
     messages: prompt.messages,
     tools: deps.tools.describe(deps.toolEnvironment),
     ...(prompt.temperature === undefined ? {} : { temperature: prompt.temperature }),
+    ...(prompt.maxOutputTokens === undefined ? {} : { maxOutputTokens: prompt.maxOutputTokens }),
     signal: context.signal,
     ...(wantsTokens(context)
       ? { onTextDelta: (text: string) => context.emit('token', { text }) }

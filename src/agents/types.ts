@@ -24,6 +24,8 @@ export interface AgentOptions {
   temperature?: number;
   /** LLM ⇄ tool iterations before "request too complex" (default 5). */
   maxIterations: number;
+  /** Caps each answer's output tokens (OpenAI's `max_tokens`); the model's own cap otherwise. */
+  maxOutputTokens?: number;
 }
 
 /** LLM calls and tokens of one run. */

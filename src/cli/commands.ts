@@ -2,6 +2,8 @@ import { askCommand } from './commands/ask-command.ts';
 import { chatCommand } from './commands/chat-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
+import { mcpCommand } from './commands/mcp-command.ts';
+import { migrateCommand } from './commands/migrate-command.ts';
 import { reindexCommand } from './commands/reindex-command.ts';
 import { searchCommand } from './commands/search-command.ts';
 import { serveCommand } from './commands/serve-command.ts';
@@ -18,4 +20,6 @@ export const commands: readonly Command[] = [
   reindexCommand,
   graphCommand,
   sessionsCommand,
+  mcpCommand,
+  migrateCommand,
 ];

@@ -6,6 +6,7 @@ export interface RuntimeOverrides {
   port?: number | undefined;
   host?: string | undefined;
   sampleKnowledge?: boolean | undefined;
+  migrate?: boolean | undefined;
 }
 
 /**

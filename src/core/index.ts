@@ -34,3 +34,15 @@ export {
 export { combineMigrations, type Migration, migrationChecksum } from './postgres/migrations.ts';
 export { queryPostgres, withTransaction } from './postgres/with-transaction.ts';
 export { SqliteWriteBatch } from './sqlite-write-batch.ts';
+export {
+  type Attributes,
+  activeTraceIds,
+  genAi,
+  inSpan,
+  recordError,
+  recordsTraceContent,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  setTraceContentRecording,
+} from './tracing.ts';

@@ -178,7 +178,7 @@ async function isLive(graph: WritableGraph, last: CheckpointEntry): Promise<bool
 /** Interrupts of a node with ids: an open question asked again keeps its id. */
 export function interruptsOf(
   node: string,
-  requests: Array<{ key: string; id?: string; value: unknown }>,
+  requests: Array<{ key: string; id?: string; value: unknown; createdAt?: number }>,
   resume: ResumeInfo | undefined,
 ): PendingInterrupt[] {
   const now = Date.now();
@@ -191,7 +191,7 @@ export function interruptsOf(
       key: request.key,
       node,
       value: request.value,
-      createdAt: earlier?.createdAt ?? now,
+      createdAt: request.createdAt ?? earlier?.createdAt ?? now,
     };
   });
 }

@@ -32,6 +32,8 @@ const defaultCacheSize = 1000;
  * (none lost, none interleaved); runs on different threads proceed concurrently.
  */
 export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
+  /** The graph's name in traces, when it was given one. */
+  readonly name: string | undefined;
   readonly schema: Schema;
   readonly nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
   readonly edges: ReadonlyMap<string, Edge<Schema>>;
@@ -52,6 +54,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     options: CompileOptions;
   }) {
     const { options } = fields;
+    this.name = options.name;
     this.schema = fields.schema;
     this.nodes = fields.nodes;
     this.edges = fields.edges;

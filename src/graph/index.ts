@@ -9,6 +9,11 @@ export {
   replace,
 } from './channels.ts';
 export { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
+export { checkpointMigrations } from './checkpoint/postgres-checkpoint-migrations.ts';
+export {
+  PostgresCheckpointer,
+  type PostgresCheckpointerOptions,
+} from './checkpoint/postgres-checkpointer.ts';
 export {
   defaultLeaseMs,
   SqliteCheckpointer,

@@ -7,6 +7,8 @@ export interface InterruptRequest {
   key: string;
   /** An id to use instead of a new one (a graph passing on the questions of a graph it runs). */
   id?: string;
+  /** When the question was first asked, when it is passed on from another graph. */
+  createdAt?: number;
   /** Plain JSON data: what the person deciding needs to see. */
   value: unknown;
 }

@@ -104,6 +104,8 @@ export interface RunConfig<Context = unknown> {
 
 /** Compile options. */
 export interface CompileOptions {
+  /** Names the graph in traces (`invoke_workflow <name>` spans). */
+  name?: string;
   checkpointer?: Checkpointer;
   /** Cap on node executions per run (default 15). */
   maxSteps?: number;

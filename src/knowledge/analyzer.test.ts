@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { indexTerms, queryTerms, stripKoreanSuffix } from './analyzer.ts';
+import { indexTerms, queryTerms, weightedQueryTerms } from './analyzer.ts';
+import { stripKoreanSuffix } from './korean-words.ts';
 
 describe('analyzer', () => {
   it('indexes Hangul as character bigrams plus the particle-free word', () => {
@@ -34,6 +35,45 @@ describe('analyzer', () => {
     assert.deepEqual(queryTerms('무엇인가?'), []);
     assert.deepEqual(queryTerms('What is the capital of France?'), ['capital', 'france']);
     assert.ok(!queryTerms('병가는 언제 쓸 수 있나요?').includes('언제'));
+  });
+
+  it('keeps nouns that merely begin with a question word (왜구, 인지세법, 몇몇)', () => {
+    assert.deepEqual(queryTerms('왜구가 쳐들어왔나'), [
+      '왜구',
+      '쳐들',
+      '들어',
+      '어왔',
+      '왔나',
+      '쳐들어왔나',
+    ]);
+    assert.ok(queryTerms('인지세법이 제정된 해는 몇 년인가?').includes('인지세법'));
+    assert.deepEqual(queryTerms('왜요? 몇째? 뭐라고?'), []);
+  });
+
+  it('strips the endings of noun-based predicates so any conjugation meets the noun', () => {
+    assert.deepEqual(queryTerms('설치되었나'), ['설치']);
+    assert.deepEqual(queryTerms('주장한'), ['주장']);
+    assert.deepEqual(queryTerms('즉위하였다'), ['즉위']);
+    assert.deepEqual(queryTerms('불가능한'), ['불가', '가능', '불가능']);
+  });
+
+  it('weighs the bigrams of a word by one over the root of their count, without the whole word', () => {
+    const weights = Object.fromEntries(
+      weightedQueryTerms('훈민정음을 세종이 해 Python').map(({ term, weight }) => [term, weight]),
+    );
+    assert.deepEqual(Object.keys(weights), ['훈민', '민정', '정음', '세종', '해', 'python']);
+    assert.equal(weights.훈민, 1 / Math.sqrt(3));
+    assert.equal(weights.세종, 1);
+    assert.equal(weights.해, Math.SQRT1_2);
+    assert.equal(weights.python, 1);
+  });
+
+  it('gives a bigram two words share the larger of their weights', () => {
+    const weights = new Map(
+      weightedQueryTerms('정책 휴가정책').map(({ term, weight }) => [term, weight]),
+    );
+    assert.equal(weights.get('정책'), 1);
+    assert.equal(weights.get('휴가'), 1 / Math.sqrt(3));
   });
 
   it('strips particles only when two syllables or more remain', () => {

@@ -7,125 +7,12 @@
  * the word without its particle as a whole term. Latin words are lower-cased and
  * stemmed by the index (FTS5's porter tokenizer); numbers stay as they are.
  */
+import { isQueryStopWord, stripKoreanSuffix, stripPredicateEnding } from './korean-words.ts';
 
 const runPattern =
   /[\uac00-\ud7a3]+|[\u3040-\u30ff\u4e00-\u9fff]+|(?:(?![\uac00-\ud7a3\u3040-\u30ff\u4e00-\u9fff])[\p{L}\p{N}])+/gu;
 const hangulRun = /^[\uac00-\ud7a3]+$/;
 const cjkRun = /^[\u3040-\u30ff\u4e00-\u9fff]+$/;
-
-/** Particles and endings stripped from the end of a Korean word, longest first. */
-const koreanSuffixes = [
-  '에서부터',
-  '으로부터',
-  '에서는',
-  '에게서',
-  '으로서',
-  '으로써',
-  '이라고',
-  '이라는',
-  '에서의',
-  '까지는',
-  '부터는',
-  '이었다',
-  '하였다',
-  '되었다',
-  '에서',
-  '에게',
-  '으로',
-  '로서',
-  '로써',
-  '까지',
-  '부터',
-  '처럼',
-  '보다',
-  '이나',
-  '이며',
-  '이고',
-  '이다',
-  '였다',
-  '했다',
-  '한다',
-  '하는',
-  '하여',
-  '했던',
-  '라고',
-  '라는',
-  '에는',
-  '와는',
-  '과는',
-  '은',
-  '는',
-  '이',
-  '가',
-  '을',
-  '를',
-  '의',
-  '에',
-  '로',
-  '와',
-  '과',
-  '도',
-  '만',
-];
-
-/** Function words and vague adverbs dropped from queries as whole words. */
-const koreanQueryStopWords = new Set([
-  '중',
-  '약',
-  '등',
-  '및',
-  '또는',
-  '그리고',
-  '그',
-  '이',
-  '저',
-  '것',
-  '수',
-  '때',
-  '대략',
-  '주로',
-  '가장',
-  '처음',
-  '어느',
-  '다른',
-  '모두',
-  '매우',
-  '같은',
-  '있는',
-  '있다',
-  '한다',
-  '된다',
-  '하는',
-  '되는',
-  '위해',
-  '대해',
-]);
-
-/** Question and function words that say nothing about which passage answers. */
-const koreanQueryStopStems = [
-  '무엇',
-  '무슨',
-  '언제',
-  '어디',
-  '누구',
-  '누가',
-  '어떻',
-  '어떤',
-  '어느',
-  '얼마',
-  '몇',
-  '왜',
-  '인가',
-  '입니까',
-  '합니까',
-  '습니까',
-  '있는가',
-  '하는가',
-  '되는가',
-  '인지',
-  '알려',
-  '궁금',
-];
 
 const englishStopWords = new Set(
   (
@@ -135,16 +22,6 @@ const englishStopWords = new Set(
     'will shall may might must has have had please tell know'
   ).split(' '),
 );
-
-/** The word without a trailing particle or ending, when enough of it is left. */
-export function stripKoreanSuffix(word: string, keep = 2): string {
-  for (const suffix of koreanSuffixes) {
-    if (word.length - suffix.length >= keep && word.endsWith(suffix)) {
-      return word.slice(0, -suffix.length);
-    }
-  }
-  return word;
-}
 
 /** A one-syllable noun with a one-syllable particle ("철의", "금은"): the noun. */
 function shortNoun(word: string): string | undefined {
@@ -181,28 +58,72 @@ export function indexTerms(text: string): string[] {
   return terms;
 }
 
-/** Terms to search for a query: like indexing, without question words and stop words, deduplicated. */
-export function queryTerms(text: string): string[] {
-  const terms = new Set<string>();
+/** One query word's contribution: its bigrams (of the stem, for Hangul) and whole-word stem. */
+interface QueryWord {
+  grams: string[];
+  /** The Hangul stem of three syllables or more, matched as a whole word by the index. */
+  stem?: string;
+  /** A Latin word or number: one term of its own. */
+  latin?: string;
+}
+
+/** The words of a query that say what is sought, without question and stop words. */
+function queryWords(text: string): QueryWord[] {
+  const found: QueryWord[] = [];
   for (const match of text.normalize('NFC').matchAll(runPattern)) {
     const run = match[0];
     if (hangulRun.test(run)) {
-      const noun = shortNoun(run);
-      const stem = noun ?? stripKoreanSuffix(run);
-      if (koreanQueryStopWords.has(run) || koreanQueryStopWords.has(stem)) continue;
-      if (koreanQueryStopStems.some((stop) => stem.startsWith(stop))) continue;
-      const found: string[] = [];
-      bigrams(stem, found);
-      for (const term of found) terms.add(term);
-      if (stem.length >= 3) terms.add(stem);
+      const stem = shortNoun(run) ?? stripPredicateEnding(stripKoreanSuffix(run));
+      if (isQueryStopWord(run, stem)) continue;
+      const grams: string[] = [];
+      bigrams(stem, grams);
+      found.push(stem.length >= 3 ? { grams, stem } : { grams });
     } else if (cjkRun.test(run)) {
-      const found: string[] = [];
-      bigrams(run, found);
-      for (const term of found) terms.add(term);
+      const grams: string[] = [];
+      bigrams(run, grams);
+      found.push({ grams });
     } else {
       const word = run.toLowerCase();
-      if (!englishStopWords.has(word)) terms.add(word);
+      if (!englishStopWords.has(word)) found.push({ grams: [], latin: word });
     }
   }
+  return found;
+}
+
+/** Terms to search for a query: like indexing, without question words and stop words, deduplicated. */
+export function queryTerms(text: string): string[] {
+  const terms = new Set<string>();
+  for (const word of queryWords(text)) {
+    for (const term of word.grams) terms.add(term);
+    if (word.stem !== undefined) terms.add(word.stem);
+    if (word.latin !== undefined) terms.add(word.latin);
+  }
   return [...terms];
+}
+
+/** A query term and how much its matches count in ranking (1 for a Latin word). */
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+}
+
+/**
+ * The terms a ranking should score for a query, each with a weight. Bigrams of one word
+ * are not independent evidence (a four-syllable word yields three, all present or absent
+ * together), so the bigrams of a word of `m` bigrams weigh 1/√m each: a word counts
+ * about √m, not m, times a bigram. A lone syllable ("해", "철") weighs 1/√2. The whole-word
+ * stem is left out: it only repeats what its bigrams already matched. A term that two
+ * words share keeps its larger weight.
+ */
+export function weightedQueryTerms(text: string): WeightedTerm[] {
+  const weights = new Map<string, number>();
+  const keep = (term: string, weight: number) =>
+    weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+  for (const word of queryWords(text)) {
+    if (word.latin !== undefined) keep(word.latin, 1);
+    const count = word.grams.length;
+    const single = count === 1 && (word.grams[0] as string).length === 1;
+    for (const term of word.grams) keep(term, single ? Math.SQRT1_2 : 1 / Math.sqrt(count));
+  }
+  return [...weights].map(([term, weight]) => ({ term, weight }));
 }

@@ -1,4 +1,4 @@
-export { indexTerms, queryTerms, stripKoreanSuffix } from './analyzer.ts';
+export { indexTerms, queryTerms } from './analyzer.ts';
 export { type Block, type ChunkOptions, chunkBlocks } from './chunk-blocks.ts';
 export { decodeText, type TextEncoding } from './decode-text.ts';
 export { EmptyDocumentError } from './errors/empty-document-error.ts';
@@ -15,6 +15,7 @@ export {
   KnowledgeBase,
   type KnowledgeBaseOptions,
 } from './knowledge-base.ts';
+export { stripKoreanSuffix } from './korean-words.ts';
 export type { ReindexProgress, ReindexResult } from './opensearch/rebuild-index.ts';
 export {
   defaultIndexName,

@@ -1,4 +1,5 @@
 import { type PostgresPool, queryPostgres } from '../core/index.ts';
+import type { WeightedToken } from './weighted-bm25.ts';
 
 /** A chunk's rank in one ranking, best first. */
 export interface RankedChunk {
@@ -28,13 +29,15 @@ export function chunkPostings(
 // BM25 as SQLite's FTS5 computes bm25(): k1 = 1.2, b = 0.75; a token's frequency in a chunk
 // is its title count times the title weight plus its body count; the chunk's length is all
 // its tokens; IDF = ln((N - n + 0.5) / (n + 0.5)), at least 1e-6; every query token (a
-// repeated one too) adds its own term, as each quoted FTS5 phrase does.
+// repeated one too) adds its own term, as each quoted FTS5 phrase does, multiplied by the
+// token's weight — the formula of weightedBm25, which the SQLite retriever applies.
 const rankSql = `
 WITH query AS (
-  SELECT term, position FROM unnest($1::text[]) WITH ORDINALITY AS query (term, position)
+  SELECT term, weight, position
+  FROM unnest($1::text[], $4::float8[]) WITH ORDINALITY AS query (term, weight, position)
 ),
 matches AS (
-  SELECT query.position, postings.chunk_rowid, postings.chunk_term_count,
+  SELECT query.position, query.weight, postings.chunk_rowid, postings.chunk_term_count,
     postings.title_frequency * $2::float8 + postings.body_frequency AS frequency,
     count(*) OVER (PARTITION BY query.position) AS hits
   FROM query
@@ -50,14 +53,14 @@ corpus AS (
     (SELECT term_count::float8 / greatest(chunk_count, 1) FROM kb_statistics) AS average_length
 ),
 weighted AS (
-  SELECT matches.chunk_rowid, matches.frequency,
+  SELECT matches.chunk_rowid, matches.frequency, matches.weight,
     ln((corpus.chunks - matches.hits + 0.5) / (matches.hits + 0.5)) AS idf,
     matches.chunk_term_count / nullif(corpus.average_length, 0) AS relative_length
   FROM matches CROSS JOIN corpus
 )
 SELECT chunk_rowid AS rowid,
   sum(
-    (CASE WHEN idf > 0 THEN idf ELSE 1e-6 END) * frequency * 2.2
+    weight * (CASE WHEN idf > 0 THEN idf ELSE 1e-6 END) * frequency * 2.2
     / (frequency + 1.2 * (0.25 + 0.75 * relative_length))
   ) AS score
 FROM weighted
@@ -66,20 +69,22 @@ ORDER BY score DESC, chunk_rowid
 LIMIT $3`;
 
 /**
- * The `limit` chunks that best match `tokens` (from `keywordTokens`), by BM25 computed in
- * the database over the postings table, best first.
+ * The `limit` chunks that best match the weighted query `tokens` (from
+ * `weightedKeywordTokens`), by weighted BM25 computed in the database over the postings
+ * table, best first.
  */
 export async function keywordRanks(
   pool: PostgresPool,
-  tokens: readonly string[],
+  tokens: readonly WeightedToken[],
   titleWeight: number,
   limit: number,
 ): Promise<RankedChunk[]> {
   if (tokens.length === 0) return [];
   const { rows } = await queryPostgres<{ rowid: string; score: number }>(pool, rankSql, [
-    tokens,
+    tokens.map(({ token }) => token),
     titleWeight,
     limit,
+    tokens.map(({ weight }) => weight),
   ]);
   return rows.map((row) => ({ rowid: Number(row.rowid), score: Number(row.score) }));
 }

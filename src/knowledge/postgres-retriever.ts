@@ -6,13 +6,12 @@ import {
   withTransaction,
 } from '../core/index.ts';
 import type { Embedder } from '../models/index.ts';
-import { queryTerms } from './analyzer.ts';
 import { fuseRankings } from './fuse-rankings.ts';
-import { keywordTokens } from './keyword-tokens.ts';
 import { keywordRanks, type RankedChunk } from './postgres-keyword-index.ts';
 import { PostgresVectorIndex } from './postgres-vector-index.ts';
 import { writeDocument } from './postgres-write-document.ts';
 import type { Chunk, Retriever, SearchHit, SearchOptions, StoredDocument } from './types.ts';
+import { weightedKeywordTokens } from './weighted-bm25.ts';
 
 /** How the PostgreSQL retriever searches; the schema comes from `knowledgeMigrations`. */
 export interface PostgresRetrieverOptions {
@@ -130,7 +129,7 @@ export class PostgresRetriever implements Retriever {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
-    const tokens = keywordTokens(queryTerms(query));
+    const tokens = weightedKeywordTokens(query);
     const limit = this.#embedder ? candidatesPerRanking : k;
     const [keyword, vector] = await Promise.all([
       keywordRanks(this.pool, tokens, this.#titleWeight, limit),

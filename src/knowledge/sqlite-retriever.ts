@@ -3,9 +3,10 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { getLoadablePath } from 'sqlite-vec';
 import type { Embedder } from '../models/index.ts';
-import { indexTerms, queryTerms } from './analyzer.ts';
+import { indexTerms } from './analyzer.ts';
 import { EmbeddingMismatchError } from './errors/embedding-mismatch-error.ts';
 import { fuseRankings } from './fuse-rankings.ts';
+import { SqliteKeywordSearch } from './sqlite-keyword-search.ts';
 import type { Chunk, Retriever, SearchHit, SearchOptions, StoredDocument } from './types.ts';
 
 /** How the SQLite retriever opens its database. */
@@ -60,7 +61,6 @@ interface Statements {
   insertTerms: StatementSync;
   getDocument: StatementSync;
   listDocuments: StatementSync;
-  keywordRanks: StatementSync;
   rowsByRowid: StatementSync;
   getMeta: StatementSync;
   setMeta: StatementSync;
@@ -91,12 +91,13 @@ interface DocumentRow {
 
 /**
  * The embedded knowledge index: documents and chunks in SQLite tables, their terms in
- * an FTS5 index ranked by BM25. Keyword-only; vectors live beside it when configured.
+ * an FTS5 index ranked by BM25 with per-term weights (`SqliteKeywordSearch`). Keyword-only;
+ * vectors live beside it when configured.
  */
 export class SqliteRetriever implements Retriever {
   readonly database: DatabaseSync;
-  #titleWeight: number;
   #statements: Statements;
+  #keywords: SqliteKeywordSearch;
   #embedder: Embedder | undefined;
   #vectorDimensions: number | undefined;
   /** Statements on the vector table, prepared once it exists. */
@@ -114,7 +115,6 @@ export class SqliteRetriever implements Retriever {
       'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;',
     );
     this.database.exec(schemaSql);
-    this.#titleWeight = options.titleWeight ?? 2;
     const prepare = (sql: string): StatementSync => this.database.prepare(sql);
     this.#statements = {
       upsertDocument: prepare(
@@ -131,9 +131,6 @@ export class SqliteRetriever implements Retriever {
       insertTerms: prepare('INSERT INTO kb_terms (rowid, title, body) VALUES (?, ?, ?)'),
       getDocument: prepare('SELECT * FROM kb_documents WHERE id = ?'),
       listDocuments: prepare('SELECT * FROM kb_documents ORDER BY updated_at DESC, id'),
-      keywordRanks: prepare(
-        'SELECT rowid, -bm25(kb_terms, ?, 1.0) AS score FROM kb_terms WHERE kb_terms MATCH ? ORDER BY bm25(kb_terms, ?, 1.0) LIMIT ?',
-      ),
       rowsByRowid: prepare(
         `SELECT c.rowid, c.id AS chunk_id, c.document_id, c.heading, c.text, d.title, d.metadata_json
          FROM kb_chunks c JOIN kb_documents d ON d.id = c.document_id
@@ -142,6 +139,7 @@ export class SqliteRetriever implements Retriever {
       getMeta: prepare('SELECT value FROM kb_meta WHERE key = ?'),
       setMeta: prepare('INSERT OR REPLACE INTO kb_meta (key, value) VALUES (?, ?)'),
     };
+    this.#keywords = new SqliteKeywordSearch(this.database, options.titleWeight ?? 2);
     this.#rebuildKeywordsIfIncomplete();
     const stored = this.#statements.getMeta.get('vector_dimensions') as
       | { value: string }
@@ -210,7 +208,7 @@ export class SqliteRetriever implements Retriever {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
-    const keyword = this.#keywordRanks(query, this.#embedder ? candidatesPerRanking : k);
+    const keyword = this.#keywords.ranks(query, this.#embedder ? candidatesPerRanking : k);
     const vector = this.#embedder && this.#vectors ? await this.#vectorRanks(query) : [];
     const ranked =
       vector.length === 0 ? keyword.slice(0, k) : fuseRankings([keyword, vector]).slice(0, k);
@@ -263,22 +261,6 @@ export class SqliteRetriever implements Retriever {
       }
       this.database.prepare("DELETE FROM kb_meta WHERE key = 'keyword_index_incomplete'").run();
     });
-  }
-
-  #keywordRanks(query: string, limit: number): Array<{ rowid: number; score: number }> {
-    const terms = queryTerms(query);
-    if (terms.length === 0) return [];
-    // Every term is quoted, so nothing a user types is read as FTS5 syntax.
-    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
-    return this.#statements.keywordRanks.all(
-      this.#titleWeight,
-      match,
-      this.#titleWeight,
-      limit,
-    ) as unknown as Array<{
-      rowid: number;
-      score: number;
-    }>;
   }
 
   async #vectorRanks(query: string): Promise<Array<{ rowid: number; score: number }>> {

@@ -7,11 +7,12 @@ import {
   type ToolSet,
   tool,
 } from 'ai';
-import type { z } from 'zod';
-import { neverAbortedSignal, scopedSignal } from '../core/index.ts';
+import { z } from 'zod';
+import { inSpan, neverAbortedSignal, type Span, SpanKind, scopedSignal } from '../core/index.ts';
 import { type ClassifiedFailure, classifyModelError } from './classify-error.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
 import { ModelHealth } from './model-health.ts';
+import { describeModelRequest, describeModelResult } from './model-span.ts';
 import { RetryFailure, withRetries } from './retry.ts';
 import { toModelMessages } from './to-model-messages.ts';
 import { type BudgetedPrompt, countTokens, fitToBudget } from './token-budget.ts';
@@ -80,9 +81,25 @@ export class ChatModel {
    * One answer (text and/or tool calls). With `onTextDelta` it is streamed and the text
    * handed over as it arrives; without, it is one plain call.
    */
-  async call(options: ModelCallOptions): Promise<ModelCallResult> {
+  call(options: ModelCallOptions): Promise<ModelCallResult> {
+    // A span per call (GenAI semantic conventions), attempts and retries inside it.
+    return inSpan(`chat ${this.info.modelId}`, SpanKind.CLIENT, (span) =>
+      this.#call(options, span),
+    );
+  }
+
+  async #call(options: ModelCallOptions, span: Span): Promise<ModelCallResult> {
     const budget = fitToBudget({ ...options, maxInputTokens: this.settings.maxInputTokens });
     const request = { ...this.#request(options, budget), ...withTools(toToolSet(options.tools)) };
+    describeModelRequest(span, {
+      info: this.info,
+      maxOutputTokens: request.maxOutputTokens,
+      temperature: options.temperature,
+      system: options.system,
+      messages: budget.messages,
+      streamed: options.onTextDelta !== undefined,
+      outputType: 'text',
+    });
     const { value, attempts } = await this.#withRetries(options.signal, async (signal, state) => {
       // Nobody reading tokens: one non-streaming call, about five times cheaper in the SDK.
       if (options.onTextDelta === undefined) {
@@ -127,18 +144,42 @@ export class ChatModel {
       const usage = usageOf(reported, budget.tokenCount, text, toolCalls);
       return { text, toolCalls, finishReason, usage };
     });
+    describeModelResult(span, { ...value, attempts });
     return { ...value, attempts, droppedMessages: budget.dropped };
   }
 
   /** Asks for an object of `schema` (router decisions, judge verdicts) through structured output. */
-  async generateObject<T>(
+  generateObject<T>(
     schema: z.ZodType<T>,
     options: Omit<ModelCallOptions, 'tools' | 'onTextDelta'>,
   ): Promise<{ object: T; usage: ModelUsage; attempts: number }> {
-    const budget = fitToBudget({ ...options, maxInputTokens: this.settings.maxInputTokens });
+    return inSpan(`chat ${this.info.modelId}`, SpanKind.CLIENT, (span) =>
+      this.#generateObject(schema, options, span),
+    );
+  }
+
+  async #generateObject<T>(
+    schema: z.ZodType<T>,
+    options: Omit<ModelCallOptions, 'tools' | 'onTextDelta'>,
+    span: Span,
+  ): Promise<{ object: T; usage: ModelUsage; attempts: number }> {
+    // The schema is stated in the prompt too: OpenAI-compatible servers (vLLM, LM Studio,
+    // llama.cpp) are sent only `json_object`, and would not otherwise know which object.
+    const stated = { ...options, system: withSchemaInstruction(options.system, schema) };
+    const budget = fitToBudget({ ...stated, maxInputTokens: this.settings.maxInputTokens });
+    const request = this.#request(stated, budget);
+    describeModelRequest(span, {
+      info: this.info,
+      maxOutputTokens: request.maxOutputTokens,
+      temperature: options.temperature,
+      system: stated.system,
+      messages: budget.messages,
+      streamed: false,
+      outputType: 'json',
+    });
     const { value, attempts } = await this.#withRetries(options.signal, async (signal) => {
       const result = await generateText({
-        ...this.#request(options, budget),
+        ...request,
         output: Output.object({ schema }),
         maxRetries: 0,
         telemetry,
@@ -148,19 +189,34 @@ export class ChatModel {
       return {
         object,
         usage: usageOf(result.usage, budget.tokenCount, JSON.stringify(object), []),
+        finishReason: result.finishReason,
       };
     });
-    return { ...value, attempts };
+    const { finishReason, ...outcome } = value;
+    describeModelResult(span, {
+      text: JSON.stringify(outcome.object),
+      toolCalls: [],
+      finishReason,
+      usage: outcome.usage,
+      attempts,
+    });
+    return { ...outcome, attempts };
   }
 
   /** What every call sends: the model, the budgeted prompt and the output limits. */
-  #request(options: Pick<ModelCallOptions, 'system' | 'temperature'>, budget: BudgetedPrompt) {
+  #request(
+    options: Pick<ModelCallOptions, 'system' | 'temperature' | 'maxOutputTokens'>,
+    budget: BudgetedPrompt,
+  ) {
     return {
       model: this.languageModel,
       ...(options.system ? { system: options.system } : {}),
       messages: toModelMessages(budget.messages),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      maxOutputTokens: this.settings.maxOutputTokens,
+      maxOutputTokens: Math.min(
+        options.maxOutputTokens ?? this.settings.maxOutputTokens,
+        this.settings.maxOutputTokens,
+      ),
     };
   }
 
@@ -214,6 +270,26 @@ export class ChatModel {
       throw failed;
     }
   }
+}
+
+const schemaTexts = new WeakMap<object, string>();
+
+/**
+ * The system prompt with the JSON Schema the answer must follow, so that a model without
+ * native structured output (sent `response_format: json_object`) can still follow it.
+ */
+function withSchemaInstruction(system: string | undefined, schema: z.ZodType): string {
+  let text = schemaTexts.get(schema);
+  if (text === undefined) {
+    const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema) as Record<string, unknown>;
+    text = [
+      'Answer with one JSON object and nothing else (no prose, no code fences) that follows this JSON Schema.',
+      '다른 설명 없이 아래 JSON 스키마를 따르는 JSON 객체 하나로만 답하세요.',
+      JSON.stringify(jsonSchema),
+    ].join('\n');
+    schemaTexts.set(schema, text);
+  }
+  return system ? `${system}\n\n${text}` : text;
 }
 
 function withTools(tools: ToolSet | undefined): { tools?: ToolSet } {

@@ -58,6 +58,8 @@ export interface ModelCallOptions {
   messages: ChatMessage[];
   tools?: ModelTool[];
   temperature?: number;
+  /** Caps this call's output below the model's `maxOutputTokens` (never above it). */
+  maxOutputTokens?: number;
   signal?: AbortSignal;
   /** Receives the answer's text as it streams. */
   onTextDelta?: (text: string) => void;

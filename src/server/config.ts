@@ -17,6 +17,12 @@ export interface ServerConfig {
   sampleKnowledge: boolean;
   /** Origins allowed by CORS (`YEOUL_CORS_ORIGINS`); empty = no CORS. */
   corsOrigins: string[];
+  /** `DATABASE_URL`: state in PostgreSQL, shared by every instance; undefined = embedded SQLite. */
+  databaseUrl: string | undefined;
+  /** Apply pending PostgreSQL migrations at start (default true; `yeoul serve --no-migrate`). */
+  migrate: boolean;
+  /** How long an instance (and its runs) counts as alive after its last heartbeat (`YEOUL_LEASE_MS`, default 30 s). */
+  leaseMs: number;
   /** Everything else (model and tool keys) is read from here by the parts that need it. */
   env: Record<string, string | undefined>;
 }
@@ -45,13 +51,20 @@ const schema = z.object({
   YEOUL_SAMPLE_KNOWLEDGE: z.enum(['true', 'false', '1', '0']).default('true'),
   YEOUL_CORS_ORIGINS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(?:ql)?:\/\//, 'must be a postgres:// (or postgresql://) URL')
+    .optional(),
+  YEOUL_SEARCH_URL: z.string().optional(),
+  YEOUL_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
 });
 
 /** Reads the server configuration; `overrides` (from command-line flags) win over the environment. */
 export function readServerConfig(
   env: Record<string, string | undefined>,
-  overrides: Partial<Pick<ServerConfig, 'port' | 'host' | 'dataDir' | 'sampleKnowledge'>> = {},
+  overrides: Partial<
+    Pick<ServerConfig, 'port' | 'host' | 'dataDir' | 'sampleKnowledge' | 'migrate'>
+  > = {},
 ): ServerConfig {
   const parsed = schema.safeParse(
     Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')),
@@ -62,10 +75,10 @@ export function readServerConfig(
     });
   }
   const values = parsed.data;
-  if (values.DATABASE_URL) {
+  if (values.DATABASE_URL && values.YEOUL_SEARCH_URL) {
     throw new ConfigError({
       problems: [
-        'DATABASE_URL is set, but the PostgreSQL store is not built yet; unset it to use the embedded SQLite store',
+        'DATABASE_URL and YEOUL_SEARCH_URL are both set: with PostgreSQL the knowledge base is searched in the database itself; unset YEOUL_SEARCH_URL (an OpenSearch index beside PostgreSQL is not supported yet)',
       ],
     });
   }
@@ -85,6 +98,9 @@ export function readServerConfig(
     bodyLimit: values.YEOUL_BODY_LIMIT,
     sampleKnowledge:
       overrides.sampleKnowledge ?? ['true', '1'].includes(values.YEOUL_SAMPLE_KNOWLEDGE),
+    databaseUrl: values.DATABASE_URL,
+    migrate: overrides.migrate ?? true,
+    leaseMs: values.YEOUL_LEASE_MS,
     env,
   };
 }

@@ -1,4 +1,6 @@
-import { YeoulError } from '../core/index.ts';
+import { approvalOf } from '../agents/index.ts';
+import { StoreUnavailableError, YeoulError } from '../core/index.ts';
+import type { PendingInterrupt } from '../graph/index.ts';
 
 /** An error with an HTTP status, thrown by route handlers for the one place that answers errors. */
 export class HttpError extends YeoulError {
@@ -68,8 +70,13 @@ export function errorResponse(
   });
   if (error instanceof HttpError)
     return reply(error.status, error.code, error.message, error.details);
+  // The store going away inside a step (a search in the router, say) is still the store's fault.
+  const store = storeFailureIn(error);
+  if (store !== undefined) return reply(503, store.code, store.message);
   if (error instanceof YeoulError) {
-    const details = (error as { interrupts?: unknown }).interrupts;
+    // A run waiting for approval names the calls that wait, as clients see them elsewhere.
+    const pending = (error as { interrupts?: PendingInterrupt[] }).interrupts;
+    const details = pending ? { interrupts: pending.map(approvalOf) } : undefined;
     return reply(statusOfCode[error.code] ?? 500, error.code, error.message, details);
   }
   const framework = error as { statusCode?: number; code?: string; message?: string };
@@ -116,6 +123,16 @@ export function errorResponse(
     return reply(status, 'invalid_request', framework.message ?? 'the request is not valid');
   }
   return reply(500, 'internal_error', 'something went wrong; the error was logged');
+}
+
+/** The StoreUnavailableError that `error` is or was caused by (a few causes deep), if any. */
+function storeFailureIn(error: unknown): StoreUnavailableError | undefined {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current instanceof StoreUnavailableError) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** "1 MiB", "20 MiB", "1536 bytes". */

@@ -1,8 +1,15 @@
 export { ConfigError, readServerConfig, type ServerConfig } from './config.ts';
 export { createLogger } from './create-logger.ts';
-export { createRuntime, type Runtime, sampleKnowledgeDir } from './create-runtime.ts';
+export {
+  createRuntime,
+  type Runtime,
+  sampleKnowledgeDir,
+  yeoulVersion,
+} from './create-runtime.ts';
 export { errorResponse, HttpError } from './http-error.ts';
+export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
 export { sessionIdSchema } from './schemas.ts';
+export { serverMigrations, storeMigrations } from './server-migrations.ts';
 export {
   anonymousOwner,
   SessionRegistry,

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import { chatCompletionBody } from './openai/chat-completion-request.ts';
+import {
+  chatCompletionChunkSchema,
+  chatCompletionSchema,
+  modelListSchema,
+} from './openai/chat-completion-response.ts';
+import { openAiErrorSchema } from './openai/openai-error.ts';
 import {
   documentListSchema,
   documentsCreatedSchema,
@@ -27,6 +34,18 @@ const errorResponses = (...statuses: number[]) =>
     statuses.map((status) => [
       String(status),
       { description: 'error', ...json(errorResponseSchema) },
+    ]),
+  );
+
+/** Errors of the OpenAI-compatible API, in OpenAI's shape. */
+const openAiErrors = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: 'error',
+        content: { 'application/json': { schema: jsonSchema(openAiErrorSchema, 'output') } },
+      },
     ]),
   );
 
@@ -74,7 +93,8 @@ export function openApiDocument(version: string) {
     info: {
       title: 'Yeoul',
       version,
-      description: 'Graph-based AI agent server: agent runs, sessions, approvals, documents.',
+      description:
+        'Graph-based AI agent server: agent runs, sessions, approvals, documents; an OpenAI-compatible API under /v1 and an MCP server at /mcp.',
     },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     security: [{ bearer: [] }],
@@ -234,6 +254,67 @@ export function openApiDocument(version: string) {
           'The passages that best answer a query',
           { ...ok('hits, best first', searchResponseSchema), ...errorResponses(400, 401, 503) },
           body(searchBody),
+        ),
+      },
+      '/v1/models': {
+        get: operation('listModels', 'OpenAI-compatible: the graphs as models', {
+          ...ok('the models', modelListSchema),
+          ...openAiErrors(401),
+        }),
+      },
+      '/v1/chat/completions': {
+        post: operation(
+          'createChatCompletion',
+          'OpenAI-compatible chat completion (stream: true for chat.completion.chunk Server-Sent Events ending with data: [DONE]). With x-session-id the session’s memory is used and only the last user message is new; without it the messages are the whole conversation and nothing is stored.',
+          {
+            '200': {
+              description: 'a chat.completion, or (stream: true) chat.completion.chunk events',
+              content: {
+                'application/json': { schema: jsonSchema(chatCompletionSchema, 'output') },
+                'text/event-stream': { schema: jsonSchema(chatCompletionChunkSchema, 'output') },
+              },
+            },
+            ...openAiErrors(400, 401, 404, 409, 413, 500, 503),
+          },
+          {
+            parameters: [
+              {
+                name: 'x-session-id',
+                in: 'header',
+                required: false,
+                description: 'keep the conversation in this session (server-side memory)',
+                schema: jsonSchema(sessionIdSchema, 'input'),
+              },
+            ],
+            ...body(chatCompletionBody),
+          },
+        ),
+      },
+      '/mcp': {
+        post: operation(
+          'mcp',
+          'MCP (Model Context Protocol) over Streamable HTTP, stateless: JSON-RPC requests for the tools ask {message, sessionId?} and search_knowledge {query, k?}',
+          {
+            '200': {
+              description:
+                'a JSON-RPC answer, as JSON or Server-Sent Events (with progress notifications)',
+              content: {
+                'application/json': { schema: { type: 'object' } },
+                'text/event-stream': { schema: { type: 'string' } },
+              },
+            },
+            ...errorResponses(401),
+          },
+          {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: { type: 'object', description: 'a JSON-RPC message' },
+                },
+              },
+            },
+          },
         ),
       },
       '/healthz': {

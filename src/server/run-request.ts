@@ -1,4 +1,4 @@
-import type { AgentRequest, AgentResponse } from '../agents/index.ts';
+import type { AgentRequest, AgentResponse, AgentRunner } from '../agents/index.ts';
 import { createId } from '../core/index.ts';
 import { errorResponse } from './http-error.ts';
 import type { RouteContext } from './routes/route-context.ts';
@@ -16,7 +16,7 @@ const streamedEvents = new Set([
 ]);
 
 /** One agent request as an HTTP surface hands it over (the session already claimed or checked). */
-export type AgentCall = Pick<AgentRequest, 'message' | 'resume' | 'options'> & {
+export type AgentCall = Pick<AgentRequest, 'message' | 'history' | 'resume' | 'options'> & {
   sessionId: string;
 };
 
@@ -26,6 +26,8 @@ export interface AgentCallOptions {
   streamTokens: boolean;
   /** Every recorded event, as it happens (after it is numbered for joiners). */
   onEvent?: (entry: StreamEvent) => void;
+  /** The runner to run on (default the runtime's): `/v1`'s in-memory one for stateless calls. */
+  runner?: AgentRunner;
 }
 
 /**
@@ -40,11 +42,14 @@ export async function runAgentCall(
   options: AgentCallOptions,
 ): Promise<AgentResponse> {
   const { metrics } = context;
-  const leave = context.guard.enter(call.sessionId);
+  // In one process the place is taken at once (no await); across instances it is awaited.
+  const entered = context.queue.enter(call.sessionId);
+  const leave = entered instanceof Promise ? await entered : entered;
   const stream = context.streams.open(call.sessionId, createId());
   const started = performance.now();
+  let failure: unknown;
   try {
-    const payload = await context.runtime.runner.invoke({
+    const payload = await (options.runner ?? context.runtime.runner).invoke({
       ...call,
       ...(options.signal ? { signal: options.signal } : {}),
       streamTokens: options.streamTokens,
@@ -66,6 +71,7 @@ export async function runAgentCall(
     options.onEvent?.(stream.push('done', payload));
     return payload;
   } catch (error) {
+    failure = error;
     // A run that had started tells its watchers how it failed; a refused one never began.
     if (stream.events.length > 0) {
       const { body } = errorResponse(error);
@@ -75,6 +81,6 @@ export async function runAgentCall(
     throw error;
   } finally {
     context.streams.finish(stream);
-    leave();
+    leave(failure);
   }
 }

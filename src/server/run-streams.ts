@@ -7,6 +7,33 @@ export interface StreamEvent {
 
 type Listener = (event: StreamEvent) => void;
 
+/** A run's events that a client can follow: the ones after `lastEventId`, then live ones. */
+export interface FollowableStream {
+  /** Hands over events after `lastEventId`, then live ones; `onEnd` once no more will come. Returns the stop. */
+  follow(lastEventId: string | undefined, onEvent: Listener, onEnd: () => void): () => void;
+}
+
+/**
+ * Where runs record their events and where clients join them: in this process
+ * (`RunStreams`), or relayed through a database so that any instance can serve a joiner.
+ */
+export interface RunStreamHub {
+  /** A stream for a new run of the session. */
+  open(sessionId: string, runKey: string): RunStream;
+  /** Ends a run's stream (its events stay a while for late reconnections). */
+  finish(stream: RunStream): void;
+  /**
+   * The session's run a client may join: the one going, or a finished one that
+   * `lastEventId` names (to get what it missed); undefined when there is none.
+   */
+  joinable(
+    sessionId: string,
+    lastEventId: string | undefined,
+  ): FollowableStream | undefined | Promise<FollowableStream | undefined>;
+  /** Stops background work (a relay's last writes). */
+  close?(): Promise<void>;
+}
+
 /** How long a finished run's events stay for a client that reconnects with Last-Event-ID. */
 const keepFinishedMs = 60_000;
 
@@ -14,7 +41,7 @@ const keepFinishedMs = 60_000;
  * The events of one run, numbered `<key>:<n>`, kept so that a client that dropped can
  * join again and get what it missed, then the rest live.
  */
-export class RunStream {
+export class RunStream implements FollowableStream {
   readonly key: string;
   readonly sessionId: string;
   readonly events: StreamEvent[] = [];
@@ -40,7 +67,7 @@ export class RunStream {
 
   /** Whether `lastEventId` names an event of this run. */
   owns(lastEventId: string | undefined): boolean {
-    return lastEventId !== undefined && lastEventId.startsWith(`${this.key}:`);
+    return lastEventId?.startsWith(`${this.key}:`) === true;
   }
 
   /**
@@ -72,7 +99,7 @@ export class RunStream {
 }
 
 /** The runs of each session in this process: the one going now, or the last one for a minute. */
-export class RunStreams {
+export class RunStreams implements RunStreamHub {
   #current = new Map<string, RunStream>();
 
   /** A stream for a new run; it becomes the session's current one when its first event comes. */
@@ -94,5 +121,11 @@ export class RunStreams {
   /** The session's current run stream, going or recently finished. */
   current(sessionId: string): RunStream | undefined {
     return this.#current.get(sessionId);
+  }
+
+  joinable(sessionId: string, lastEventId: string | undefined): RunStream | undefined {
+    const stream = this.#current.get(sessionId);
+    if (stream === undefined || (stream.finished && !stream.owns(lastEventId))) return undefined;
+    return stream;
   }
 }

@@ -1,10 +1,12 @@
 import { HttpError } from './http-error.ts';
+import type { SessionQueue } from './session-queue.ts';
 
 /**
  * How many requests wait on each session in this process: beyond `queueLimit` waiting
- * requests a session answers 409.
+ * requests a session answers 409. The session queue of one process (the embedded store):
+ * the graph's thread queue does the ordering.
  */
-export class SessionGuard {
+export class SessionGuard implements SessionQueue {
   #queueLimit: number;
   #inFlight = new Map<string, number>();
 

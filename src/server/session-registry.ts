@@ -127,11 +127,13 @@ export class SessionRegistry implements SessionStore {
   }
 }
 
-function titleOf(message: string): string {
+/** A session's title from its first message: one line, at most 80 characters. */
+export function titleOf(message: string): string {
   const flat = message.replace(/\s+/g, ' ').trim();
   return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
 }
 
-function notFound(sessionId: string): HttpError {
+/** The 404 of a session that does not exist, or is another owner's. */
+export function notFound(sessionId: string): HttpError {
   return new HttpError({ status: 404, code: 'not_found', message: `no session "${sessionId}"` });
 }

@@ -14,6 +14,7 @@ import { createId } from '../core/index.ts';
 import { createLogger } from './create-logger.ts';
 import type { Runtime } from './create-runtime.ts';
 import { errorResponse, HttpError } from './http-error.ts';
+import { traceRequests } from './http-tracing.ts';
 import { Metrics } from './metrics.ts';
 import { registerAgentRoutes } from './routes/agent-routes.ts';
 import {
@@ -21,12 +22,13 @@ import {
   uploadFileLimit,
   uploadFilesLimit,
 } from './routes/document-routes.ts';
+import { registerMcpRoutes } from './routes/mcp-routes.ts';
 import type { RouteContext } from './routes/route-context.ts';
 import { registerSessionRoutes } from './routes/session-routes.ts';
 import { registerSystemRoutes } from './routes/system-routes.ts';
+import { registerV1Routes } from './routes/v1-routes.ts';
 import { registerWebRoutes } from './routes/web-routes.ts';
-import { RunStreams } from './run-streams.ts';
-import { SessionGuard } from './session-guard.ts';
+import { localCoordination } from './run-coordination.ts';
 import { SessionRegistry } from './session-registry.ts';
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -100,6 +102,7 @@ export async function startServer(
         'last-event-id',
         'x-request-id',
         'x-session-id',
+        'mcp-protocol-version',
       ],
       exposedHeaders: ['x-request-id'],
       maxAge: 600,
@@ -117,11 +120,25 @@ export async function startServer(
   };
   const startedAt = Date.now();
   const metrics = new Metrics({ activeRuns: () => runtime.runner.activeRuns, startedAt });
+  // Instances sharing PostgreSQL queue sessions, relay run events and cancel through it.
+  const { store } = runtime;
+  const coordination =
+    store.backend === 'postgres'
+      ? await (await import('./postgres-coordination.ts')).openPostgresCoordination({
+          pool: store.pool,
+          checkpointer: runtime.checkpointer,
+          runner: runtime.runner,
+          queueLimit: config.sessionQueueLimit,
+          leaseMs: store.leaseMs,
+          logger,
+        })
+      : localCoordination(config.sessionQueueLimit);
   const context: RouteContext = {
     runtime,
-    guard: new SessionGuard(config.sessionQueueLimit),
+    queue: coordination.queue,
     metrics,
-    streams: new RunStreams(),
+    streams: coordination.streams,
+    cancelElsewhere: (sessionId) => coordination.cancelElsewhere(sessionId),
     logger: app.log,
     startedAt,
     version: (
@@ -140,6 +157,8 @@ export async function startServer(
     );
   });
 
+  // A server span per agent request, `traceparent` in its response (only when tracing is on).
+  if (runtime.tracing) traceRequests(app, protectedPath);
   let closing = false;
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -199,9 +218,16 @@ export async function startServer(
   registerSessionRoutes(app, context);
   registerDocumentRoutes(app, context);
   registerSystemRoutes(app, context);
+  registerV1Routes(app, context);
+  registerMcpRoutes(app, context);
   registerWebRoutes(app, context);
 
-  await app.listen({ port, host });
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    await coordination.close();
+    throw error;
+  }
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
@@ -215,6 +241,7 @@ export async function startServer(
       // including runs whose stream client left. Connections close as their runs end.
       await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);
       stopWatchingModel();
+      await coordination.close();
       await runtime.close();
     },
   };

@@ -29,6 +29,7 @@ export {
   startFakeHttpServer,
 } from './fake-http-server.ts';
 export { type FakeLoki, type FakeLokiStream, startFakeLoki } from './fake-loki.ts';
+export { type FakeMcpMode, fakeMcpServerCommand, runFakeMcpServer } from './fake-mcp-server.ts';
 export {
   type FakeArticle,
   type FakeMediaWiki,
@@ -51,6 +52,11 @@ export {
   startFakeOpenSearch,
 } from './fake-opensearch.ts';
 export { type FakeOpenWeather, startFakeOpenWeather } from './fake-openweather.ts';
+export {
+  type CollectedSpan,
+  type FakeOtlpCollector,
+  startFakeOtlpCollector,
+} from './fake-otlp-collector.ts';
 export { type FakePlace, fakePlaces, findFakePlace } from './fake-places.ts';
 export { type FakeTavily, type FakeWebPage, fakeWebPages, startFakeTavily } from './fake-tavily.ts';
 export { logSourceConformance, type OpenedLogSource } from './log-source-conformance.ts';
@@ -73,3 +79,13 @@ export {
   type ScriptedReply,
   scriptedLanguageModel,
 } from './scripted-language-model.ts';
+export { type OpenedSessionStore, sessionStoreConformance } from './session-store-conformance.ts';
+export {
+  childEnv,
+  cliPath,
+  readEvents,
+  runYeoul,
+  type ServeProcess,
+  startServeProcess,
+  type YeoulRun,
+} from './yeoul-process.ts';

@@ -38,6 +38,17 @@ export class ToolRegistry {
   }
 
   /**
+   * Removes a tool and its permission override (tools that come and go: an MCP server's).
+   * False when there was no such tool.
+   */
+  unregister(name: string): boolean {
+    const removed = this.#tools.delete(name);
+    this.#permissions.delete(name);
+    if (removed) this.#described = new WeakMap();
+    return removed;
+  }
+
+  /**
    * Starts the named tools' workers ahead of their first call (the calculator's thread
    * takes about a second to load mathjs); resolves when all are ready.
    */
@@ -87,7 +98,9 @@ export class ToolRegistry {
     const described = this.available(env).map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>,
+      inputSchema:
+        tool.inputJsonSchema ??
+        (z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>),
     }));
     this.#described.set(env, described);
     return described;

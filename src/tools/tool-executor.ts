@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { scopedSignal } from '../core/index.ts';
+import {
+  genAi,
+  inSpan,
+  recordsTraceContent,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  scopedSignal,
+} from '../core/index.ts';
 import { formatToolError, formatToolOutput } from './format-result.ts';
 import type { ToolRegistry } from './registry.ts';
 import type { ToolCallRequest, ToolEnvironment, ToolResult } from './types.ts';
@@ -38,7 +46,16 @@ export class ToolExecutor {
     return this.#calls;
   }
 
-  async execute(call: ToolCallRequest): Promise<ToolResult> {
+  /** Runs one call; traced as an `execute_tool <name>` span (GenAI semantic conventions). */
+  execute(call: ToolCallRequest): Promise<ToolResult> {
+    return inSpan(`execute_tool ${call.name}`, SpanKind.INTERNAL, async (span) => {
+      const result = await this.#execute(call);
+      describeToolCall(span, call, result);
+      return result;
+    });
+  }
+
+  async #execute(call: ToolCallRequest): Promise<ToolResult> {
     const started = performance.now();
     const finish = (content: string, isError: boolean): ToolResult => ({
       callId: call.id,
@@ -86,6 +103,38 @@ export class ToolExecutor {
     } finally {
       scope.release();
     }
+  }
+}
+
+/**
+ * A tool call's span attributes: the tool's name and call id, its duration, and when it
+ * failed `error.type` with status ERROR (the model still gets the error as its result);
+ * arguments and result only with `YEOUL_TRACE_CONTENT=1`.
+ */
+function describeToolCall(span: Span, call: ToolCallRequest, result: ToolResult): void {
+  if (!span.isRecording()) return;
+  span.setAttributes({
+    [genAi.operationName]: 'execute_tool',
+    [genAi.toolName]: call.name,
+    [genAi.toolCallId]: call.id,
+    'yeoul.tool.duration_ms': result.durationMs,
+    'yeoul.tool.error': result.isError,
+  });
+  const content = recordsTraceContent();
+  if (result.isError) {
+    span.setAttribute(genAi.errorType, 'tool_error');
+    // The error text may repeat the arguments: message text, kept out unless allowed.
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: content ? result.content : 'the tool call failed',
+    });
+  }
+  if (content) {
+    span.setAttributes({
+      [genAi.toolArguments]:
+        typeof call.args === 'string' ? call.args : JSON.stringify(call.args ?? {}),
+      [genAi.toolResult]: result.content,
+    });
   }
 }
 

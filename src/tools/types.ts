@@ -61,6 +61,11 @@ export interface ToolDefinition<Input = unknown> {
   name: string;
   description: string;
   inputSchema: z.ZodType<Input>;
+  /**
+   * The JSON Schema the model is shown, when the tool brings its own (an MCP server's
+   * tool); default: derived from `inputSchema`.
+   */
+  inputJsonSchema?: Record<string, unknown>;
   /** Default `allow`; a registry can override it. */
   permission?: Permission;
   /** Default 10 000 ms. */

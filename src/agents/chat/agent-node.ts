@@ -18,7 +18,12 @@ export function createAgentNode(deps: AgentDependencies) {
     const lastUser = [...state.messages].reverse().find((message) => message.role === 'user');
     try {
       const system = agentSystemPrompt(persona, state.summary, state.context);
-      const prompt = { system, messages: state.messages, temperature: state.options.temperature };
+      const prompt = {
+        system,
+        messages: state.messages,
+        temperature: state.options.temperature,
+        maxOutputTokens: state.options.maxOutputTokens,
+      };
       const result = await callAgentModel(deps, prompt, context);
       return {
         messages: assistantMessage(result),

@@ -66,5 +66,5 @@ export function buildChatGraph(deps: AgentDependencies, options: CompileOptions 
     .addConditionalEdges('agent', routeAfterAgent, ['tools', 'limit', END])
     .addEdge('tools', 'agent')
     .addEdge('limit', END)
-    .compile({ maxSteps: 15, closeRun: closeRunMessages, ...options });
+    .compile({ name: 'chat', maxSteps: 15, closeRun: closeRunMessages, ...options });
 }

@@ -32,10 +32,16 @@ export const chatState = defineState({
 
 export type ChatState = StateOf<typeof chatState>;
 
-/** The input of one chat run: the user's message, the options, and the per-run fields reset. */
-export function chatRunInput(message: string, options: AgentOptions) {
+/**
+ * The input of one chat run: the user's message (after `history`, the earlier turns of a
+ * conversation the caller kept), the options, and the per-run fields reset.
+ */
+export function chatRunInput(message: string, options: AgentOptions, history: ChatMessage[] = []) {
   return {
-    messages: { role: 'user' as const, content: message },
+    messages:
+      history.length > 0
+        ? [...history, { role: 'user' as const, content: message }]
+        : { role: 'user' as const, content: message },
     agent: 'chat' as const,
     route: null,
     routeReason: '',

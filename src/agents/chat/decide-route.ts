@@ -16,8 +16,13 @@ export interface RouteDecision {
 
 const routeSchema = z.object({ route: z.enum(['rag', 'agent']), reason: z.string() });
 
+/**
+ * Questions a tool answers: arithmetic and formulas, weather, the date or time ("오늘
+ * 며칠이야" — not "연차는 며칠이야", which documents answer), searches, and the logs of a
+ * named service.
+ */
 const toolShaped =
-  /\d\s*[-+*/^×÷%]\s*\d|곱하기|나누기|더하기|빼기|계산|날씨|기온|몇\s*시|날짜|며칠|요일|검색|weather|forecast|what time|calculate|compute|search/i;
+  /\d\s*[-+*/^×÷%]\s*\d|^[a-z]+\([^가-힣]*\d[^가-힣]*\)\s*$|곱하기|나누기|더하기|빼기|계산|날씨|기온|몇\s*시|(?:오늘|내일|어제|지금|현재)\s*(?:은|는|이|가)?\s*(?:몇\s*월\s*)?(?:며칠|날짜|요일)|몇\s*월\s*며칠|무슨\s*요일|검색|weather|forecast|what time|calculate|compute|search|\b[a-z][a-z0-9]*-[a-z0-9-]+\b.*(?:로그|에러|오류|logs?|errors?)|(?:로그|logs?|에러|errors?).*\b[a-z][a-z0-9]*-[a-z0-9-]+\b/i;
 const smallTalk =
   /^\s*(?:안녕|반가워|고마워|감사|하이|hello|hi|hey|thanks|thank you|good (?:morning|evening))|(?:내|제)\s*이름|my name/i;
 /** Share of the question's terms found in the best passage above which the knowledge base clearly answers. */
@@ -54,7 +59,10 @@ export async function decideRoute(
   const best = passages[0];
   if (best === undefined)
     return { route: 'agent', reason: 'no matching documents', passages, usage: noUsage() };
-  const coverage = termCoverage(question, `${best.title}\n${best.heading}\n${best.text}`);
+  const coverage = termCoverage(
+    withoutQuestionEnding(contentPart(question)),
+    `${best.title}\n${best.heading}\n${best.text}`,
+  );
   if (coverage >= clearMatch) {
     return {
       route: 'rag',
@@ -128,6 +136,32 @@ async function askModel(
       usage: { llmCalls: 1, inputTokens: 0, outputTokens: 0 },
     };
   }
+}
+
+/**
+ * The part of a question documents could answer: "팀 예산이 얼마야? 20% 증가하면?" → "팀
+ * 예산이 얼마야?". A percentage change or an arithmetic expression is the calculator's
+ * part; leaving it in would make a document that answers the rest look like a weak match.
+ */
+function contentPart(question: string): string {
+  const stripped = question
+    .replace(/\d+(?:\.\d+)?\s*%\s*(?:[가-힣]+|(?:up|down|more|less|increase|decrease)\w*)?/gi, ' ')
+    .replace(/[\d.,]+(?:\s*[-+*/^×÷]\s*[\d.,]+)+/g, ' ')
+    .replace(/계산해\s*줘|계산|하면\s*[?？]?/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return stripped.length > 0 ? stripped : question;
+}
+
+/** "연차는 며칠이야?" → "연차는 며칠": the copula or question ending is not what is asked about. */
+function withoutQuestionEnding(question: string): string {
+  return question
+    .trim()
+    .replace(/[?？!.]+$/, '')
+    .replace(
+      /([가-힣])(?:이에요|이야|예요|인가요|인가|일까요|일까|이니|나요|니|야|죠|지요)$/,
+      '$1',
+    );
 }
 
 /** Share of a question's search terms that occur in a passage (0..1). */

@@ -1,3 +1,4 @@
+import { isYeoulError } from '../../core/index.ts';
 import {
   type CompileOptions,
   END,
@@ -25,7 +26,8 @@ export interface OpsRunContext {
 
 /**
  * The self-correcting workflow of seed 001: analyze (the chat or react agent, its events
- * streamed) → evaluate → decide → regenerate ↺ analyze, or finalize. Verdicts,
+ * streamed) → evaluate → decide → regenerate ↺ analyze, or finalize (also straight from
+ * analyze or evaluate when the agent or the judge failed: status error). Verdicts,
  * thresholds, statuses and the BLOCK prefix follow the seed; max attempts 2 and 15 node
  * executions by default. The inner agent comes with each run (`context.inner`); when it
  * pauses for an approval, the ops run pauses on the same questions (same ids) and,
@@ -48,6 +50,7 @@ export function buildOpsGraph(deps: OpsDependencies = {}, options: CompileOption
             key: pending.id,
             id: pending.id,
             value: pending.value,
+            createdAt: pending.createdAt,
           })),
           { innerSteps },
         );
@@ -64,20 +67,27 @@ export function buildOpsGraph(deps: OpsDependencies = {}, options: CompileOption
       };
     })
     .addNode('evaluate', async (state, context) => {
-      const evaluation = await evaluateAnswer(
-        {
-          question: state.prompt,
-          answer: state.response,
-          toolResults: state.toolResults,
-          context: state.context,
-        },
-        { ...(deps.judge ? { judge: deps.judge } : {}), signal: context.signal },
-      );
-      context.emit('evaluation', evaluation);
-      return {
-        evaluation,
-        usage: deps.judge ? { ...state.usage, llmCalls: state.usage.llmCalls + 1 } : state.usage,
-      };
+      const usage = deps.judge
+        ? { ...state.usage, llmCalls: state.usage.llmCalls + 1 }
+        : state.usage;
+      try {
+        const evaluation = await evaluateAnswer(
+          {
+            question: state.prompt,
+            answer: state.response,
+            toolResults: state.toolResults,
+            context: state.context,
+          },
+          { ...(deps.judge ? { judge: deps.judge } : {}), signal: context.signal },
+        );
+        context.emit('evaluation', evaluation);
+        return { evaluation, usage };
+      } catch (error) {
+        // A judge that keeps failing (unreachable, or judgements that never parse) ends the
+        // run in seed 001's ERROR status with the model's error code — never a failed node.
+        if (context.signal.aborted || !isYeoulError(error)) throw error;
+        return { error: { code: error.code, message: error.message }, response: '', usage };
+      }
     })
     .addNode('decide', (state) => ({
       verdict: decideVerdict(state.evaluation?.score ?? 0, state.attempt, state.maxAttempts),
@@ -104,7 +114,10 @@ export function buildOpsGraph(deps: OpsDependencies = {}, options: CompileOption
       'evaluate',
       'finalize',
     ])
-    .addEdge('evaluate', 'decide')
+    .addConditionalEdges('evaluate', (state) => (state.error ? 'finalize' : 'decide'), [
+      'decide',
+      'finalize',
+    ])
     .addConditionalEdges(
       'decide',
       (state) => (state.verdict === 'regenerate' ? 'regenerate' : 'finalize'),
@@ -112,7 +125,7 @@ export function buildOpsGraph(deps: OpsDependencies = {}, options: CompileOption
     )
     .addEdge('regenerate', 'analyze')
     .addEdge('finalize', END)
-    .compile({ maxSteps: 15, ...options });
+    .compile({ name: 'ops', maxSteps: 15, ...options });
 }
 
 /** The input of one ops run: the question, and the per-run fields reset. */

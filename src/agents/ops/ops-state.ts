@@ -31,6 +31,8 @@ export interface InnerAgentResult {
   status: 'done' | 'interrupted';
   /** The questions the paused inner run waits on (status `interrupted`). */
   interrupts: PendingInterrupt[];
+  /** The user's message this run answers (its language is the answer's). */
+  question: string;
   response: string;
   toolResults: string[];
   context: string;

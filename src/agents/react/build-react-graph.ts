@@ -3,16 +3,17 @@ import { type CompileOptions, END, interrupt, START, StateGraph } from '../../gr
 import { closeDanglingToolCalls, closeRunMessages } from '../close-tool-calls.ts';
 import { defaultPersona, isKorean, modelFailureAnswer, tooComplexAnswer } from '../prompts.ts';
 import { assistantMessage, callAgentModel, openToolTurn, runToolCalls } from '../run-tool-calls.ts';
-import type { AgentDependencies, AgentOptions } from '../types.ts';
+import type { AgentDependencies, AgentOptions, ChatMessage } from '../types.ts';
 import { addUsage } from '../usage.ts';
 import { validateInput } from '../validate-input.ts';
 import { type ReactState, reactState } from './react-state.ts';
 
 const inputProblems = new Set(['empty_input', 'invalid_input', 'input_too_long']);
 
-/** The input of one react run. */
-export function reactRunInput(message: string, options: AgentOptions) {
+/** The input of one react run (`history`: earlier turns the caller kept, before the message). */
+export function reactRunInput(message: string, options: AgentOptions, history: ChatMessage[] = []) {
   return {
+    ...(history.length > 0 ? { messages: history } : {}),
     agent: 'react' as const,
     userMessage: message,
     toolExecutionRequests: [],
@@ -49,6 +50,7 @@ export function buildReactGraph(deps: AgentDependencies, options: CompileOptions
           system: persona,
           messages: state.messages,
           temperature: state.options.temperature,
+          maxOutputTokens: state.options.maxOutputTokens,
         };
         const result = await callAgentModel(deps, prompt, context);
         return {
@@ -141,5 +143,5 @@ export function buildReactGraph(deps: AgentDependencies, options: CompileOptions
     .addEdge('tool', 'llm')
     .addEdge('response', END)
     .addEdge('error', END)
-    .compile({ maxSteps: 15, closeRun: closeRunMessages, ...options });
+    .compile({ name: 'react', maxSteps: 15, closeRun: closeRunMessages, ...options });
 }

@@ -7,12 +7,14 @@ import { dataOption, integerOption, parseCommandArgs } from '../parse-command-ar
 export const serveCommand = defineCommand({
   name: 'serve',
   summary: 'run the HTTP API (and the web page)',
-  usage: ['serve [--port N] [--host H] [--data DIR] [--no-sample]'],
+  usage: ['serve [--port N] [--host H] [--data DIR] [--no-sample] [--no-migrate]'],
   details: [
     '--port N      listen port (default PORT or 8787; 0 picks a free one)',
     '--host H      listen address (default HOST or 127.0.0.1)',
     '--data DIR    the data folder (default YEOUL_DATA_DIR or ./data)',
     '--no-sample   do not ingest the bundled sample documents on the first start',
+    '--no-migrate  with DATABASE_URL: do not apply pending schema migrations (refuse to start',
+    '              when the database lacks any; apply them with `yeoul migrate`)',
     'Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.',
   ],
   example: 'serve --port 8080',
@@ -25,6 +27,7 @@ export const serveCommand = defineCommand({
         port: { type: 'string' },
         host: { type: 'string' },
         'no-sample': { type: 'boolean' },
+        'no-migrate': { type: 'boolean' },
       },
       { min: 0, max: 0, names: 'nothing' },
     );
@@ -37,6 +40,7 @@ export const serveCommand = defineCommand({
         port,
         host: values.host,
         sampleKnowledge: values['no-sample'] ? false : undefined,
+        migrate: values['no-migrate'] ? false : undefined,
       },
       { log: true },
     );
@@ -55,8 +59,12 @@ export const serveCommand = defineCommand({
       io.stderr.write(`The calculator could not start yet: ${(error as Error).message}\n`);
     });
     const { provider, modelId } = runtime.model.info;
+    const store =
+      runtime.store.backend === 'postgres'
+        ? `, store postgres as instance ${runtime.checkpointer.instanceId}`
+        : '';
     io.stdout.write(
-      `Yeoul listening on ${listening.url} (model ${provider}:${modelId}, data ${runtime.config.dataDir})\n`,
+      `Yeoul listening on ${listening.url} (model ${provider}:${modelId}, data ${runtime.config.dataDir}${store})\n`,
     );
     const signal = await stopSignal();
     io.stderr.write(`Shutting down (${signal})…\n`);

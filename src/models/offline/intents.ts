@@ -1,9 +1,25 @@
+import { findLogQuery, type LogQueryIntent } from './log-intent.ts';
+
 /** What the offline model understood a user message to ask for. */
 export type ToolIntent =
   | { tool: 'calculator'; args: { expression: string } }
   | { tool: 'get_current_datetime'; args: { timeZone?: string } }
   | { tool: 'get_weather'; args: { location: string } }
-  | { tool: 'search_wikipedia'; args: { query: string } };
+  | { tool: 'search_wikipedia'; args: { query: string } }
+  | { tool: 'query_logs'; args: LogQueryIntent };
+
+/**
+ * A date or time question: "몇 시야", "오늘 며칠이야", "무슨 요일", "what time is it" — but
+ * not "며칠" alone, which asks how many days ("연차는 며칠이야?").
+ */
+export const dateQuestion =
+  /몇\s*시|지금\s*시간|현재\s*시간|(?:오늘|내일|어제|모레|지금|현재)\s*(?:은|는|이|가)?\s*(?:몇\s*월\s*)?(?:며칠|날짜|무슨\s*요일|요일)|몇\s*월\s*며칠|무슨\s*요일|날짜\s*(?:좀|를|가|는)?\s*(?:알려|뭐|언제)|what time|current time|today's date|what day is|what date|what's the date/i;
+
+/** "abc 계산해줘", "1+2를 계산해 주세요": what comes before the request to calculate. */
+const koreanCalculation =
+  /^(.*?\S)\s*(?:을|를)?\s*계산(?:해\s*(?:줘|주세요|줄래|봐|보세요)|하면|해)?\s*[?？!.]*$/;
+/** "계산해줘: abc", "calculate abc", "compute 2^10": what comes after. */
+const calculationAfter = /(?:계산해\s*줘|계산|calculate|compute|evaluate)\s*[:：]?\s*(.+)$/i;
 
 const koreanOperators: Array<[RegExp, string]> = [
   [/곱하기/g, '*'],
@@ -14,8 +30,25 @@ const koreanOperators: Array<[RegExp, string]> = [
   [/÷/g, '/'],
 ];
 
+/** A whole message that is a formula: `sum(ones(3,000,3,000))`, `2^10 / 4`. */
+const formulaOnly = /^[a-z\d\s.,+\-*/^%()!]+$/i;
+
 /** The arithmetic expression in a message, if it has one (`123 * 456`, `3 곱하기 4`). */
 export function findExpression(text: string): string | undefined {
+  const bare = text
+    .replace(/\s*(?:을|를)?\s*계산(?:해\s*(?:줘|주세요|줄래|봐)|하면|해)?\s*[?？!.]*$/, '')
+    .replace(/[?？=]+\s*$/, '')
+    .trim();
+  // Letters only as function names ("sum(") or constants, never words ("What is …").
+  const lettersLeft = bare.replace(/[a-z]+\(/gi, '(').replace(/\b(?:pi|e)\b/gi, '');
+  if (
+    formulaOnly.test(bare) &&
+    !/[a-z]/i.test(lettersLeft) &&
+    /\d/.test(bare) &&
+    /[a-z]+\(|\d\s*[-+*/^%]\s*[\d(]/i.test(bare)
+  ) {
+    return bare.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/\s+/g, ' ');
+  }
   let normalized = text;
   for (const [pattern, operator] of koreanOperators)
     normalized = normalized.replace(pattern, ` ${operator} `);
@@ -48,20 +81,17 @@ export function findToolIntent(text: string, toolNames: Set<string>): ToolIntent
   if (toolNames.has('calculator')) {
     const expression = findExpression(text);
     if (expression !== undefined) return { tool: 'calculator', args: { expression } };
-    const asked = text.match(/(?:계산해\s*줘|계산|calculate|compute)\s*[:：]?\s*(.+)$/i);
-    if (asked?.[1]?.trim()) {
-      return { tool: 'calculator', args: { expression: asked[1].replace(/[?？!.]+$/, '').trim() } };
-    }
+    const asked = askedExpression(text);
+    if (asked) return { tool: 'calculator', args: { expression: asked } };
+  }
+  if (toolNames.has('query_logs')) {
+    const query = findLogQuery(text);
+    if (query) return { tool: 'query_logs', args: query };
   }
   if (toolNames.has('get_weather') && /날씨|기온|weather|forecast/i.test(text)) {
     return { tool: 'get_weather', args: { location: findPlace(text) } };
   }
-  if (
-    toolNames.has('get_current_datetime') &&
-    /몇\s*시|지금\s*시간|현재\s*시간|날짜|며칠|요일|what time|current time|today's date|what day|what date/i.test(
-      lower,
-    )
-  ) {
+  if (toolNames.has('get_current_datetime') && dateQuestion.test(lower)) {
     const zone = cityZones.find(([pattern]) => pattern.test(text))?.[1];
     return { tool: 'get_current_datetime', args: zone ? { timeZone: zone } : {} };
   }
@@ -72,6 +102,20 @@ export function findToolIntent(text: string, toolNames: Set<string>): ToolIntent
     return { tool: 'search_wikipedia', args: { query: searchQuery(text) } };
   }
   return undefined;
+}
+
+/**
+ * What a message asks to calculate when it names no arithmetic: "abc 계산해줘" → "abc",
+ * "calculate abc" → "abc". The calculator then says what is wrong with it.
+ */
+function askedExpression(text: string): string | undefined {
+  const before = koreanCalculation.exec(text.trim())?.[1]?.trim();
+  if (before && !/^(?:이거|그거|이것|좀|다시)$/.test(before)) return before;
+  const after = calculationAfter
+    .exec(text)?.[1]
+    ?.replace(/[?？!.]+$/, '')
+    .trim();
+  return after && !/^(?:해\s*줘|해|줘)$/.test(after) ? after : undefined;
 }
 
 function findPlace(text: string): string {

@@ -26,16 +26,45 @@ export function sentencesOf(text: string): string[] {
     .filter((sentence) => sentence.length > 0);
 }
 
-/** Character bigrams of a text, lower-cased, without spaces or punctuation. */
-export function bigramsOf(text: string): Set<string> {
+/** Particles and endings glued to Korean words in questions ("휴가는", "연차를", "정책이야"). */
+const particle =
+  /(?:이에요|예요|이야|이죠|인가요|은|는|이|가|을|를|의|에서|에게|에|도|만|와|과|로|으로|야)$/;
+
+/**
+ * Character bigrams of a text, lower-cased, without spaces or punctuation; with
+ * `stripParticles`, Korean words lose a trailing particle first ("휴가는" → "휴가").
+ */
+export function bigramsOf(text: string, options: { stripParticles?: boolean } = {}): Set<string> {
   const compact = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
   const grams = new Set<string>();
-  for (const word of compact.split(' ')) {
+  for (const raw of compact.split(' ')) {
+    const word =
+      options.stripParticles && /[가-힣]{3,}$/.test(raw) ? raw.replace(particle, '') : raw;
     if (word.length === 1) grams.add(word);
     for (let index = 0; index + 1 < word.length; index += 1)
       grams.add(word.slice(index, index + 2));
   }
   return grams;
+}
+
+/**
+ * Like `overlapScore`, with each query bigram weighted by how rare it is among `all`
+ * (inverse document frequency): a bigram every candidate has counts little.
+ */
+export function weightedOverlap(
+  query: Set<string>,
+  candidate: Set<string>,
+  all: Set<string>[],
+): number {
+  let total = 0;
+  let shared = 0;
+  for (const gram of query) {
+    const holders = all.reduce((count, grams) => count + (grams.has(gram) ? 1 : 0), 0);
+    const weight = Math.log(1 + (all.length + 1) / (holders + 1));
+    total += weight;
+    if (candidate.has(gram)) shared += weight;
+  }
+  return total === 0 ? 0 : shared / total;
 }
 
 /** Share of the query's bigrams found in the candidate (0..1). */

@@ -44,6 +44,122 @@ describe('offline model', () => {
     });
   });
 
+  it('reads what a Korean request asks to calculate, full-width digits and formulas included', async () => {
+    assert.deepEqual((await toolCallFor('abc 계산해줘'))?.args, { expression: 'abc' });
+    assert.deepEqual((await toolCallFor('１２３ ＊ ４５６ 계산해줘'))?.args, {
+      expression: '123 * 456',
+    });
+    assert.deepEqual((await toolCallFor('sum(ones(3,000,3,000))'))?.args, {
+      expression: 'sum(ones(3000,3000))',
+    });
+  });
+
+  it('asks for the date only when the question is about the date, not about a number of days', async () => {
+    assert.equal((await toolCallFor('오늘 며칠이야?'))?.name, 'get_current_datetime');
+    const days = await model.call({ messages: [user('연차는 며칠이야?')], tools });
+    assert.deepEqual(days.toolCalls, [], 'how many days is not a date question');
+  });
+
+  it('turns log questions into query_logs calls with what they name', async () => {
+    const withLogs = [...tools, tool('query_logs', { service: { type: 'string' } })];
+    const logCall = async (text: string) =>
+      (await model.call({ messages: [user(text)], tools: withLogs })).toolCalls[0];
+    assert.deepEqual(await logCall('payment-service에서 500 에러 로그 보여줘'), {
+      id: 'offline-call-1',
+      name: 'query_logs',
+      args: { service: 'payment-service', status: 500 },
+    });
+    assert.deepEqual((await logCall('order-service 에러 몇 건이야?'))?.args, {
+      service: 'order-service',
+      level: 'error',
+    });
+    assert.deepEqual((await logCall('card-gateway 로그에서 timeout 찾아줘'))?.args, {
+      service: 'card-gateway',
+      contains: 'timeout',
+    });
+    assert.deepEqual(
+      (await logCall('How many errors did order-service log in the last 2 hours?'))?.args,
+      {
+        service: 'order-service',
+        level: 'error',
+        since: '2h',
+      },
+    );
+    assert.deepEqual((await logCall('show 5xx logs of payment-service'))?.args, {
+      service: 'payment-service',
+      status: '5xx',
+    });
+  });
+
+  it('states the count the log tool computed first, then quotes the newest events', async () => {
+    const result = {
+      count: 17,
+      events: [
+        {
+          timestamp: '2025-03-14T05:07:38Z',
+          service: 'payment-service',
+          level: 'error',
+          status: 500,
+          message: 'card-gateway timed out',
+        },
+        {
+          timestamp: '2025-03-14T05:07:08Z',
+          service: 'payment-service',
+          level: 'error',
+          status: 500,
+          message: 'card-gateway timed out again',
+        },
+      ],
+    };
+    const messages: ChatMessage[] = [
+      user('payment-service에서 500 에러 로그 보여줘'),
+      { role: 'assistant', content: '', toolCalls: [{ id: 'l1', name: 'query_logs', args: {} }] },
+      { role: 'tool', toolCallId: 'l1', name: 'query_logs', content: JSON.stringify(result) },
+    ];
+    const { text } = await model.call({ messages, tools });
+    assert.match(text, /^조건에 맞는 로그 이벤트는 17건입니다/);
+    assert.match(text, /2025-03-14T05:07:38Z payment-service ERROR 500 card-gateway timed out\n/);
+  });
+
+  it('says the date and time in words', async () => {
+    const messages: ChatMessage[] = [
+      user('오늘 며칠이야?'),
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'd1', name: 'get_current_datetime', args: {} }],
+      },
+      {
+        role: 'tool',
+        toolCallId: 'd1',
+        name: 'get_current_datetime',
+        content: JSON.stringify({
+          timeZone: 'Asia/Seoul',
+          date: '2026-11-24',
+          time: '13:05:00',
+          weekday: 'Tuesday',
+        }),
+      },
+    ];
+    assert.equal(
+      (await model.call({ messages, tools })).text,
+      '지금은 2026년 11월 24일 화요일 오후 1:05입니다 (Asia/Seoul).',
+    );
+  });
+
+  it('quotes the passage a rare word points to, not the one sharing only common words', async () => {
+    const system = [
+      '[참고 문서]',
+      '[1] 휴가 정책 — 병가',
+      '병가는 연 10일까지 유급으로 쓸 수 있습니다.',
+      '',
+      '[2] 휴가 정책 — 경조 휴가',
+      '본인 결혼 5일, 자녀 결혼 1일의 경조 휴가가 주어집니다.',
+    ].join('\n');
+    const { text } = await model.call({ system, messages: [user('경조 휴가는?')], tools });
+    assert.match(text, /본인 결혼 5일/);
+  });
+
   it('asks the date/time tool for time questions', async () => {
     assert.equal((await toolCallFor('지금 몇 시야?'))?.name, 'get_current_datetime');
     assert.deepEqual((await toolCallFor('What time is it in New York?'))?.args, {

@@ -1,10 +1,11 @@
 import { changeExpression, formatMoney, moneyIn, percentChangeIn } from './amounts.ts';
 import { findToolIntent } from './intents.ts';
-import { bigramsOf, formatNumbersIn, isKorean, overlapScore, sentencesOf } from './language.ts';
+import { bigramsOf, isKorean, sentencesOf, weightedOverlap } from './language.ts';
 import { asksForName, latestName, nameStatedIn } from './names.ts';
 import type { PromptTurn, ReadPrompt } from './read-prompt.ts';
 import { objectFromSchema } from './structured.ts';
 import { asksForSummary, extractiveSummary } from './summarize.ts';
+import { answerForResult } from './tool-answers.ts';
 
 /** What the offline model answers: text, one tool call, or a structured object. */
 export type OfflineReply =
@@ -18,7 +19,8 @@ const minimumRelevance = 0.2;
 /** Decides the offline model's reply to a prompt; deterministic for the same prompt. */
 export function respond(prompt: ReadPrompt): OfflineReply {
   const lastUser = [...prompt.turns].reverse().find((turn) => turn.role === 'user');
-  const userText = lastUser?.text ?? '';
+  // Full-width digits and letters (１２３, ＡＢＣ) read as the ASCII ones.
+  const userText = (lastUser?.text ?? '').normalize('NFKC');
   const korean = isKorean(userText || prompt.system);
   if (prompt.wantsJson) {
     return { kind: 'object', object: objectFromSchema(prompt.jsonSchema, userText, korean) };
@@ -80,15 +82,7 @@ function answerFromToolResults(turns: PromptTurn[], korean: boolean): string {
       ? `죄송합니다. ${failed.name} 도구를 실행하는 중 문제가 생겼습니다: ${problem}`
       : `Sorry, the ${failed.name} tool failed: ${problem}`;
   }
-  const parts = results.map((result) => {
-    if (result.name === 'calculator')
-      return `${formatNumbersIn(result.text.trim())}${korean ? '입니다.' : '.'}`;
-    const summary = compact(result.text);
-    return korean
-      ? `${result.name} 결과입니다: ${summary}`
-      : `Here is what ${result.name} found: ${summary}`;
-  });
-  return parts.join('\n');
+  return results.map((result) => answerForResult(result, korean)).join('\n');
 }
 
 /**
@@ -128,25 +122,6 @@ function changeAnswer(prompt: ReadPrompt, question: string, korean: boolean): st
     : `${context}\n${change.up ? 'Increased' : 'Decreased'} by ${change.percent}%, ${amount.text} becomes ${changed}.`;
 }
 
-function compact(text: string): string {
-  let value: unknown = text;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // Plain text results are shown as they are.
-  }
-  const rendered =
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.entries(value)
-          .filter(([, field]) => field === null || typeof field !== 'object')
-          .map(([key, field]) => `${key}: ${String(field)}`)
-          .join(', ')
-      : typeof value === 'string'
-        ? value
-        : JSON.stringify(value);
-  return rendered.length > 400 ? `${rendered.slice(0, 400)}…` : rendered;
-}
-
 function recallName(prompt: ReadPrompt, korean: boolean): string {
   const texts = [
     prompt.system,
@@ -168,14 +143,20 @@ function contextAnswer(system: string, question: string, korean: boolean): strin
       .slice(marker)
       .replace(contextMarkers, '')
       .split(/\n\[[^\]\d][^\]]*\]\s*\n/)[0] ?? '';
-  const query = bigramsOf(question);
+  const query = bigramsOf(question, { stripParticles: true });
   // Passages are labelled "[1] title — section"; the label counts for relevance, but only
-  // the passage's own sentences are quoted.
-  const passages = block
+  // the passage's own sentences are quoted. A bigram every passage shares ("휴가" in a
+  // vacation policy) says little: rarer ones ("경조") decide which passage is meant.
+  const texts = block
     .split(/\n(?=\[\d+\]\s)/)
     .map((passage) => passage.trim())
-    .filter((passage) => passage.length > 0)
-    .map((passage) => ({ passage, score: overlapScore(query, bigramsOf(passage)) }))
+    .filter((passage) => passage.length > 0);
+  const grams = texts.map((passage) => bigramsOf(passage));
+  const passages = texts
+    .map((passage, index) => ({
+      passage,
+      score: weightedOverlap(query, grams[index] as Set<string>, grams),
+    }))
     .sort((a, b) => b.score - a.score);
   const best = passages[0];
   if (best === undefined || best.score < minimumRelevance) return undefined;
@@ -188,11 +169,12 @@ function contextAnswer(system: string, question: string, korean: boolean): strin
     // List markers ("- ", "1. ") go; a leading number that is content ("2024년") stays.
     .map((sentence) => sentence.replace(/^(?:[-*•]|\d+[.)])\s+/, ''))
     .filter((sentence) => sentence.length > 0);
+  const sentenceGrams = sentences.map((sentence) => bigramsOf(sentence));
   const ranked = sentences
     .map((sentence, index) => ({
       sentence,
       index,
-      score: overlapScore(query, bigramsOf(sentence)),
+      score: weightedOverlap(query, sentenceGrams[index] as Set<string>, sentenceGrams),
     }))
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, 2)

@@ -3,7 +3,7 @@ import { validateInput } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { HttpError } from '../http-error.ts';
 import { runAgentCall } from '../run-request.ts';
-import type { RunStream } from '../run-streams.ts';
+import type { FollowableStream } from '../run-streams.ts';
 import { invokeBody, parseWith, sessionParams } from '../schemas.ts';
 import { sseHeaders, sseWriter } from '../sse.ts';
 import type { RouteContext } from './route-context.ts';
@@ -87,9 +87,10 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
   app.get('/api/sessions/:id/stream', async (request, reply) => {
     const { id } = parseWith(sessionParams, request.params);
     await runtime.sessions.check(id, context.ownerOf(request));
-    const stream = context.streams.current(id);
     const lastEventId = headerOf(request, 'last-event-id');
-    if (stream === undefined || (stream.finished && !stream.owns(lastEventId))) {
+    // The run may be going in another instance: the hub then follows it through the database.
+    const stream = await context.streams.joinable(id, lastEventId);
+    if (stream === undefined) {
       throw new HttpError({
         status: 404,
         code: 'no_active_run',
@@ -104,7 +105,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
 function joinStream(
   reply: FastifyReply,
   requestId: string,
-  stream: RunStream,
+  stream: FollowableStream,
   lastEventId: string | undefined,
 ): void {
   reply.hijack();

@@ -1,17 +1,19 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Runtime } from '../create-runtime.ts';
 import type { Metrics } from '../metrics.ts';
-import type { RunStreams } from '../run-streams.ts';
-import type { SessionGuard } from '../session-guard.ts';
+import type { RunStreamHub } from '../run-streams.ts';
+import type { SessionQueue } from '../session-queue.ts';
 
 /** What every route module gets. */
 export interface RouteContext {
   runtime: Runtime;
-  /** The per-session bound on waiting requests (409 beyond it). */
-  guard: SessionGuard;
+  /** Where a session's requests wait for their turn, with the bound on waiting requests (409 beyond it). */
+  queue: SessionQueue;
   metrics: Metrics;
-  /** The event streams of runs, for clients that join or rejoin them. */
-  streams: RunStreams;
+  /** The event streams of runs, for clients that join or rejoin them (from any instance). */
+  streams: RunStreamHub;
+  /** Asks another instance that runs the session's run to stop it; true when one was told. */
+  cancelElsewhere(sessionId: string): Promise<boolean>;
   logger: FastifyBaseLogger;
   startedAt: number;
   version: string;

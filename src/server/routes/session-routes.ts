@@ -91,7 +91,11 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
 
   app.delete('/api/sessions/:id', async (request, reply) => {
     const id = await ownedSession(request);
+    if ((await chat.getState(id)) === undefined && !(await runtime.sessions.has(id))) {
+      throw notFound(id);
+    }
     if (runner.isRunning(id)) await runner.cancel(id);
+    else await context.cancelElsewhere(id);
     await runner.deleteSession(id);
     await runtime.sessions.forget(id);
     return reply.code(204).send();
@@ -99,7 +103,8 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
 
   app.post('/api/sessions/:id/cancel', async (request, reply) => {
     const id = await ownedSession(request);
-    if (!(await runner.cancel(id))) {
+    // Here, or (instances sharing a database) in the instance that runs it.
+    if (!(await runner.cancel(id)) && !(await context.cancelElsewhere(id))) {
       throw new HttpError({
         status: 404,
         code: 'no_active_run',

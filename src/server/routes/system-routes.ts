@@ -51,9 +51,9 @@ export function registerSystemRoutes(app: FastifyInstance, context: RouteContext
       graphs: ['chat', 'react', 'ops'],
       uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000),
       activeRuns: runtime.runner.activeRuns,
-      store: { backend: 'sqlite', instanceId: runtime.checkpointer.instanceId },
+      store: { backend: runtime.store.backend, instanceId: runtime.checkpointer.instanceId },
       search,
-      mcpServers: [],
+      mcpServers: runtime.mcp.status(),
     };
   });
 

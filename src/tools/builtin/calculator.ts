@@ -13,7 +13,9 @@ const inputSchema = z.object({
     .max(maxExpressionLength, `expressions are limited to ${maxExpressionLength} characters`)
     .describe(
       'A math expression, e.g. "123 * 456", "sqrt(2) / 2", "5 km to mile", "det([1,2;3,4])"',
-    ),
+    )
+    // Full-width digits and operators (１２３ ＊ ４５６) read as the ASCII ones mathjs knows.
+    .transform((expression) => expression.normalize('NFKC')),
 });
 
 /**

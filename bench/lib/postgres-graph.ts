@@ -1,0 +1,223 @@
+// The PostgreSQL part of `npm run bench:graph`: Yeoul's PostgresCheckpointer against
+// LangGraph.js's PostgresSaver (bench/peers/langgraph-postgres), on the same server, the same
+// chat-shaped graph, in one run. Without DATABASE_URL a throwaway server is started (durable
+// settings: fsync and synchronous commit on); with it, the role must be allowed to create
+// databases (each measurement gets a fresh one).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { applyMigrations, createPostgresPool, type PostgresPool } from '../../src/core/index.ts';
+import { checkpointMigrations, PostgresCheckpointer } from '../../src/graph/index.ts';
+import {
+  buildChatFixtureGraph,
+  chatFixtureInput,
+  type PostgresServer,
+  startPostgresServer,
+} from '../../src/testing/index.ts';
+import { microsecondsSince, ratio, summarize, target } from './stats.ts';
+
+const stepsPerInvoke = 5;
+const turns = 50;
+const concurrent = 20;
+
+type Log = (...parts: unknown[]) => void;
+
+/** The tables that hold thread data (the heartbeats of instances are not). */
+const threadTables = ['graph_segments'];
+
+/** Bytes on disk (with indexes, TOAST and free-space maps) and of the live rows as stored. */
+async function storedBytes(pool: PostgresPool): Promise<{ bytes: number; rowBytes: number }> {
+  let bytes = 0;
+  let rowBytes = 0;
+  for (const table of threadTables) {
+    const disk = await pool.query(`SELECT pg_total_relation_size('${table}')::bigint AS n`);
+    const rows = await pool.query(
+      `SELECT coalesce(sum(pg_column_size(t.*)), 0)::bigint AS n FROM ${table} t`,
+    );
+    bytes += Number(disk.rows[0]?.n);
+    rowBytes += Number(rows.rows[0]?.n);
+  }
+  return { bytes, rowBytes };
+}
+
+/** Creates an empty database on the server of `url` and returns its URL. */
+async function freshDatabase(url: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return target.toString();
+}
+
+async function openCheckpointer(url: string) {
+  const pool = await createPostgresPool({ url });
+  await applyMigrations(pool, checkpointMigrations);
+  const checkpointer = await PostgresCheckpointer.open(pool);
+  return {
+    pool,
+    checkpointer,
+    async close() {
+      await checkpointer.close();
+      await pool.end();
+    },
+  };
+}
+
+async function measureSteps(url: string, quick: boolean, log: Log) {
+  const store = await openCheckpointer(await freshDatabase(url, 'yeoul_bench_steps'));
+  const graph = buildChatFixtureGraph({ checkpointer: store.checkpointer });
+  const warmup = quick ? 10 : 100;
+  const count = quick ? 50 : 500;
+  for (let index = 0; index < warmup; index += 1) {
+    await graph.invoke(chatFixtureInput(index), { threadId: `warm-${index}` });
+  }
+  const samples: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const start = process.hrtime.bigint();
+    const state = await graph.invoke(chatFixtureInput(index), { threadId: `t-${index}` });
+    samples.push(microsecondsSince(start));
+    if (state.messages.length !== 4)
+      throw new Error(`a turn added ${state.messages.length} messages, not 4`);
+  }
+  await store.close();
+  const invokeUs = summarize(samples);
+  const stepUs = summarize(samples.map((sample) => sample / stepsPerInvoke));
+  log(`postgres: ${invokeUs.p50} µs/invoke p50, ${stepUs.p50} µs/step p50 (${count} invokes)`);
+  return { invokeUs, stepUs, count };
+}
+
+async function measureStorage(url: string, log: Log) {
+  const store = await openCheckpointer(await freshDatabase(url, 'yeoul_bench_storage'));
+  const graph = buildChatFixtureGraph({ checkpointer: store.checkpointer });
+  for (let turn = 1; turn <= turns; turn += 1) {
+    await graph.invoke(chatFixtureInput(turn), { threadId: 'storage' });
+  }
+  const result = await storedBytes(store.pool);
+  await store.close();
+  log(
+    `storage: ${result.bytes} bytes on disk, ${result.rowBytes} bytes of rows after ${turns} turns`,
+  );
+  return result;
+}
+
+async function measureConcurrent(url: string, log: Log) {
+  const store = await openCheckpointer(await freshDatabase(url, 'yeoul_bench_concurrent'));
+  const graph = buildChatFixtureGraph({ checkpointer: store.checkpointer });
+  const results = await Promise.allSettled(
+    Array.from({ length: concurrent }, (_, index) =>
+      graph.invoke(chatFixtureInput(index + 1), { threadId: 'concurrent' }),
+    ),
+  );
+  const state = await graph.getState('concurrent');
+  const contents = new Set(state?.values.messages.map((message) => message.content));
+  const kept = Array.from({ length: concurrent }, (_, index) =>
+    contents.has(chatFixtureInput(index + 1).messages.content),
+  ).filter(Boolean).length;
+  await store.close();
+  const errors = results.filter((result) => result.status === 'rejected').length;
+  log(`concurrent: kept ${kept} of ${concurrent} user messages, ${errors} errors`);
+  return { sent: concurrent, kept, errors };
+}
+
+function runPeer(url: string, quick: boolean, log: Log) {
+  const peer = join(import.meta.dirname, '..', 'peers', 'langgraph-postgres');
+  if (!existsSync(join(peer, 'node_modules', '@langchain', 'langgraph-checkpoint-postgres'))) {
+    log('installing the LangGraph.js PostgreSQL peer (npm ci in bench/peers/langgraph-postgres)');
+    execFileSync('npm', ['ci', '--ignore-scripts'], {
+      cwd: peer,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  }
+  const result = spawnSync(
+    process.execPath,
+    [join(peer, 'bench.mjs'), ...(quick ? ['--quick'] : [])],
+    {
+      cwd: peer,
+      env: { ...process.env, DATABASE_URL: url },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  if (result.status !== 0)
+    throw new Error(`the LangGraph.js PostgreSQL peer failed (exit ${result.status})`);
+  return JSON.parse(result.stdout.trim().split('\n').at(-1) as string);
+}
+
+/**
+ * Runs both sides on one PostgreSQL server and returns their numbers, the ratios and the
+ * targets: `stepPostgresRatio` (LangGraph µs/step ÷ Yeoul's) ≥ 10, `storage50TurnsPostgresRatio`
+ * (LangGraph's stored bytes after 50 turns ÷ Yeoul's) ≥ 50, every message of 20 concurrent
+ * runs on one thread kept.
+ */
+export async function benchPostgres(options: { quick: boolean; log: Log }) {
+  const { quick, log } = options;
+  let server: PostgresServer | undefined;
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    log('starting a throwaway PostgreSQL server (fsync and synchronous commit on)');
+    server = await startPostgresServer({
+      settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' },
+    });
+    url = server.url;
+  }
+  try {
+    const version = await (async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query("SELECT current_setting('server_version') AS v");
+      await client.end();
+      return String(rows[0]?.v);
+    })();
+    const steps = await measureSteps(url, quick, log);
+    const storage50Turns = await measureStorage(url, log);
+    const concurrentResult = await measureConcurrent(url, log);
+    log('running the LangGraph.js PostgreSQL peer');
+    const langgraph = runPeer(await freshDatabase(url, 'langgraph_bench'), quick, log);
+    const ours = {
+      name: 'yeoul',
+      postgresVersion: version,
+      stepsPerInvoke,
+      postgres: steps,
+      storage50Turns,
+      concurrent: concurrentResult,
+    };
+    return {
+      ours,
+      langgraph,
+      ratios: {
+        stepPostgres: ratio(langgraph.postgres.stepUs.p50, steps.stepUs.p50),
+        storage50TurnsPostgresRows: ratio(
+          langgraph.storage50Turns.rowBytes,
+          storage50Turns.rowBytes,
+        ),
+        storage50TurnsPostgresDisk: ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes),
+      },
+      targets: {
+        stepPostgresRatio: target(
+          ratio(langgraph.postgres.stepUs.p50, steps.stepUs.p50),
+          10,
+          'higher',
+        ),
+        // Live rows as stored (compressed where the server compressed them): what a thread
+        // costs once pages are reused; on-disk bytes of one small thread are mostly the fixed
+        // pages of an empty table and its index (see ratios.storage50TurnsPostgresDisk).
+        storage50TurnsPostgresRatio: target(
+          ratio(langgraph.storage50Turns.rowBytes, storage50Turns.rowBytes),
+          50,
+          'higher',
+        ),
+        concurrentKeptPostgres: target(concurrentResult.kept / concurrent, 1, 'higher'),
+      },
+    };
+  } finally {
+    await server?.stop();
+  }
+}

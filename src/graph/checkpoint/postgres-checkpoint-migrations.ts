@@ -1,0 +1,114 @@
+import type { Migration } from '../../core/index.ts';
+
+/** How many bytes of lines a segment takes before it is closed and the next step starts another. */
+export const segmentSealBytes = 16_000;
+
+const segmentsSql = `
+-- A thread's log in segments of consecutive entries, as JSON lines (first_seq to last_seq).
+-- Each step adds a one-line "tail" row; once the tail rows of a thread hold enough bytes
+-- (the caller's p_seal) they are replaced by one sealed row, which the server compresses in place
+-- (STORAGE MAIN keeps it in the table rather than in TOAST). A thread thus costs what its
+-- steps added, compressed, plus a row per few dozen steps. The row with first_seq 0 is the
+-- thread's base snapshot after a compaction.
+CREATE TABLE graph_segments (
+  thread_id text COLLATE "C" NOT NULL,
+  first_seq integer NOT NULL,
+  last_seq integer NOT NULL,
+  updated_at bigint NOT NULL,
+  -- Bytes of this thread's tail rows up to this one (0 for sealed rows and the base).
+  pending integer NOT NULL,
+  sealed boolean NOT NULL,
+  status text NOT NULL,
+  run_id text NOT NULL,
+  data text NOT NULL,
+  PRIMARY KEY (thread_id, first_seq)
+);
+ALTER TABLE graph_segments
+  ALTER COLUMN thread_id SET STORAGE PLAIN,
+  ALTER COLUMN status SET STORAGE PLAIN,
+  ALTER COLUMN run_id SET STORAGE PLAIN,
+  ALTER COLUMN data SET STORAGE MAIN;
+
+-- Instances (processes) with their last heartbeat, to tell live runs from dead ones.
+CREATE TABLE graph_instances (
+  instance_id text COLLATE "C" PRIMARY KEY,
+  heartbeat_at timestamptz NOT NULL DEFAULT now(),
+  host text NOT NULL,
+  pid integer NOT NULL
+);
+
+-- Appends entries (several threads in one call: a group commit), each only when its seq is
+-- the thread's next: true per entry appended, false per conflict. Every statement inside sees
+-- what committed before it (READ COMMITTED), and two writers of one seq meet on the primary
+-- key, so never both succeed. Unless p_wait, the commit does not wait for the WAL to reach
+-- disk (the entries are committed and seen by every instance at once; a later commit that
+-- waits, such as a run's last entry, takes them to disk with it).
+CREATE FUNCTION yeoul_graph_append(
+  p_threads text[], p_seqs integer[], p_statuses text[], p_runs text[], p_times bigint[],
+  p_lines text[], p_seal integer, p_wait boolean
+) RETURNS boolean[] LANGUAGE plpgsql AS $$
+DECLARE
+  appended boolean[] := '{}';
+  last_first integer;
+  last_seq_now integer;
+  last_pending integer;
+  tail_pending integer;
+  changed integer;
+  merged_first integer;
+  merged_last integer;
+  merged_data text;
+  merged_status text;
+  merged_run text;
+  merged_time bigint;
+BEGIN
+  IF NOT p_wait THEN
+    PERFORM set_config('synchronous_commit', 'off', true);
+  END IF;
+  FOR i IN 1 .. coalesce(array_length(p_threads, 1), 0) LOOP
+    last_first := NULL;
+    SELECT first_seq, last_seq, pending INTO last_first, last_seq_now, last_pending
+      FROM graph_segments WHERE thread_id = p_threads[i] ORDER BY first_seq DESC LIMIT 1;
+    IF last_first IS NULL THEN
+      last_seq_now := 0;
+      last_pending := 0;
+    END IF;
+    changed := 0;
+    IF p_seqs[i] = last_seq_now + 1 THEN
+      tail_pending := last_pending + octet_length(p_lines[i]) + 1;
+      INSERT INTO graph_segments
+        (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
+      VALUES (p_threads[i], p_seqs[i], p_seqs[i], p_times[i], tail_pending, false,
+        p_statuses[i], p_runs[i], p_lines[i])
+      ON CONFLICT DO NOTHING;
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      IF changed = 1 AND tail_pending >= p_seal THEN
+        WITH gone AS (
+          DELETE FROM graph_segments
+          WHERE thread_id = p_threads[i] AND first_seq > 0 AND NOT sealed
+          RETURNING first_seq, last_seq, updated_at, status, run_id, data
+        )
+        SELECT min(first_seq), max(last_seq), string_agg(data, E'\\n' ORDER BY first_seq),
+          (array_agg(status ORDER BY first_seq DESC))[1],
+          (array_agg(run_id ORDER BY first_seq DESC))[1],
+          (array_agg(updated_at ORDER BY first_seq DESC))[1]
+        INTO merged_first, merged_last, merged_data, merged_status, merged_run, merged_time
+        FROM gone;
+        INSERT INTO graph_segments
+          (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
+        VALUES (p_threads[i], merged_first, merged_last, merged_time, 0, true,
+          merged_status, merged_run, merged_data);
+      END IF;
+    END IF;
+    appended := appended || (changed = 1);
+  END LOOP;
+  RETURN appended;
+END $$;
+`;
+
+/**
+ * The graph's schema in PostgreSQL (versions 200–299): thread logs in segments, and instance
+ * heartbeats. Applied by the composition root with the other modules' migrations.
+ */
+export const checkpointMigrations: readonly Migration[] = [
+  { version: 200, name: 'graph_segments', sql: segmentsSql },
+];

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { applyMigrations, createPostgresPool, type PostgresPool } from '../../core/index.ts';
+import {
+  checkpointerConformance,
+  entryFor,
+  type PostgresServer,
+  startPostgresServer,
+} from '../../testing/index.ts';
+import { checkpointMigrations } from './postgres-checkpoint-migrations.ts';
+import { PostgresCheckpointer } from './postgres-checkpointer.ts';
+
+let server: PostgresServer;
+before(async () => {
+  server = await startPostgresServer();
+});
+after(() => server.stop());
+
+/** A fresh database with the graph schema; returns its URL. */
+async function migratedDatabase(): Promise<string> {
+  const url = await server.createDatabase();
+  const pool = await createPostgresPool({ url });
+  await applyMigrations(pool, checkpointMigrations);
+  await pool.end();
+  return url;
+}
+
+let current = '';
+checkpointerConformance(
+  'postgres',
+  async () => {
+    current = await migratedDatabase();
+    return PostgresCheckpointer.connect({ url: current });
+  },
+  () => PostgresCheckpointer.connect({ url: current }),
+);
+
+describe('postgres checkpointer', () => {
+  let pool: PostgresPool;
+  before(async () => {
+    pool = await createPostgresPool({ url: await migratedDatabase() });
+  });
+  after(() => pool.end());
+
+  it('commits the steps of concurrent runs together: one statement for appends of one tick', async () => {
+    const checkpointer = await PostgresCheckpointer.open(pool);
+    const sent: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((...args: Parameters<typeof query>) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if (text.includes('yeoul_graph_append')) sent.push(text);
+      return query(...args);
+    }) as typeof pool.query;
+    try {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          checkpointer.append(entryFor(`group-${index}`, 1)),
+        ),
+      );
+    } finally {
+      pool.query = query;
+    }
+    assert.equal(sent.length, 1);
+    for (let index = 0; index < 20; index += 1) {
+      assert.equal((await checkpointer.read(`group-${index}`)).entries.length, 1);
+    }
+    await checkpointer.close();
+  });
+
+  it('fails only the conflicting entry of a group', async () => {
+    const checkpointer = await PostgresCheckpointer.open(pool);
+    await checkpointer.append(entryFor('taken', 1));
+    const results = await Promise.allSettled([
+      checkpointer.append(entryFor('taken', 1)),
+      checkpointer.append(entryFor('free', 1)),
+      checkpointer.append(entryFor('skipping', 2)),
+    ]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['rejected', 'fulfilled', 'rejected'],
+    );
+    assert.equal((results[0] as PromiseRejectedResult).reason.code, 'checkpoint_conflict');
+    assert.equal((await checkpointer.read('free')).entries.length, 1);
+    await checkpointer.close();
+  });
+
+  it('lets exactly one of two instances write a step both race for', async () => {
+    const [first, second] = [
+      await PostgresCheckpointer.open(pool),
+      await PostgresCheckpointer.open(pool),
+    ];
+    await first.append(entryFor('raced', 1));
+    const results = await Promise.allSettled([
+      first.append(entryFor('raced', 2, { node: 'first' })),
+      second.append(entryFor('raced', 2, { node: 'second' })),
+    ]);
+    assert.deepEqual(results.map((result) => result.status).sort(), ['fulfilled', 'rejected']);
+    const stored = (await second.read('raced', 1)).entries;
+    assert.equal(stored.length, 1);
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('seals long logs into compressed segments and reads any stretch of them exactly', async () => {
+    const checkpointer = await PostgresCheckpointer.open(pool);
+    const entries = Array.from({ length: 300 }, (_, index) =>
+      entryFor('long', index + 1, {
+        update: { messages: [{ id: `m${index}`, content: `메시지 ${index} `.repeat(10) }] },
+      }),
+    );
+    for (const entry of entries) await checkpointer.append(entry);
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS segments, count(*) FILTER (WHERE sealed)::int AS sealed FROM graph_segments WHERE thread_id = 'long'",
+    );
+    assert.ok(rows[0]?.sealed >= 3, `${rows[0]?.sealed} sealed segments`);
+    assert.ok(rows[0]?.segments < 150, `${rows[0]?.segments} rows for 300 entries`);
+    assert.deepEqual((await checkpointer.read('long')).entries, entries);
+    for (const after of [0, 1, 57, 123, 250, 299, 300]) {
+      assert.deepEqual((await checkpointer.read('long', after)).entries, entries.slice(after));
+    }
+    await checkpointer.compact('long', { seq: 150, values: { at: 150 }, createdAt: 1 });
+    const log = await checkpointer.read('long');
+    assert.equal(log.base?.seq, 150);
+    assert.deepEqual(log.entries, entries.slice(150));
+    await checkpointer.append(entryFor('long', 301));
+    assert.equal((await checkpointer.read('long', 300)).entries[0]?.seq, 301);
+    await checkpointer.close();
+  });
+
+  it('fails with store_unavailable while the database is away, and works again once it is back', async () => {
+    const url = await migratedDatabase();
+    const checkpointer = await PostgresCheckpointer.connect({ url, connectionTimeoutMs: 2000 });
+    await checkpointer.append(entryFor('outage', 1));
+    await server.shutdown();
+    try {
+      await assert.rejects(checkpointer.append(entryFor('outage', 2)), {
+        code: 'store_unavailable',
+      });
+      await assert.rejects(checkpointer.read('outage'), { code: 'store_unavailable' });
+    } finally {
+      await server.start();
+    }
+    await checkpointer.append(entryFor('outage', 2));
+    assert.equal((await checkpointer.read('outage')).entries.length, 2);
+    await checkpointer.close();
+  });
+});

@@ -1,0 +1,219 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type AgentResponse,
+  type AgentRunner,
+  createAgentRunner,
+  validateInput,
+} from '../../agents/index.ts';
+import { createId } from '../../core/index.ts';
+import { MemoryCheckpointer } from '../../graph/index.ts';
+import { approvalNotice } from '../approval-notice.ts';
+import { HttpError } from '../http-error.ts';
+import { chatCompletionBody, type V1Turn, v1TurnOf } from '../openai/chat-completion-request.ts';
+import { completionOf, modelList } from '../openai/chat-completion-response.ts';
+import { CompletionStream } from '../openai/completion-stream.ts';
+import { keepPausedRun } from '../openai/keep-paused-run.ts';
+import { openAiError } from '../openai/openai-error.ts';
+import { type AgentCall, runAgentCall } from '../run-request.ts';
+import { parseWith, sessionIdSchema } from '../schemas.ts';
+import type { RouteContext } from './route-context.ts';
+
+const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
+
+/**
+ * The OpenAI-compatible API under /v1: GET /v1/models (one model per graph) and POST
+ * /v1/chat/completions, plain or streamed. With `x-session-id` the session's stored
+ * memory is used and only the last user message is new; without it the messages are the
+ * whole conversation, run on an in-memory store and forgotten afterwards — unless the run
+ * pauses for approval: then it is kept as a session of the caller, to be decided. Errors
+ * come in OpenAI's shape.
+ */
+export function registerV1Routes(app: FastifyInstance, context: RouteContext): void {
+  const { runtime } = context;
+  const memory = new MemoryCheckpointer();
+  let stateless: AgentRunner | undefined;
+  const statelessRunner = () => {
+    stateless ??= createAgentRunner(runtime.agentDependencies, memory);
+    return stateless;
+  };
+  const created = Math.floor(context.startedAt / 1000);
+
+  /** Runs the turn; a stateless run is then forgotten, or kept when it paused. */
+  const run = async (
+    request: FastifyRequest,
+    turn: V1Turn,
+    sessionId: string | undefined,
+    options: Omit<Parameters<typeof runAgentCall>[2], 'runner'>,
+  ): Promise<{ payload: AgentResponse; sessionId: string | null }> => {
+    const owner = context.ownerOf(request);
+    const call: AgentCall = {
+      sessionId: sessionId ?? `v1-${createId()}`,
+      message: turn.message,
+      options: {
+        graph: turn.graph,
+        ...(turn.temperature === undefined ? {} : { temperature: turn.temperature }),
+        ...(turn.maxOutputTokens === undefined ? {} : { maxOutputTokens: turn.maxOutputTokens }),
+      },
+    };
+    const withHistory = turn.history.length > 0 ? { ...call, history: turn.history } : call;
+    if (sessionId !== undefined) {
+      await runtime.sessions.claim(sessionId, owner, turn.message);
+      // A session's memory holds the earlier turns; a new session starts from the request's.
+      const fresh = (await runtime.runner.chat.getState(sessionId)) === undefined;
+      return {
+        payload: await runAgentCall(context, fresh ? withHistory : call, options),
+        sessionId,
+      };
+    }
+    const runner = statelessRunner();
+    try {
+      const payload = await runAgentCall(context, withHistory, { ...options, runner });
+      if (payload.status !== 'interrupted') return { payload, sessionId: null };
+      await keepPausedRun(memory, runtime.checkpointer, call.sessionId);
+      await runtime.sessions.claim(call.sessionId, owner, turn.message);
+      return { payload, sessionId: call.sessionId };
+    } finally {
+      await runner.deleteSession(call.sessionId);
+    }
+  };
+
+  const prepare = (request: FastifyRequest) => {
+    const body = parseWith(chatCompletionBody, request.body);
+    const turn = v1TurnOf(body);
+    const problem = validateInput(turn.message, runtime.model.settings.maxInputTokens);
+    if (problem) {
+      throw new HttpError({
+        status: problem.code === 'input_too_long' ? 413 : 400,
+        code: problem.code,
+        message: `messages (the last one): ${problem.message}`,
+      });
+    }
+    const header = request.headers['x-session-id'];
+    const sessionId =
+      header === undefined
+        ? undefined
+        : parseSessionHeader(Array.isArray(header) ? header[0] : header);
+    const identity = {
+      id: `chatcmpl-${createId()}`,
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+    };
+    return { body, turn, sessionId, identity };
+  };
+
+  void app.register(
+    async (v1) => {
+      v1.setErrorHandler((error, request, reply) => {
+        const { status, body } = openAiError(error, {
+          bodyLimit: request.routeOptions.bodyLimit ?? runtime.config.bodyLimit,
+        });
+        if (status >= 500) request.log.error({ err: error }, 'request failed');
+        context.metrics.errors.inc({ code: body.error.code ?? 'internal_error' });
+        void reply.code(status).send(body);
+      });
+      v1.setNotFoundHandler((request, reply) => notFound(app, request, reply));
+
+      v1.get('/models', async () => modelList(created));
+
+      v1.post('/chat/completions', async (request, reply) => {
+        const { body, turn, sessionId, identity } = prepare(request);
+        const controller = new AbortController();
+        const leave = () => controller.abort(new Error('the client went away'));
+        if (!body.stream) {
+          reply.raw.on('close', () => {
+            if (!reply.raw.writableEnded) leave();
+          });
+          const outcome = await run(request, turn, sessionId, {
+            signal: controller.signal,
+            streamTokens: false,
+          });
+          return completionOf(
+            identity,
+            contentOf(outcome.payload, outcome.sessionId),
+            outcome.payload,
+            outcome.sessionId,
+          );
+        }
+        // Headers go out with the run's first event: a request refused before its run
+        // starts (a pending approval, a busy session) still gets its HTTP status.
+        // The ops loop may write an answer more than once: its last one is sent whole.
+        const tokens = turn.graph !== 'ops';
+        const stream = new CompletionStream(reply.raw, identity, tokens);
+        let finished = false;
+        const open = () => {
+          if (stream.isOpen) return;
+          reply.hijack();
+          stream.open(request.id);
+          // Closing a stream is how OpenAI clients stop a completion: stop the run.
+          reply.raw.on('close', () => {
+            if (!finished) leave();
+            stream.close();
+          });
+        };
+        try {
+          const outcome = await run(request, turn, sessionId, {
+            signal: controller.signal,
+            streamTokens: tokens,
+            onEvent: (entry) => {
+              open();
+              stream.event(entry);
+            },
+          });
+          finished = true;
+          open();
+          stream.finish(
+            contentOf(outcome.payload, outcome.sessionId),
+            outcome.payload,
+            outcome.sessionId,
+            body.stream_options?.include_usage === true,
+          );
+        } catch (error) {
+          finished = true;
+          if (!stream.isOpen) throw error;
+          request.log.warn({ err: error }, 'completion stream ended with an error');
+          stream.fail(openAiError(error).body);
+        }
+      });
+    },
+    { prefix: '/v1' },
+  );
+}
+
+/** The answer, with what waits for approval and how to decide when the run paused. */
+function contentOf(payload: AgentResponse, sessionId: string | null): string {
+  if (payload.status !== 'interrupted' || sessionId === null) return payload.response;
+  return `${payload.response}\n\n${approvalNotice(payload, sessionId)}`;
+}
+
+function parseSessionHeader(value: string | undefined): string {
+  const parsed = sessionIdSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new HttpError({
+    status: 400,
+    code: 'invalid_request',
+    message: 'x-session-id: a session id is 1–128 letters, digits and _ . : -',
+    details: { param: 'x-session-id' },
+  });
+}
+
+/** 405 (with `Allow`) when the path exists for other methods, else 404, in OpenAI's shape. */
+function notFound(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0] ?? '/';
+  const allowed = methods.filter(
+    (method) => method !== request.method && app.findRoute({ method, url: path }) !== null,
+  );
+  const status = allowed.length > 0 ? 405 : 404;
+  if (allowed.length > 0) void reply.header('allow', allowed.join(', '));
+  const message =
+    allowed.length > 0
+      ? `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`
+      : `no route ${request.method} ${path}`;
+  return reply.code(status).send({
+    error: {
+      message,
+      type: 'invalid_request_error',
+      param: null,
+      code: allowed.length > 0 ? 'method_not_allowed' : 'not_found',
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import { combineMigrations, type Migration } from '../core/index.ts';
+import { checkpointMigrations } from '../graph/index.ts';
+import { knowledgeMigrations } from '../knowledge/index.ts';
+
+const sessionsSql = `
+-- The session registry (SessionStore): who owns each session and what it is about.
+CREATE TABLE server_sessions (
+  session_id text COLLATE "C" PRIMARY KEY,
+  owner text NOT NULL,
+  title text NOT NULL DEFAULT '',
+  created_at bigint NOT NULL
+);
+CREATE INDEX server_sessions_owner ON server_sessions (owner, created_at DESC);
+`;
+
+const queueSql = `
+-- One row per request running or waiting on a session, whichever instance took it: the
+-- session's requests run in id order, one at a time (the lowest id runs).
+CREATE TABLE server_session_queue (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  session_id text COLLATE "C" NOT NULL,
+  instance_id text COLLATE "C" NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX server_session_queue_session ON server_session_queue (session_id, id);
+CREATE INDEX server_session_queue_instance ON server_session_queue (instance_id);
+
+-- Takes a place in a session's line unless more than p_limit requests are already in it:
+-- queue_id is null when refused; ahead counts the requests before it. The advisory lock
+-- makes the count and the insert one step per session, so the bound holds across instances
+-- and ids follow the order in which requests reached the database.
+CREATE FUNCTION yeoul_session_enqueue(
+  p_session text, p_instance text, p_limit integer, OUT queue_id bigint, OUT ahead integer
+) LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('yeoul_session_queue:' || p_session, 0));
+  SELECT count(*) INTO ahead FROM server_session_queue WHERE session_id = p_session;
+  IF ahead > p_limit THEN
+    queue_id := NULL;
+    RETURN;
+  END IF;
+  INSERT INTO server_session_queue (session_id, instance_id)
+    VALUES (p_session, p_instance) RETURNING id INTO queue_id;
+END $$;
+`;
+
+const eventsSql = `
+-- Events of runs, for clients that join a run from another instance: one row per event,
+-- or per stretch of consecutive token events (data is a JSON array of the events' data,
+-- numbered first_n to last_n). The run's last row has event '#end'.
+CREATE TABLE server_run_events (
+  id bigint GENERATED ALWAYS AS IDENTITY,
+  run_key text COLLATE "C" NOT NULL,
+  first_n integer NOT NULL,
+  last_n integer NOT NULL,
+  session_id text COLLATE "C" NOT NULL,
+  instance_id text COLLATE "C" NOT NULL,
+  event text NOT NULL,
+  data text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (run_key, first_n)
+);
+CREATE INDEX server_run_events_session ON server_run_events (session_id, id);
+`;
+
+/**
+ * The server's schema in PostgreSQL (versions 300–399): sessions, the cross-instance session
+ * queue, and the relayed events of runs. Approvals are checkpoint entries (graph, 200–299).
+ */
+export const serverMigrations: readonly Migration[] = [
+  { version: 300, name: 'server_sessions', sql: sessionsSql },
+  { version: 301, name: 'server_session_queue', sql: queueSql },
+  { version: 302, name: 'server_run_events', sql: eventsSql },
+];
+
+/** Every migration of Yeoul's PostgreSQL store, in version order (what `yeoul migrate` applies). */
+export function storeMigrations(): Migration[] {
+  return combineMigrations(knowledgeMigrations, checkpointMigrations, serverMigrations);
+}

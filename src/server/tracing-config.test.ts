@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readTracingConfig } from './tracing-config.ts';
+
+describe('tracing configuration', () => {
+  it('is off without an OTLP endpoint (an empty value counts as unset)', () => {
+    assert.deepEqual(readTracingConfig({}), { ok: true, config: undefined });
+    assert.deepEqual(readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' }), {
+      ok: true,
+      config: undefined,
+    });
+  });
+
+  it('sends to <endpoint>/v1/traces without message text by default', () => {
+    assert.deepEqual(readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }), {
+      ok: true,
+      config: {
+        url: 'http://collector:4318/v1/traces',
+        headers: {},
+        serviceName: 'yeoul',
+        recordContent: false,
+        scheduledDelayMs: 5000,
+      },
+    });
+  });
+
+  it('uses the traces endpoint as is, the headers, service name, delay and content flag', () => {
+    const result = readTracingConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://ignored:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otlp.example.com/api/traces',
+      OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%20b, x-team=ops',
+      OTEL_SERVICE_NAME: 'yeoul-prod',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      YEOUL_TRACE_CONTENT: '1',
+    });
+    assert.deepEqual(result, {
+      ok: true,
+      config: {
+        url: 'https://otlp.example.com/api/traces',
+        headers: { 'api-key': 'a b', 'x-team': 'ops' },
+        serviceName: 'yeoul-prod',
+        recordContent: true,
+        scheduledDelayMs: 200,
+      },
+    });
+  });
+
+  it('lists every problem at once', () => {
+    const result = readTracingConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'no-value',
+      OTEL_BSP_SCHEDULE_DELAY: 'soon',
+      YEOUL_TRACE_CONTENT: 'yes',
+    });
+    assert.equal(result.ok, false);
+    assert.equal(result.ok ? 0 : result.problems.length, 4);
+  });
+});

@@ -1,0 +1,332 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  type ChatCompletionRequest,
+  type FakeCompletion,
+  type FakeOpenAiServer,
+  type PostgresServer,
+  readEvents,
+  type ServeProcess,
+  startFakeOpenAiServer,
+  startPostgresServer,
+  startServeProcess,
+} from '../src/testing/index.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
+type Json = any;
+
+const leaseMs = 3000;
+const root = mkdtempSync(join(tmpdir(), 'yeoul-scale-out-'));
+
+/** Answers every request with the last user message echoed, so turns can be paired up. */
+function echo(request: ChatCompletionRequest): FakeCompletion {
+  const system = request.body.messages.find((message) => message.role === 'system');
+  // The memory's summary request: a short summary, or echoes of echoes would outgrow the budget.
+  if (String(system?.content ?? '').includes('요약하세요')) return { kind: 'text', text: '요약' };
+  const last = request.body.messages.findLast((message) => message.role === 'user');
+  const text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content);
+  return { kind: 'text', text: `echo: ${text}` };
+}
+
+let database: PostgresServer;
+let fast: FakeOpenAiServer;
+let slow: FakeOpenAiServer;
+let databaseUrl: string;
+const running = new Set<ServeProcess>();
+
+/** An instance on the shared database; `slow` instances wait 1.5 s for each model answer. */
+async function instance(name: string, speed: 'fast' | 'slow' = 'fast'): Promise<ServeProcess> {
+  const model = speed === 'fast' ? fast : slow;
+  const server = await startServeProcess(
+    join(root, name),
+    {
+      DATABASE_URL: databaseUrl,
+      YEOUL_MODEL: 'compat:echo',
+      YEOUL_COMPAT_BASE_URL: model.baseUrl,
+      YEOUL_LEASE_MS: String(leaseMs),
+    },
+    ['--no-sample'],
+  );
+  running.add(server);
+  void server.exited.then(() => running.delete(server));
+  return server;
+}
+
+async function post(server: ServeProcess, path: string, body: unknown) {
+  const started = performance.now();
+  const response = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: (text ? JSON.parse(text) : undefined) as Json,
+    ms: performance.now() - started,
+  };
+}
+
+async function get(server: ServeProcess, path: string) {
+  const response = await fetch(server.url + path);
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** The user and assistant messages of a session's history, in stored order, with their run. */
+async function turnsOf(server: ServeProcess, sessionId: string) {
+  const { body } = await get(server, `/api/sessions/${sessionId}/history`);
+  const messages: Array<{ runId: string; role: string; content: string }> = [];
+  for (const step of body.steps as Json[]) {
+    for (const message of (step.update?.messages ?? []) as Json[]) {
+      if (message.role === 'user' || message.role === 'assistant') {
+        messages.push({ runId: step.runId, role: message.role, content: message.content });
+      }
+    }
+  }
+  return messages;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+before(async () => {
+  database = await startPostgresServer();
+  databaseUrl = await database.createDatabase();
+  fast = await startFakeOpenAiServer(echo, { delayMs: 150, keepRequests: false });
+  slow = await startFakeOpenAiServer(echo, { delayMs: 1500, keepRequests: false });
+});
+
+after(async () => {
+  await Promise.all([...running].map((server) => server.kill()));
+  await fast.close();
+  await slow.close();
+  await database.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('several yeoul serve instances on one PostgreSQL', () => {
+  let a: ServeProcess;
+  let b: ServeProcess;
+  let c: ServeProcess;
+
+  before(async () => {
+    // Started together: the migrations are applied once, by whichever instance gets there first.
+    [a, b, c] = await Promise.all([instance('a'), instance('b'), instance('c', 'slow')]);
+  });
+
+  it('reports the PostgreSQL store and a different instance id on each instance', async () => {
+    const statuses = await Promise.all([a, b, c].map((server) => get(server, '/api/agent/status')));
+    for (const { body } of statuses) assert.equal(body.store.backend, 'postgres');
+    const ids = new Set(statuses.map(({ body }) => body.store.instanceId));
+    assert.equal(ids.size, 3);
+  });
+
+  it('keeps 30 concurrent turns on one session through two instances, in arrival order, none interleaved', async () => {
+    // Warm both instances up (connections, compiled code), so arrival follows sending.
+    await Promise.all(
+      [a, b].map((server) =>
+        post(server, '/api/agent/invoke', { message: 'hi', sessionId: `warm-${server.url}` }),
+      ),
+    );
+    const sent: string[] = [];
+    const replies: Array<Promise<Awaited<ReturnType<typeof post>>>> = [];
+    for (let index = 0; index < 30; index += 1) {
+      const message = `turn ${index + 1}`;
+      sent.push(message);
+      replies.push(
+        post(index % 2 === 0 ? a : b, '/api/agent/invoke', { message, sessionId: 'many' }),
+      );
+      // Each turn takes longer than this, so the line grows; the gap fixes the arrival order.
+      await sleep(100);
+    }
+    const results = await Promise.all(replies);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      sent.map(() => 200),
+    );
+    results.forEach((result, index) => {
+      assert.equal(result.body.response, `echo: ${sent[index]}`);
+    });
+    const messages = await turnsOf(b, 'many');
+    assert.deepEqual(
+      messages.filter((message) => message.role === 'user').map((message) => message.content),
+      sent,
+    );
+    // Each run's question and answer sit together, and every run's steps are contiguous.
+    for (let index = 0; index < messages.length; index += 2) {
+      const [question, answer] = [messages[index], messages[index + 1]];
+      assert.equal(answer?.role, 'assistant');
+      assert.equal(answer?.content, `echo: ${question?.content}`);
+      assert.equal(answer?.runId, question?.runId);
+    }
+    const { body } = await get(a, '/api/sessions/many/history');
+    const runs = (body.steps as Json[]).map((step) => step.runId as string);
+    const order = runs.filter((runId, index) => runs[index - 1] !== runId);
+    assert.equal(new Set(order).size, order.length, 'a run whose steps are split by another');
+  });
+
+  it('finds a document ingested through one instance through another', async () => {
+    const added = await post(a, '/api/documents', {
+      documents: [
+        { id: 'shared-policy', title: '출장 규정', text: '출장비는 하루 12만 원까지 정산합니다.' },
+      ],
+    });
+    assert.equal(added.status, 201);
+    const found = await post(b, '/api/search', { query: '출장비 정산', k: 1 });
+    assert.equal(found.body.hits[0]?.documentId, 'shared-policy');
+    const listed = await get(c, '/api/documents');
+    assert.ok(listed.body.documents.some((document: Json) => document.id === 'shared-policy'));
+  });
+
+  it('lets a client join from another instance a stream that runs elsewhere, with the same ids', async () => {
+    const response = await fetch(`${c.url}/api/agent/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'stream me', sessionId: 'joined' }),
+    });
+    // Read the first event from the instance that runs it, then drop the connection.
+    const first = await readEvents(response, () => true);
+    const lastEventId = first[0]?.id as string;
+    assert.match(lastEventId, /^[\w-]+:1$/);
+    const joined = await fetch(`${a.url}/api/sessions/joined/stream`, {
+      headers: { 'last-event-id': lastEventId },
+    });
+    assert.equal(joined.status, 200);
+    const rest = await readEvents(joined);
+    const key = lastEventId.slice(0, lastEventId.lastIndexOf(':'));
+    assert.deepEqual(
+      rest.map((event) => event.id),
+      rest.map((_event, index) => `${key}:${index + 2}`),
+    );
+    const done = rest.at(-1);
+    assert.equal(done?.event, 'done');
+    assert.equal((done?.data as Json)?.response, 'echo: stream me');
+    assert.ok(rest.some((event) => event.event === 'token'));
+  });
+
+  it('answers 404 no_active_run to a joiner when no run is going anywhere', async () => {
+    const response = await fetch(`${b.url}/api/sessions/many/stream`);
+    assert.equal(response.status, 404);
+    assert.equal(((await response.json()) as Json).error.code, 'no_active_run');
+  });
+
+  it('cancels from another instance a run that instance is not running', async () => {
+    const invoked = post(c, '/api/agent/invoke', { message: 'cancel me', sessionId: 'cancelled' });
+    await sleep(500);
+    const cancel = await post(a, '/api/sessions/cancelled/cancel', undefined);
+    assert.equal(cancel.status, 202);
+    const result = await invoked;
+    assert.equal(result.status, 200);
+    assert.equal(result.body.status, 'cancelled');
+    assert.ok(result.ms < 3000, `the run went on for ${result.ms} ms`);
+  });
+
+  it('answers through another instance within the lease when one is killed mid-run, and closes a run left alone', async () => {
+    const doomed = post(c, '/api/agent/invoke', {
+      message: 'never answered',
+      sessionId: 'crash',
+    }).catch(() => undefined);
+    void post(c, '/api/agent/invoke', { message: 'left alone', sessionId: 'orphan' }).catch(
+      () => undefined,
+    );
+    await sleep(700);
+    await c.kill();
+    await doomed;
+    const started = performance.now();
+    const taken = await post(a, '/api/agent/invoke', {
+      message: 'after the crash',
+      sessionId: 'crash',
+    });
+    assert.equal(taken.status, 200);
+    assert.equal(taken.body.response, 'echo: after the crash');
+    assert.ok(performance.now() - started < leaseMs, 'answered within the lease');
+    const history = await get(a, '/api/sessions/crash/history');
+    const statuses = (history.body.steps as Json[]).map((step) => step.status);
+    assert.ok(statuses.includes('failed'), 'the killed run was closed as failed');
+    // Nobody asks about the other session: the sweeper closes its run all the same.
+    const deadline = Date.now() + 3 * leaseMs;
+    let status = 'running';
+    while (status === 'running' && Date.now() < deadline) {
+      await sleep(250);
+      status = (await get(b, '/api/sessions/orphan')).body.status;
+    }
+    assert.equal(status, 'failed');
+  });
+
+  it('keeps everything when every instance restarts', async () => {
+    await Promise.all([a.stop(), b.stop()]);
+    [a, b] = await Promise.all([instance('a2'), instance('b2')]);
+    const messages = await turnsOf(a, 'many');
+    assert.equal(messages.filter((message) => message.role === 'user').length, 30);
+    const found = await post(b, '/api/search', { query: '출장비 정산', k: 1 });
+    assert.equal(found.body.hits[0]?.documentId, 'shared-policy');
+    const more = await post(b, '/api/agent/invoke', { message: 'turn 31', sessionId: 'many' });
+    assert.equal(more.body.response, 'echo: turn 31');
+  });
+
+  it('answers 503 store_unavailable while the database is away, loses no answered turn, and recovers without a restart', async () => {
+    const answered: Array<{ sessionId: string; message: string }> = [];
+    const failures: Array<{ status: number; code: string; ms: number }> = [];
+    let stop = false;
+    const worker = async (server: ServeProcess, name: string) => {
+      for (let index = 0; !stop; index += 1) {
+        const sessionId = `${name}-${index % 4}`;
+        const message = `${name} says ${index}`;
+        const result = await post(server, '/api/agent/invoke', { message, sessionId }).catch(
+          () => ({
+            status: 0,
+            body: { error: { code: 'connection' } },
+            ms: 0,
+          }),
+        );
+        if (result.status === 200) answered.push({ sessionId, message });
+        else
+          failures.push({ status: result.status, code: result.body?.error?.code, ms: result.ms });
+        if (result.status !== 200) await sleep(100);
+      }
+    };
+    const load = [worker(a, 'a'), worker(a, 'a2'), worker(b, 'b'), worker(b, 'b2')];
+    await sleep(1000);
+    await database.shutdown();
+    await sleep(2500);
+    await database.start();
+    // Every instance serves again within 30 s, without a restart.
+    const deadline = Date.now() + 30_000;
+    for (const server of [a, b]) {
+      let ok = false;
+      while (!ok && Date.now() < deadline) {
+        const probe = await post(server, '/api/agent/invoke', {
+          message: 'back?',
+          sessionId: `probe-${server.url.length}`,
+        });
+        ok = probe.status === 200;
+        if (!ok) await sleep(250);
+      }
+      assert.ok(ok, `${server.url} serves again`);
+    }
+    await sleep(1000);
+    stop = true;
+    await Promise.all(load);
+    assert.ok(failures.length > 0, 'the outage was noticed');
+    for (const failure of failures) {
+      assert.equal(failure.status, 503, JSON.stringify(failure));
+      assert.equal(failure.code, 'store_unavailable');
+      assert.ok(failure.ms < 10_000, `a 503 took ${failure.ms} ms`);
+    }
+    // Every turn answered 200 is stored, and every session takes a new turn.
+    const sessions = new Map<string, Set<string>>();
+    for (const { sessionId, message } of answered) {
+      sessions.set(sessionId, (sessions.get(sessionId) ?? new Set()).add(message));
+    }
+    for (const [sessionId, messages] of sessions) {
+      const stored = new Set(
+        (await turnsOf(a, sessionId)).filter((m) => m.role === 'user').map((m) => m.content),
+      );
+      for (const message of messages) assert.ok(stored.has(message), `${sessionId}: ${message}`);
+      const next = await post(b, '/api/agent/invoke', { message: 'still here?', sessionId });
+      assert.equal(next.status, 200, `${sessionId} takes a new turn: ${JSON.stringify(next.body)}`);
+    }
+  });
+});
