@@ -3,6 +3,7 @@ import { createId } from '../core/index.ts';
 import { errorResponse } from './http-error.ts';
 import type { RouteContext } from './routes/route-context.ts';
 import type { StreamEvent } from './run-streams.ts';
+import { coalesceTokens } from './token-coalescer.ts';
 
 /** The stream events clients get (`evaluation` stays inside the payload). */
 const streamedEvents = new Set([
@@ -47,18 +48,20 @@ export async function runAgentCall(
   const leave = entered instanceof Promise ? await entered : entered;
   const stream = context.streams.open(call.sessionId, createId());
   const started = performance.now();
+  const events = coalesceTokens((name, data) => {
+    if (!streamedEvents.has(name)) return;
+    const entry = stream.push(name, data);
+    options.onEvent?.(entry);
+  });
   let failure: unknown;
   try {
     const payload = await (options.runner ?? context.runtime.runner).invoke({
       ...call,
       ...(options.signal ? { signal: options.signal } : {}),
       streamTokens: options.streamTokens,
-      onEvent: (name, data) => {
-        if (!streamedEvents.has(name)) return;
-        const entry = stream.push(name, data);
-        options.onEvent?.(entry);
-      },
+      onEvent: events.emit,
     });
+    events.flush();
     for (const decision of call.resume?.decisions ?? []) {
       metrics.decisions.inc({ decision: decision.approve ? 'approve' : 'deny' });
     }
@@ -72,6 +75,7 @@ export async function runAgentCall(
     return payload;
   } catch (error) {
     failure = error;
+    events.flush();
     // A run that had started tells its watchers how it failed; a refused one never began.
     if (stream.events.length > 0) {
       const { body } = errorResponse(error);

@@ -36,6 +36,8 @@ export interface RunStreamHub {
 
 /** How long a finished run's events stay for a client that reconnects with Last-Event-ID. */
 const keepFinishedMs = 60_000;
+/** How many finished runs' events are kept at most (the oldest go first), so memory stays bounded under load. */
+const keepFinishedRuns = 500;
 
 /**
  * The events of one run, numbered `<key>:<n>`, kept so that a client that dropped can
@@ -101,6 +103,8 @@ export class RunStream implements FollowableStream {
 /** The runs of each session in this process: the one going now, or the last one for a minute. */
 export class RunStreams implements RunStreamHub {
   #current = new Map<string, RunStream>();
+  /** Finished streams still kept, oldest first, with when they finished. */
+  #finished: Array<{ stream: RunStream; at: number }> = [];
 
   /** A stream for a new run; it becomes the session's current one when its first event comes. */
   open(sessionId: string, runKey: string): RunStream {
@@ -110,12 +114,25 @@ export class RunStreams implements RunStreamHub {
     return stream;
   }
 
-  /** Ends a run's stream; its events stay a minute for late reconnections. */
+  /**
+   * Ends a run's stream; its events stay a minute for late reconnections — at most the last
+   * 500 finished runs, so a busy server does not hold a minute of every run's tokens.
+   */
   finish(stream: RunStream): void {
     stream.finish();
-    setTimeout(() => {
-      if (this.#current.get(stream.sessionId) === stream) this.#current.delete(stream.sessionId);
-    }, keepFinishedMs).unref();
+    const now = Date.now();
+    this.#finished.push({ stream, at: now });
+    let drop = 0;
+    while (
+      drop < this.#finished.length &&
+      (this.#finished.length - drop > keepFinishedRuns ||
+        (this.#finished[drop]?.at ?? now) < now - keepFinishedMs)
+    ) {
+      const old = (this.#finished[drop] as { stream: RunStream }).stream;
+      if (this.#current.get(old.sessionId) === old) this.#current.delete(old.sessionId);
+      drop += 1;
+    }
+    if (drop > 0) this.#finished.splice(0, drop);
   }
 
   /** The session's current run stream, going or recently finished. */

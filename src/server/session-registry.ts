@@ -60,7 +60,7 @@ export class SessionRegistry implements SessionStore {
     // Claims commit together with the checkpoints of the same connection.
     this.#batch = SqliteWriteBatch.of(database);
     this.#selectOwner = database.prepare(
-      'SELECT owner FROM server_session_owners WHERE session_id = ?',
+      'SELECT owner, title FROM server_session_owners WHERE session_id = ?',
     );
     this.#insertOwner = database.prepare(
       'INSERT OR IGNORE INTO server_session_owners (session_id, owner, created_at, title) VALUES (?, ?, ?, ?)',
@@ -86,7 +86,9 @@ export class SessionRegistry implements SessionStore {
     const row = this.#ownerRow(sessionId);
     if (row && row.owner !== owner) throw notFound(sessionId);
     if (row) {
-      if (title) await this.#batch.run(() => this.#setTitle.run(title, sessionId));
+      // A session made without a first message (a CLI resume, say) gets its title later.
+      if (title && row.title === '')
+        await this.#batch.run(() => this.#setTitle.run(title, sessionId));
       return;
     }
     const { changes } = await this.#batch.run(() =>
@@ -122,8 +124,8 @@ export class SessionRegistry implements SessionStore {
     this.#deleteOwner.run(sessionId);
   }
 
-  #ownerRow(sessionId: string): { owner: string } | undefined {
-    return this.#selectOwner.get(sessionId) as { owner: string } | undefined;
+  #ownerRow(sessionId: string): { owner: string; title: string } | undefined {
+    return this.#selectOwner.get(sessionId) as { owner: string; title: string } | undefined;
   }
 }
 

@@ -14,7 +14,8 @@ type Json = Record<string, unknown>;
  * newest events, a metric's series. Other tools' results are summarised field by field.
  */
 export function answerForResult(result: ToolResultText, korean: boolean): string {
-  const data = parseJson(result.text);
+  // Only results that can be JSON are parsed: a failed JSON.parse throws, and throws cost.
+  const data = /^\s*[{[]/.test(result.text) ? parseJson(result.text) : undefined;
   switch (result.name) {
     case 'calculator': {
       // "expression = result": only the result gets thousands separators.
