@@ -29,6 +29,12 @@ fi
 platform="$("$node_bin/node" -p 'process.platform + "-" + process.arch')"
 nodedir="$root/node_modules/node/node_modules/node-$platform"
 if [[ ! -f "$nodedir/include/node/node.h" ]]; then
+  # The `node` package installs node-<platform> with --no-save, so a later `npm install` at
+  # the root prunes it (the binary, hard-linked, stays). Fetch it again, as its preinstall did.
+  echo "install.sh: Node $node_version headers missing; installing node-$platform@$node_version again" >&2
+  (cd "$root/node_modules/node" && npm install --no-save --no-audit --no-fund "node-$platform@$node_version")
+fi
+if [[ ! -f "$nodedir/include/node/node.h" ]]; then
   echo "install.sh: Node $node_version headers not found at $nodedir/include/node" >&2
   exit 1
 fi
