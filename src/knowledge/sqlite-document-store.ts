@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { getLoadablePath } from 'sqlite-vec';
+import { type DocumentRow, inTransaction, toDocument } from './sqlite-document-rows.ts';
 import type { Chunk, DocumentStore, PendingIndexWrite, StoredDocument } from './types.ts';
 
 /** Where the SQLite document store keeps its tables. */
@@ -33,17 +34,6 @@ CREATE INDEX IF NOT EXISTS kb_index_state_pending ON kb_index_state (pending, up
 CREATE INDEX IF NOT EXISTS kb_index_state_ticket ON kb_index_state (ticket);
 `;
 
-interface DocumentRow {
-  id: string;
-  title: string;
-  source: string | null;
-  content_hash: string;
-  metadata_json: string;
-  chunk_count: number;
-  updated_at: number;
-  pending: string | null;
-}
-
 const selectDocuments = `SELECT d.*, s.pending FROM kb_documents d
   LEFT JOIN kb_index_state s ON s.document_id = d.id`;
 
@@ -72,7 +62,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async writeDocument(document: StoredDocument, chunks: Chunk[]): Promise<number> {
-    return this.#transaction(() => {
+    return inTransaction(this.database, () => {
       this.#removeChunks(document.id);
       this.#prepare(
         `INSERT OR REPLACE INTO kb_documents (id, title, source, content_hash, metadata_json, chunk_count, updated_at)
@@ -107,7 +97,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async removeDocument(id: string): Promise<number | undefined> {
-    return this.#transaction(() => {
+    return inTransaction(this.database, () => {
       this.#removeChunks(id);
       const removed = Number(
         this.#prepare('DELETE FROM kb_documents WHERE id = ?').run(id).changes,
@@ -235,29 +225,4 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     return statement;
   }
-
-  #transaction<Result>(work: () => Result): Result {
-    this.database.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.database.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.database.exec('ROLLBACK');
-      throw error;
-    }
-  }
-}
-
-function toDocument(row: DocumentRow): StoredDocument {
-  return {
-    id: row.id,
-    title: row.title,
-    source: row.source,
-    contentHash: row.content_hash,
-    metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
-    chunkCount: row.chunk_count,
-    updatedAt: row.updated_at,
-    ...(row.pending === 'index' ? { indexPending: true } : {}),
-  };
 }

@@ -6,6 +6,7 @@ import type { Embedder } from '../models/index.ts';
 import { indexTerms } from './analyzer.ts';
 import { EmbeddingMismatchError } from './errors/embedding-mismatch-error.ts';
 import { fuseRankings } from './fuse-rankings.ts';
+import { type DocumentRow, inTransaction, toDocument } from './sqlite-document-rows.ts';
 import { SqliteKeywordSearch } from './sqlite-keyword-search.ts';
 import type { Chunk, Retriever, SearchHit, SearchOptions, StoredDocument } from './types.ts';
 
@@ -79,16 +80,6 @@ interface HitRow {
 /** How many candidates each ranking contributes before fusion. */
 const candidatesPerRanking = 50;
 
-interface DocumentRow {
-  id: string;
-  title: string;
-  source: string | null;
-  content_hash: string;
-  metadata_json: string;
-  chunk_count: number;
-  updated_at: number;
-}
-
 /**
  * The embedded knowledge index: documents and chunks in SQLite tables, their terms in
  * an FTS5 index ranked by BM25 with per-term weights (`SqliteKeywordSearch`). Keyword-only;
@@ -155,7 +146,7 @@ export class SqliteRetriever implements Retriever {
         )
       : undefined;
     if (vectors?.[0]) this.#ensureVectorTable(vectors[0].length);
-    this.#transaction(() => {
+    inTransaction(this.database, () => {
       this.#removeChunks(document.id);
       const s = this.#statements;
       s.upsertDocument.run(
@@ -190,7 +181,7 @@ export class SqliteRetriever implements Retriever {
 
   async deleteDocument(id: string): Promise<boolean> {
     let existed = false;
-    this.#transaction(() => {
+    inTransaction(this.database, () => {
       this.#removeChunks(id);
       existed = Number(this.#statements.deleteDocument.run(id).changes) > 0;
     });
@@ -244,7 +235,7 @@ export class SqliteRetriever implements Retriever {
   #rebuildKeywordsIfIncomplete(): void {
     const flag = this.#statements.getMeta.get('keyword_index_incomplete');
     if (flag === undefined) return;
-    this.#transaction(() => {
+    inTransaction(this.database, () => {
       this.database.exec("INSERT INTO kb_terms (kb_terms) VALUES ('delete-all')");
       const rows = this.database
         .prepare(
@@ -322,27 +313,4 @@ export class SqliteRetriever implements Retriever {
     }
     s.deleteChunks.run(documentId);
   }
-
-  #transaction(work: () => void): void {
-    this.database.exec('BEGIN IMMEDIATE');
-    try {
-      work();
-      this.database.exec('COMMIT');
-    } catch (error) {
-      this.database.exec('ROLLBACK');
-      throw error;
-    }
-  }
-}
-
-function toDocument(row: DocumentRow): StoredDocument {
-  return {
-    id: row.id,
-    title: row.title,
-    source: row.source,
-    contentHash: row.content_hash,
-    metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
-    chunkCount: row.chunk_count,
-    updatedAt: row.updated_at,
-  };
 }
