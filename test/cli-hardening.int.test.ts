@@ -62,6 +62,16 @@ describe('one session registry for the CLI and the API', () => {
   });
 });
 
+describe('configuration refused at start', () => {
+  it('names an unknown tool in YEOUL_TOOL_PERMISSIONS and stops', async () => {
+    const run = await runYeoul(['ask', 'hi', '--data', mkdtempSync(join(root, 'data-'))], {
+      env: { YEOUL_TOOL_PERMISSIONS: 'write_file:allow,nope:ask' },
+    });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^yeoul: .*YEOUL_TOOL_PERMISSIONS: there is no tool "nope"/);
+  });
+});
+
 describe('the yeoul bin', () => {
   it('runs with the system Node first on PATH, through the Node 24 npm brought', () => {
     const node = systemNode();
