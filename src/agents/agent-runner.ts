@@ -29,6 +29,16 @@ export function opsThreadOf(sessionId: string): string {
   return `${sessionId}#ops`;
 }
 
+/** The session a thread belongs to: itself, or the session of its ops loop (`opsThreadOf`). */
+export function sessionOfThread(threadId: string): string {
+  return threadId.split('#')[0] as string;
+}
+
+/** Whether the thread is a session's conversation (not its ops loop). */
+export function isSessionThread(threadId: string): boolean {
+  return !threadId.includes('#');
+}
+
 /**
  * Runs the agent graphs for requests: one thread per session in the checkpointer (so a
  * conversation survives a restart), the chat or react agent, optionally inside the
@@ -176,14 +186,17 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
       options: Pick<AgentRequest, 'signal' | 'onEvent'> = {},
     ): Promise<AgentResponse> {
       return run({ ...options, sessionId }, async (work) => {
-        const inner = innerFor(await agentOf(sessionId), {}, work);
+        const state = await chat.getState(sessionId);
+        const name = state?.values.agent ?? 'chat';
         const opsState = await ops.getState(opsThreadOf(sessionId));
         if (opsState?.status === 'running') {
-          return runOps((config) => ops.resumeRun(config.threadId, config), inner, work);
+          return runOps(
+            (config) => ops.resumeRun(config.threadId, config),
+            innerFor(name, {}, work),
+            work,
+          );
         }
-        const state = await chat.getState(sessionId);
         if (state?.status !== 'running') throw new NothingToResumeError({ threadId: sessionId });
-        const name = state.values.agent;
         const steps: string[] = [];
         const result = await graphs[name].resumeRun(sessionId, {
           signal: work.signal,

@@ -1,4 +1,5 @@
 import type { RunEnding } from '../graph/index.ts';
+import { openToolTurn } from './run-tool-calls.ts';
 import type { ChatMessage } from './types.ts';
 
 /**
@@ -7,13 +8,9 @@ import type { ChatMessage } from './types.ts';
  * valid for the next model call — providers refuse a tool call without its result.
  */
 export function closeDanglingToolCalls(messages: ChatMessage[], reason: string): ChatMessage[] {
-  let index = messages.length - 1;
-  while (index >= 0 && messages[index]?.role === 'tool') index -= 1;
-  const assistant = messages[index];
-  if (assistant?.role !== 'assistant' || (assistant.toolCalls?.length ?? 0) === 0) return [];
-  const answered = new Set(messages.slice(index + 1).map((message) => message.toolCallId));
-  return (assistant.toolCalls ?? [])
-    .filter((call) => !answered.has(call.id))
+  const { calls, done } = openToolTurn(messages);
+  return calls
+    .filter((call) => !done.has(call.id))
     .map((call) => ({
       role: 'tool',
       toolCallId: call.id,

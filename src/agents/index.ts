@@ -8,7 +8,13 @@ export {
   type GraphName,
   type RunOutcome,
 } from './agent-payload.ts';
-export { type AgentRunner, createAgentRunner, opsThreadOf } from './agent-runner.ts';
+export {
+  type AgentRunner,
+  createAgentRunner,
+  isSessionThread,
+  opsThreadOf,
+  sessionOfThread,
+} from './agent-runner.ts';
 export { buildChatGraph } from './chat/build-chat-graph.ts';
 export { type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
 export { decideRoute, type RouteDecision, termCoverage } from './chat/decide-route.ts';

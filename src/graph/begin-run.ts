@@ -1,4 +1,5 @@
 import { createId } from '../core/index.ts';
+import { runsElsewhere } from './checkpoint/host-identity.ts';
 import type { CheckpointEntry, PendingInterrupt } from './checkpoint/types.ts';
 import { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
 import { InterruptAnsweredError } from './errors/interrupt-answered-error.ts';
@@ -170,9 +171,7 @@ async function refuseAnswers(
 /** Whether the run that wrote `last` is still going in another live process. */
 async function isLive(graph: WritableGraph, last: CheckpointEntry): Promise<boolean> {
   const checkpointer = graph.store?.checkpointer;
-  if (checkpointer === undefined || last.owner === null) return false;
-  if (last.owner === checkpointer.instanceId) return false;
-  return checkpointer.isAlive(last.owner);
+  return checkpointer !== undefined && runsElsewhere(checkpointer, last.owner);
 }
 
 /** Interrupts of a node with ids: an open question asked again keeps its id. */

@@ -1,4 +1,5 @@
 import { AsyncQueue, combineSignals } from '../core/index.ts';
+import { runsElsewhere } from './checkpoint/host-identity.ts';
 import type { Checkpointer, ThreadInfo } from './checkpoint/types.ts';
 import { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
 import { toMermaid } from './mermaid.ts';
@@ -137,13 +138,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       if (last === null || (last.status !== 'running' && last.status !== 'interrupted')) {
         return false;
       }
-      const checkpointer = store.checkpointer;
-      if (
-        last.status === 'running' &&
-        last.owner !== null &&
-        last.owner !== checkpointer.instanceId &&
-        (await checkpointer.isAlive(last.owner))
-      ) {
+      if (last.status === 'running' && (await runsElsewhere(store.checkpointer, last.owner))) {
         return false;
       }
       const status = last.status === 'interrupted' ? 'cancelled' : 'failed';

@@ -8,6 +8,7 @@ export {
   reducer,
   replace,
 } from './channels.ts';
+export { defaultLeaseMs, runsElsewhere } from './checkpoint/host-identity.ts';
 export { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
 export { checkpointMigrations } from './checkpoint/postgres-checkpoint-migrations.ts';
 export {
@@ -15,7 +16,6 @@ export {
   type PostgresCheckpointerOptions,
 } from './checkpoint/postgres-checkpointer.ts';
 export {
-  defaultLeaseMs,
   SqliteCheckpointer,
   type SqliteCheckpointerOptions,
 } from './checkpoint/sqlite-checkpointer.ts';

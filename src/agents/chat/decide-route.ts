@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isYeoulError } from '../../core/index.ts';
 import { indexTerms, queryTerms } from '../../knowledge/index.ts';
+import { dateQuestion, isLogQuestion } from '../../models/index.ts';
 import type { KnowledgePassage } from '../../tools/index.ts';
 import { routerPrompt } from '../prompts.ts';
 import type { AgentDependencies, AgentUsage } from '../types.ts';
@@ -17,12 +18,25 @@ export interface RouteDecision {
 const routeSchema = z.object({ route: z.enum(['rag', 'agent']), reason: z.string() });
 
 /**
- * Questions a tool answers: arithmetic and formulas, weather, the date or time ("오늘
- * 며칠이야" — not "연차는 며칠이야", which documents answer), searches, and the logs of a
- * named service.
+ * Questions a tool answers: arithmetic, weather, searches — and below, the date or time
+ * ("오늘 며칠이야", not "연차는 며칠이야", which documents answer), a bare formula, and the
+ * logs of a named service. Each pattern is tested on its own: joined with `.*` they would
+ * cost quadratic time on a long message.
  */
 const toolShaped =
-  /\d\s*[-+*/^×÷%]\s*\d|^[a-z]+\([^가-힣]*\d[^가-힣]*\)\s*$|곱하기|나누기|더하기|빼기|계산|날씨|기온|몇\s*시|(?:오늘|내일|어제|지금|현재)\s*(?:은|는|이|가)?\s*(?:몇\s*월\s*)?(?:며칠|날짜|요일)|몇\s*월\s*며칠|무슨\s*요일|검색|weather|forecast|what time|calculate|compute|search|\b[a-z][a-z0-9]*-[a-z0-9-]+\b.*(?:로그|에러|오류|logs?|errors?)|(?:로그|logs?|에러|errors?).*\b[a-z][a-z0-9]*-[a-z0-9-]+\b/i;
+  /\d\s*[-+*/^×÷%]\s*\d|곱하기|나누기|더하기|빼기|계산|날씨|기온|검색|weather|forecast|calculate|compute|search/i;
+/** A message that is only a function call with numbers in it: `sum(ones(3,000,3,000))`. */
+const formula = /^[a-z]+\([^가-힣]*\)\s*$/i;
+
+function isToolShaped(question: string): boolean {
+  return (
+    toolShaped.test(question) ||
+    dateQuestion.test(question) ||
+    isLogQuestion(question) ||
+    (formula.test(question) && /\d/.test(question))
+  );
+}
+
 const smallTalk =
   /^\s*(?:안녕|반가워|고마워|감사|하이|hello|hi|hey|thanks|thank you|good (?:morning|evening))|(?:내|제)\s*이름|my name/i;
 /** Share of the question's terms found in the best passage above which the knowledge base clearly answers. */
@@ -52,7 +66,7 @@ export async function decideRoute(
     return { route: 'agent', reason: 'no knowledge base', passages: [], usage: noUsage() };
   if (smallTalk.test(question))
     return { route: 'agent', reason: 'small talk', passages: [], usage: noUsage() };
-  if (toolShaped.test(question))
+  if (isToolShaped(question))
     return { route: 'agent', reason: 'tool-shaped question', passages: [], usage: noUsage() };
   const passages = await searchOrUnavailable(deps, question);
   if (passages === 'unavailable') return searchUnavailable();
@@ -87,9 +101,11 @@ export async function decideRoute(
  * rag node tells the model that the documents cannot be checked now, instead of letting it
  * answer a document question as if there were none.
  */
+export const searchUnavailableReason = 'knowledge search unavailable';
+
 const searchUnavailable = (): RouteDecision => ({
   route: 'rag',
-  reason: 'knowledge search unavailable',
+  reason: searchUnavailableReason,
   passages: [],
   usage: noUsage(),
 });

@@ -3,18 +3,23 @@ import type { NodeContext } from '../../graph/index.ts';
 import { isKorean } from '../prompts.ts';
 import type { AgentDependencies } from '../types.ts';
 import type { ChatState } from './chat-state.ts';
+import { searchUnavailableReason } from './decide-route.ts';
 
 const passagesInContext = 4;
 
 /**
  * The rag node (no LLM): the best passages into `context`, numbered, with their titles
  * and sections, and their document ids kept in `sources` for citations. Reuses what the
- * router already found.
+ * router already found, and does not search again when the router found the search away.
  */
 export function createRagNode(deps: AgentDependencies) {
   return async (state: ChatState, _context: NodeContext) => {
     const question =
       [...state.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+    // The router found the search away just now: no second wait on it.
+    if (state.routeReason === searchUnavailableReason) {
+      return { context: searchUnavailableContext(question), sources: [], passages: [] };
+    }
     let passages = state.passages;
     if (passages.length === 0) {
       try {

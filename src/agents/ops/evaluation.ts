@@ -10,6 +10,7 @@ import type {
 import { assessGrounding } from './grounding-check.ts';
 import { judgeCheck } from './judge-check.ts';
 import { knowledgeCheck } from './knowledge-check.ts';
+import { readToolFacts } from './tool-facts.ts';
 
 export type { CheckResult, Evaluation, EvaluationInput } from './evaluation-types.ts';
 
@@ -61,11 +62,12 @@ export async function evaluateAnswer(
   input: EvaluationInput,
   options: { judge?: ChatModel; signal?: AbortSignal } = {},
 ): Promise<Evaluation> {
+  const facts = readToolFacts(input.toolResults);
   const assessed: AssessedCheck[] = [
-    assessGrounding(input),
+    assessGrounding(input, facts),
     { check: answerFormCheck(input), finding: 'fine' },
   ];
-  const knowledge = knowledgeCheck(input);
+  const knowledge = knowledgeCheck(input, facts);
   if (knowledge) assessed.push(knowledge);
   if (options.judge) {
     assessed.push({

@@ -15,12 +15,14 @@ const passed = (): CheckResult => ({ name: 'grounding', score: 1, passed: true, 
  * is `contradicted` (feedback "실제 이벤트 수는 N건입니다"); denying events the tools found
  * is `ungrounded`. Not applicable (passes) when there was nothing to check against.
  */
-export function assessGrounding(input: EvaluationInput): AssessedCheck {
+export function assessGrounding(
+  input: EvaluationInput,
+  facts: ToolFacts = readToolFacts(input.toolResults),
+): AssessedCheck {
   if (input.toolResults.length === 0 && input.context.trim() === '') {
     return { check: passed(), finding: 'fine' };
   }
   const korean = isKorean(input.question);
-  const facts = readToolFacts(input.toolResults);
   const questionNumbers = quantitiesIn(input.question);
   const statuses = new Set([
     ...facts.statuses,

@@ -1,6 +1,6 @@
 import { isKorean } from '../prompts.ts';
 import type { AssessedCheck, EvaluationInput } from './evaluation-types.ts';
-import { readToolFacts } from './tool-facts.ts';
+import { readToolFacts, type ToolFacts } from './tool-facts.ts';
 
 /** A document the agent was given: its number in the context (when it has one) and its title. */
 interface GivenDocument {
@@ -22,8 +22,10 @@ const sourceMarker = /(?:출처|참고\s*문서|근거\s*문서|sources?)\s*[:�
  * tool results) word for word, spacing and case aside. A citation that is not there is
  * `contradicted`. Undefined (not applicable) when the answer cites nothing.
  */
-export function knowledgeCheck(input: EvaluationInput): AssessedCheck | undefined {
-  const facts = readToolFacts(input.toolResults);
+export function knowledgeCheck(
+  input: EvaluationInput,
+  facts: ToolFacts = readToolFacts(input.toolResults),
+): AssessedCheck | undefined {
   const documents: GivenDocument[] = [
     ...documentsIn(input.context),
     ...facts.titles.map((title) => ({ title })),

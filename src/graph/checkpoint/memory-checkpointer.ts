@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
+import { newInstanceId } from './host-identity.ts';
 import type {
   CheckpointEntry,
   Checkpointer,
@@ -22,7 +22,7 @@ interface StoredThread {
  * readers never share objects with writers. For tests, benchmarks and one-off runs.
  */
 export class MemoryCheckpointer implements Checkpointer {
-  readonly instanceId = randomBytes(8).toString('base64url');
+  readonly instanceId = newInstanceId();
   #threads = new Map<string, StoredThread>();
   #open = true;
 

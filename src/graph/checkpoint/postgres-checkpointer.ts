@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   createPostgresPool,
   type PostgresPool,
@@ -8,7 +7,7 @@ import {
   toStoreError,
   withTransaction,
 } from '../../core/index.ts';
-import { hostIdentity, processExists } from './host-identity.ts';
+import { defaultLeaseMs, hostIdentity, newInstanceId, processExists } from './host-identity.ts';
 import { PostgresAppendBatch } from './postgres-append-batch.ts';
 import { segmentEntries } from './segment-lines.ts';
 import type {
@@ -32,8 +31,6 @@ export interface PostgresCheckpointerOptions {
    */
   durability?: 'process' | 'power';
 }
-
-const defaultLeaseMs = 30_000;
 
 interface SegmentRow extends Record<string, unknown> {
   first_seq: number;
@@ -78,8 +75,8 @@ ORDER BY last.updated_at DESC, last.thread_id`;
 /**
  * Threads in PostgreSQL, shared by every instance on one database (apply
  * `checkpointMigrations` first). A thread is a few rows of segments: consecutive entries as
- * JSON lines, the open segment growing by a line per step and compressed by the server once
- * it passes about 2 KB. Appends of concurrent runs share one statement and commit (group
+ * JSON lines, the open segment growing by a line per step until `segmentSealBytes` (the
+ * server compresses any segment past about 2 KB, as TOAST does). Appends of concurrent runs share one statement and commit (group
  * commit), each resolving once committed; an entry whose seq is taken or out of order fails
  * alone with CheckpointConflictError. Instances keep a heartbeat in `graph_instances`.
  * @example
@@ -88,7 +85,7 @@ ORDER BY last.updated_at DESC, last.thread_id`;
  */
 export class PostgresCheckpointer implements Checkpointer {
   readonly pool: PostgresPool;
-  readonly instanceId = randomBytes(8).toString('base64url');
+  readonly instanceId = newInstanceId();
   readonly leaseMs: number;
   #batch: PostgresAppendBatch;
   #heartbeat: NodeJS.Timeout | undefined;

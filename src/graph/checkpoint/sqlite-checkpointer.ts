@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { SqliteWriteBatch } from '../../core/index.ts';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
+import { defaultLeaseMs, hostIdentity, newInstanceId, processExists } from './host-identity.ts';
 import type {
   CheckpointEntry,
   Checkpointer,
@@ -39,9 +38,6 @@ export interface SqliteCheckpointerOptions {
    */
   leaseMs?: number;
 }
-
-/** How long a silent instance still counts as alive, by default. */
-export const defaultLeaseMs = 30_000;
 
 /** Checkpoint the WAL into the database every ~40 MB instead of SQLite's default 4 MB. */
 const walAutocheckpointPages = 10_000;
@@ -103,7 +99,7 @@ const primaryKeyViolation = 1555;
  */
 export class SqliteCheckpointer implements Checkpointer {
   readonly database: DatabaseSync;
-  readonly instanceId = randomBytes(8).toString('base64url');
+  readonly instanceId = newInstanceId();
   #leaseMs: number;
   #heartbeat: NodeJS.Timeout;
   #beat: StatementSync;
@@ -177,7 +173,7 @@ export class SqliteCheckpointer implements Checkpointer {
       'DELETE FROM graph_instances WHERE instance_id = ? OR heartbeat_at < ?',
     );
     this.#leaseMs = options.leaseMs ?? defaultLeaseMs;
-    const beat = () => this.#beat.run(this.instanceId, Date.now(), hostname(), process.pid);
+    const beat = () => this.#beat.run(this.instanceId, Date.now(), hostIdentity(), process.pid);
     beat();
     // A heartbeat is one small write every ten seconds; the timer never keeps the process alive.
     this.#heartbeat = setInterval(() => {
@@ -193,7 +189,7 @@ export class SqliteCheckpointer implements Checkpointer {
       | undefined;
     if (row === undefined || row.heartbeat_at <= Date.now() - this.#leaseMs) return false;
     // On this machine a killed process is known dead at once, without waiting for its lease.
-    return row.host !== hostname() || processExists(row.pid);
+    return row.host !== hostIdentity() || processExists(row.pid);
   }
 
   async append(entry: CheckpointEntry): Promise<void> {
@@ -338,16 +334,6 @@ function toEntry(row: EntryRow): CheckpointEntry {
     owner: row.owner,
     payload: row.payload_json === null ? null : (JSON.parse(row.payload_json) as EntryPayload),
   };
-}
-
-/** Whether a process with this id runs on this machine (signal 0 only checks). */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Files written before entries had an owner and a payload get the two columns. */

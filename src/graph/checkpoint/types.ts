@@ -85,7 +85,7 @@ export interface ThreadInfo {
 }
 
 /**
- * Durable storage for graph threads. Every backend (memory, SQLite, later PostgreSQL)
+ * Durable storage for graph threads. Every backend (memory, SQLite, PostgreSQL)
  * passes the same conformance suite (`src/testing/index.ts`).
  * Methods are async so that a networked backend fits the same shape.
  */

@@ -48,29 +48,20 @@ export function bigramsOf(text: string, options: { stripParticles?: boolean } = 
 }
 
 /**
- * Like `overlapScore`, with each query bigram weighted by how rare it is among `all`
- * (inverse document frequency): a bigram every candidate has counts little.
+ * How much of the query each candidate holds (0..1), each query bigram weighted by how
+ * rare it is among the candidates (inverse document frequency): a bigram every candidate
+ * has counts little.
  */
-export function weightedOverlap(
-  query: Set<string>,
-  candidate: Set<string>,
-  all: Set<string>[],
-): number {
-  let total = 0;
-  let shared = 0;
-  for (const gram of query) {
-    const holders = all.reduce((count, grams) => count + (grams.has(gram) ? 1 : 0), 0);
-    const weight = Math.log(1 + (all.length + 1) / (holders + 1));
-    total += weight;
-    if (candidate.has(gram)) shared += weight;
-  }
-  return total === 0 ? 0 : shared / total;
-}
-
-/** Share of the query's bigrams found in the candidate (0..1). */
-export function overlapScore(query: Set<string>, candidate: Set<string>): number {
-  if (query.size === 0) return 0;
-  let shared = 0;
-  for (const gram of query) if (candidate.has(gram)) shared += 1;
-  return shared / query.size;
+export function weightedOverlaps(query: Set<string>, candidates: Set<string>[]): number[] {
+  const weights = [...query].map((gram) => {
+    const holders = candidates.reduce((count, grams) => count + (grams.has(gram) ? 1 : 0), 0);
+    return { gram, weight: Math.log(1 + (candidates.length + 1) / (holders + 1)) };
+  });
+  const total = weights.reduce((sum, entry) => sum + entry.weight, 0);
+  return candidates.map((candidate) => {
+    if (total === 0) return 0;
+    let shared = 0;
+    for (const { gram, weight } of weights) if (candidate.has(gram)) shared += weight;
+    return shared / total;
+  });
 }

@@ -14,6 +14,11 @@ const logWords =
 const errorWords = /에러|오류|장애|예외|\berrors?\b|\bfail(?:ed|ures?)?\b|exceptions?/i;
 const warnWords = /경고|\bwarn(?:ings?)?\b/i;
 
+/** Whether a question asks about the logs or errors of a named service. */
+export function isLogQuestion(text: string): boolean {
+  return logWords.test(text) && servicePattern.test(text);
+}
+
 /**
  * Reads a log question ("payment-service에서 500 에러 로그 보여줘", "order-service 에러 몇
  * 건이야?", "card-gateway 로그에서 timeout 찾아줘", "how many errors did order-service log
@@ -22,7 +27,7 @@ const warnWords = /경고|\bwarn(?:ings?)?\b/i;
  * Undefined unless the question is about logs or errors of a named service.
  */
 export function findLogQuery(text: string): LogQueryIntent | undefined {
-  if (!logWords.test(text)) return undefined;
+  if (!isLogQuestion(text)) return undefined;
   const service = servicePattern.exec(text)?.[1]?.toLowerCase();
   if (service === undefined) return undefined;
   const intent: LogQueryIntent = { service };

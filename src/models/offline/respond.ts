@@ -1,6 +1,6 @@
 import { changeExpression, formatMoney, moneyIn, percentChangeIn } from './amounts.ts';
 import { findToolIntent } from './intents.ts';
-import { bigramsOf, isKorean, sentencesOf, weightedOverlap } from './language.ts';
+import { bigramsOf, isKorean, sentencesOf, weightedOverlaps } from './language.ts';
 import { asksForName, latestName, nameStatedIn } from './names.ts';
 import type { PromptTurn, ReadPrompt } from './read-prompt.ts';
 import { objectFromSchema } from './structured.ts';
@@ -151,12 +151,12 @@ function contextAnswer(system: string, question: string, korean: boolean): strin
     .split(/\n(?=\[\d+\]\s)/)
     .map((passage) => passage.trim())
     .filter((passage) => passage.length > 0);
-  const grams = texts.map((passage) => bigramsOf(passage));
+  const scores = weightedOverlaps(
+    query,
+    texts.map((passage) => bigramsOf(passage)),
+  );
   const passages = texts
-    .map((passage, index) => ({
-      passage,
-      score: weightedOverlap(query, grams[index] as Set<string>, grams),
-    }))
+    .map((passage, index) => ({ passage, score: scores[index] as number }))
     .sort((a, b) => b.score - a.score);
   const best = passages[0];
   if (best === undefined || best.score < minimumRelevance) return undefined;
@@ -169,13 +169,12 @@ function contextAnswer(system: string, question: string, korean: boolean): strin
     // List markers ("- ", "1. ") go; a leading number that is content ("2024년") stays.
     .map((sentence) => sentence.replace(/^(?:[-*•]|\d+[.)])\s+/, ''))
     .filter((sentence) => sentence.length > 0);
-  const sentenceGrams = sentences.map((sentence) => bigramsOf(sentence));
+  const sentenceScores = weightedOverlaps(
+    query,
+    sentences.map((sentence) => bigramsOf(sentence)),
+  );
   const ranked = sentences
-    .map((sentence, index) => ({
-      sentence,
-      index,
-      score: weightedOverlap(query, sentenceGrams[index] as Set<string>, sentenceGrams),
-    }))
+    .map((sentence, index) => ({ sentence, index, score: sentenceScores[index] as number }))
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, 2)
     .sort((a, b) => a.index - b.index);
