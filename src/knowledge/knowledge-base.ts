@@ -68,11 +68,20 @@ export class KnowledgeBase {
     onProgress?: (progress: IngestProgress) => void,
   ): Promise<IngestResult> {
     const result: IngestResult = { ids: [], chunks: 0, unchanged: [], failed: [] };
-    for (const [index, input] of inputs.entries()) {
+    const documents = inputs.map((input) => {
       const parsed = parseText(input.text, /^#{1,6}\s/m.test(input.text) ? 'markdown' : 'text');
       const id =
         input.id ?? (input.source ? idOf(`source:${input.source}`) : idOf(`text:${input.text}`));
       const title = input.title?.trim() || parsed.title || firstLine(parsed.text);
+      return { input, parsed, id, title };
+    });
+    // A document without text refuses the whole batch before any of it is stored.
+    for (const { input, parsed, id, title } of documents) {
+      if (parsed.text.trim() === '') {
+        throw new EmptyDocumentError({ source: input.source ?? title ?? id });
+      }
+    }
+    for (const [index, { input, parsed, id, title }] of documents.entries()) {
       try {
         await this.#store(result, {
           id,

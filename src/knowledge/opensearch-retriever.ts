@@ -151,10 +151,11 @@ export class OpenSearchRetriever implements Retriever {
     const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
     const embedder = this.#options.embedder;
     const wantsVectors = embedder !== undefined && query.trim() !== '';
-    if (queryTerms(query).length === 0 && !wantsVectors) return [];
+    const terms = queryTerms(query);
+    if (terms.length === 0 && !wantsVectors) return [];
     await this.monitor.ensureAvailable();
     const prepared = await this.#readyForSearch();
-    const text = keywordQueryText(query, prepared.analysis);
+    const text = keywordQueryText(query, terms, prepared.analysis);
     if (text === '' && !wantsVectors) return [];
     let keyword: SearchResponseHit[];
     let vector: SearchResponseHit[];

@@ -6,6 +6,7 @@ import {
   withTransaction,
 } from '../core/index.ts';
 import type { Embedder } from '../models/index.ts';
+import { embeddingTextOf } from './embedding-text.ts';
 import { fuseRankings } from './fuse-rankings.ts';
 import { keywordRanks, type RankedChunk } from './postgres-keyword-index.ts';
 import { PostgresVectorIndex } from './postgres-vector-index.ts';
@@ -90,9 +91,7 @@ export class PostgresRetriever implements Retriever {
 
   async upsertDocument(document: StoredDocument, chunks: Chunk[]): Promise<void> {
     const vectors = this.#embedder
-      ? await this.#embedder.embed(
-          chunks.map((chunk) => `${document.title}\n${chunk.heading}\n${chunk.text}`),
-        )
+      ? await this.#embedder.embed(chunks.map((chunk) => embeddingTextOf(document.title, chunk)))
       : undefined;
     const dimensions = vectors?.[0]?.length;
     await withTransaction(this.pool, async (client) => {

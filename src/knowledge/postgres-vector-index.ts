@@ -52,6 +52,8 @@ export class PostgresVectorIndex {
 
   /** Inside a write: records the embedding size on first use, refuses vectors of another size. */
   async checkDimensions(client: PostgresClient, dimensions: number): Promise<void> {
+    // The stored size never changes once recorded: a size already seen needs no round trip.
+    if (this.#dimensions === dimensions) return;
     await client.query(
       "INSERT INTO kb_meta (key, value) VALUES ('vector_dimensions', $1) ON CONFLICT (key) DO NOTHING",
       [String(dimensions)],

@@ -1,6 +1,33 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { StoredDocument } from './types.ts';
 
+/**
+ * The document, chunk and meta tables SqliteRetriever and SqliteDocumentStore share, so one
+ * knowledge.sqlite serves either backend.
+ */
+export const documentTablesSql = `
+CREATE TABLE IF NOT EXISTS kb_documents (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  source TEXT,
+  content_hash TEXT NOT NULL,
+  metadata_json TEXT NOT NULL,
+  chunk_count INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS kb_chunks (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  document_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  heading TEXT NOT NULL,
+  text TEXT NOT NULL,
+  token_count INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS kb_chunks_document ON kb_chunks (document_id);
+CREATE TABLE IF NOT EXISTS kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
 /** A row of `kb_documents` (with the OpenSearch store's pending marker when it joins it). */
 export interface DocumentRow {
   id: string;

@@ -2,7 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { getLoadablePath } from 'sqlite-vec';
-import { type DocumentRow, inTransaction, toDocument } from './sqlite-document-rows.ts';
+import {
+  type DocumentRow,
+  documentTablesSql,
+  inTransaction,
+  toDocument,
+} from './sqlite-document-rows.ts';
 import type { Chunk, DocumentStore, PendingIndexWrite, StoredDocument } from './types.ts';
 
 /** Where the SQLite document store keeps its tables. */
@@ -15,17 +20,7 @@ export interface SqliteDocumentStoreOptions {
 
 // The same document and chunk tables as SqliteRetriever's, so one knowledge.sqlite serves
 // either backend: switching to a cluster keeps the documents, and `yeoul reindex` indexes them.
-const schemaSql = `
-CREATE TABLE IF NOT EXISTS kb_documents (
-  id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT, content_hash TEXT NOT NULL,
-  metadata_json TEXT NOT NULL, chunk_count INTEGER NOT NULL, updated_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS kb_chunks (
-  rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, document_id TEXT NOT NULL,
-  position INTEGER NOT NULL, heading TEXT NOT NULL, text TEXT NOT NULL, token_count INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS kb_chunks_document ON kb_chunks (document_id);
-CREATE TABLE IF NOT EXISTS kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+const schemaSql = `${documentTablesSql}
 CREATE TABLE IF NOT EXISTS kb_index_state (
   document_id TEXT PRIMARY KEY, ticket INTEGER NOT NULL, pending TEXT,
   attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, updated_at INTEGER NOT NULL

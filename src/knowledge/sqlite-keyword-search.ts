@@ -48,8 +48,12 @@ export class SqliteKeywordSearch {
     );
   }
 
-  /** The `limit` best chunks for a query, best first (empty when nothing is worth searching). */
-  ranks(query: string, limit: number): RankedRow[] {
+  /**
+   * The `limit` best chunks for a query, best first (empty when nothing is worth searching).
+   * The first `max(rescored, candidatePool)` of FTS5's ranking are scored again; any more
+   * follow them in FTS5's order, with its scores (a fusion reads only their ranks).
+   */
+  ranks(query: string, limit: number, rescored = limit): RankedRow[] {
     const terms = weightedQueryTerms(query);
     if (terms.length === 0) return [];
     // FTS5 tokenizes (and stems) the terms as it did when indexing. Every term is quoted,
@@ -64,27 +68,38 @@ export class SqliteKeywordSearch {
     ) as unknown as RankedRow[];
     const statistics = candidates.length > 0 ? this.#statistics(weighted) : undefined;
     if (statistics === undefined) return candidates.slice(0, limit);
-    const rows = this.#texts.all(JSON.stringify(candidates.map((entry) => entry.rowid))) as Array<{
+    const poolSize = Math.max(rescored, candidatePool);
+    const pool = candidates.slice(0, poolSize);
+    const rows = this.#texts.all(JSON.stringify(pool.map((entry) => entry.rowid))) as Array<{
       rowid: number;
       heading: string;
       text: string;
       title: string;
     }>;
-    return rows
-      .map((row) => ({
-        rowid: row.rowid,
-        score: weightedBm25(
-          weighted,
-          statistics,
-          {
-            titleTokens: keywordTokens(indexTerms(row.title)),
-            bodyTokens: keywordTokens(indexTerms(`${row.heading}\n${row.text}`)),
-          },
-          this.#titleWeight,
-        ),
-      }))
-      .sort((left, right) => right.score - left.score || left.rowid - right.rowid)
-      .slice(0, limit);
+    // Chunks of one document share its title: its tokens are worked out once.
+    const titleTokens = new Map<string, string[]>();
+    const rescoredRows = rows
+      .map((row) => {
+        let tokens = titleTokens.get(row.title);
+        if (tokens === undefined) {
+          tokens = keywordTokens(indexTerms(row.title));
+          titleTokens.set(row.title, tokens);
+        }
+        return {
+          rowid: row.rowid,
+          score: weightedBm25(
+            weighted,
+            statistics,
+            {
+              titleTokens: tokens,
+              bodyTokens: keywordTokens(indexTerms(`${row.heading}\n${row.text}`)),
+            },
+            this.#titleWeight,
+          ),
+        };
+      })
+      .sort((left, right) => right.score - left.score || left.rowid - right.rowid);
+    return [...rescoredRows, ...candidates.slice(poolSize)].slice(0, limit);
   }
 
   /** The index's row and token counts and each query token's row count; undefined if unreadable. */

@@ -4,9 +4,15 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { getLoadablePath } from 'sqlite-vec';
 import type { Embedder } from '../models/index.ts';
 import { indexTerms } from './analyzer.ts';
+import { embeddingTextOf } from './embedding-text.ts';
 import { EmbeddingMismatchError } from './errors/embedding-mismatch-error.ts';
 import { fuseRankings } from './fuse-rankings.ts';
-import { type DocumentRow, inTransaction, toDocument } from './sqlite-document-rows.ts';
+import {
+  type DocumentRow,
+  documentTablesSql,
+  inTransaction,
+  toDocument,
+} from './sqlite-document-rows.ts';
 import { SqliteKeywordSearch } from './sqlite-keyword-search.ts';
 import type { Chunk, Retriever, SearchHit, SearchOptions, StoredDocument } from './types.ts';
 
@@ -25,27 +31,7 @@ export interface SqliteRetrieverOptions {
   minSimilarity?: number;
 }
 
-const schemaSql = `
-CREATE TABLE IF NOT EXISTS kb_documents (
-  id TEXT PRIMARY KEY,
-  title TEXT NOT NULL,
-  source TEXT,
-  content_hash TEXT NOT NULL,
-  metadata_json TEXT NOT NULL,
-  chunk_count INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS kb_chunks (
-  rowid INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  document_id TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  heading TEXT NOT NULL,
-  text TEXT NOT NULL,
-  token_count INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS kb_chunks_document ON kb_chunks (document_id);
-CREATE TABLE IF NOT EXISTS kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+const schemaSql = `${documentTablesSql}
 CREATE VIRTUAL TABLE IF NOT EXISTS kb_terms USING fts5(
   title, body, content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2'
@@ -141,9 +127,7 @@ export class SqliteRetriever implements Retriever {
 
   async upsertDocument(document: StoredDocument, chunks: Chunk[]): Promise<void> {
     const vectors = this.#embedder
-      ? await this.#embedder.embed(
-          chunks.map((chunk) => `${document.title}\n${chunk.heading}\n${chunk.text}`),
-        )
+      ? await this.#embedder.embed(chunks.map((chunk) => embeddingTextOf(document.title, chunk)))
       : undefined;
     if (vectors?.[0]) this.#ensureVectorTable(vectors[0].length);
     inTransaction(this.database, () => {
@@ -199,7 +183,9 @@ export class SqliteRetriever implements Retriever {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
-    const keyword = this.#keywords.ranks(query, this.#embedder ? candidatesPerRanking : k);
+    // With vectors the keyword ranking is fused by rank: only its top k (at least its pool)
+    // are scored again.
+    const keyword = this.#keywords.ranks(query, this.#embedder ? candidatesPerRanking : k, k);
     const vector = this.#embedder && this.#vectors ? await this.#vectorRanks(query) : [];
     const ranked =
       vector.length === 0 ? keyword.slice(0, k) : fuseRankings([keyword, vector]).slice(0, k);

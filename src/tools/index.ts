@@ -33,7 +33,11 @@ export { ToolRegistrationError } from './errors/tool-registration-error.ts';
 export { formatToolError, formatToolOutput } from './format-result.ts';
 export { type ToolDescription, ToolRegistry } from './registry.ts';
 export { ToolExecutor, type ToolExecutorOptions } from './tool-executor.ts';
-export { applyToolPermissions } from './tool-permissions.ts';
+export {
+  applyToolPermissions,
+  type ParsedToolPermissions,
+  parseToolPermissions,
+} from './tool-permissions.ts';
 export type {
   KnowledgePassage,
   KnowledgeSearcher,

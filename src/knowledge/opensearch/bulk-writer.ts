@@ -1,3 +1,5 @@
+import type { Embedder } from '../../models/index.ts';
+import { embeddingTextOf } from '../embedding-text.ts';
 import type { Chunk, StoredDocument } from '../types.ts';
 import { classifyClusterError } from './cluster-errors.ts';
 import type { IndexClient } from './index-client.ts';
@@ -53,6 +55,37 @@ export function indexEntryFor(
     ];
   });
   return { documentId: document.id, ticket, lines };
+}
+
+/** A document version to index: the document, its chunks and the write's ticket. */
+export interface EntrySource {
+  document: StoredDocument;
+  chunks: Chunk[];
+  ticket: number;
+}
+
+/**
+ * The index entries of these document versions, their chunks embedded when there is an
+ * embedder; a document whose embedding failed is left out and listed with why.
+ */
+export async function embeddedEntries(
+  embedder: Embedder | undefined,
+  sources: EntrySource[],
+): Promise<{ entries: IndexEntry[]; failed: Map<string, string> }> {
+  const entries: IndexEntry[] = [];
+  const failed = new Map<string, string>();
+  for (const { document, chunks, ticket } of sources) {
+    try {
+      const vectors =
+        embedder && chunks.length > 0
+          ? await embedder.embed(chunks.map((chunk) => embeddingTextOf(document.title, chunk)))
+          : undefined;
+      entries.push(indexEntryFor(document, chunks, ticket, vectors));
+    } catch (error) {
+      failed.set(document.id, `embedding failed: ${(error as Error).message}`);
+    }
+  }
+  return { entries, failed };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Embedder } from '../../models/index.ts';
 import type { Chunk, DocumentStore, StoredDocument } from '../types.ts';
-import { type BatchLimits, type IndexEntry, indexEntryFor, writeInBatches } from './bulk-writer.ts';
+import { type BatchLimits, embeddedEntries, writeInBatches } from './bulk-writer.ts';
 import { classifyClusterError } from './cluster-errors.ts';
 import type { ClusterMonitor } from './cluster-monitor.ts';
 import type { IndexClient } from './index-client.ts';
@@ -41,7 +41,6 @@ export class IndexWriter {
   /** Indexes these document versions; returns the ids the cluster did not accept, with why. */
   async write(writes: DocumentWrite[]): Promise<Map<string, string>> {
     const { index, monitor } = this.#options;
-    const failed = new Map<string, string>();
     let alias: string;
     try {
       alias = await this.#options.ready();
@@ -49,16 +48,7 @@ export class IndexWriter {
       monitor.fail(error);
       return this.#settle(writes, failedAll(writes, classifyClusterError(error).reason));
     }
-    const entries: IndexEntry[] = [];
-    for (const write of writes) {
-      try {
-        entries.push(
-          indexEntryFor(write.document, write.chunks, write.ticket, await this.#embed(write)),
-        );
-      } catch (error) {
-        failed.set(write.document.id, `embedding failed: ${(error as Error).message}`);
-      }
-    }
+    const { entries, failed } = await embeddedEntries(this.#options.embedder, writes);
     const outcome = await writeInBatches(index, alias, entries, {
       ...this.#options.batch,
       refresh: 'wait_for',
@@ -132,14 +122,6 @@ export class IndexWriter {
       if (failedThisRound > 0) break;
     }
     return { written, failed };
-  }
-
-  async #embed(write: DocumentWrite): Promise<number[][] | undefined> {
-    const embedder = this.#options.embedder;
-    if (embedder === undefined || write.chunks.length === 0) return undefined;
-    return embedder.embed(
-      write.chunks.map((chunk) => `${write.document.title}\n${chunk.heading}\n${chunk.text}`),
-    );
   }
 
   async #settle(

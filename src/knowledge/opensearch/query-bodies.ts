@@ -1,13 +1,16 @@
-import { queryTerms } from '../analyzer.ts';
 import { hitFields, type KoreanAnalysis, searchedFields } from './index-definition.ts';
 
 /**
- * The text of a keyword query. With CJK bigrams the index cannot strip particles or
- * question words, so the query is Yeoul's own query terms (as SqliteRetriever searches
- * them); nori analyses the words itself. Empty when nothing is worth searching for.
+ * The text of a keyword query, from the query and its terms (`queryTerms(query)`). With CJK
+ * bigrams the index cannot strip particles or question words, so the query is Yeoul's own
+ * query terms (as SqliteRetriever searches them); nori analyses the words itself. Empty when
+ * nothing is worth searching for.
  */
-export function keywordQueryText(query: string, analysis: KoreanAnalysis): string {
-  const terms = queryTerms(query);
+export function keywordQueryText(
+  query: string,
+  terms: readonly string[],
+  analysis: KoreanAnalysis,
+): string {
   if (terms.length === 0) return '';
   if (analysis === 'nori') return query.trim();
   // A Hangul stem of three or more syllables adds nothing its bigrams (also in the list) do not.

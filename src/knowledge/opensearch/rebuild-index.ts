@@ -1,6 +1,11 @@
 import type { Embedder } from '../../models/index.ts';
 import type { DocumentStore, StoredDocument } from '../types.ts';
-import { type BatchLimits, indexEntryFor, writeInBatches } from './bulk-writer.ts';
+import {
+  type BatchLimits,
+  type EntrySource,
+  embeddedEntries,
+  writeInBatches,
+} from './bulk-writer.ts';
 import { chooseAnalysis, concreteIndexName, newIndexDefinition } from './ensure-index.ts';
 import type { IndexClient } from './index-client.ts';
 import { documentQuery } from './query-bodies.ts';
@@ -110,8 +115,7 @@ async function fill(
   documents: StoredDocument[],
 ): Promise<{ failed: Map<string, string>; tickets: Map<string, number>; chunks: number }> {
   const { store, embedder } = options;
-  const failed = new Map<string, string>();
-  const entries = [];
+  const sources: EntrySource[] = [];
   const tickets = new Map<string, number>();
   let chunks = 0;
   for (const document of documents) {
@@ -119,18 +123,9 @@ async function fill(
     const documentChunks = await store.chunksOf(document.id);
     tickets.set(document.id, ticket);
     chunks += documentChunks.length;
-    try {
-      const vectors =
-        embedder && documentChunks.length > 0
-          ? await embedder.embed(
-              documentChunks.map((chunk) => `${document.title}\n${chunk.heading}\n${chunk.text}`),
-            )
-          : undefined;
-      entries.push(indexEntryFor(document, documentChunks, ticket, vectors));
-    } catch (error) {
-      failed.set(document.id, `embedding failed: ${(error as Error).message}`);
-    }
+    sources.push({ document, chunks: documentChunks, ticket });
   }
+  const { entries, failed } = await embeddedEntries(embedder, sources);
   const outcome = await writeInBatches(options.index, target, entries, {
     ...options.batch,
     refresh: 'false',

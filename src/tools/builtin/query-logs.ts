@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.ts';
 import { fitToSize } from './fit-to-size.ts';
 import { InvalidTimeRangeError } from './logs/errors/invalid-time-range-error.ts';
-import { parseTime, timeInputSchema } from './logs/parse-time.ts';
+import { readTime, timeInputSchema } from './logs/parse-time.ts';
 import { shortenEvent } from './logs/shorten-event.ts';
 import type { LogEvent, StatusRange } from './logs/types.ts';
 
@@ -112,13 +112,6 @@ export const queryLogsTool = defineTool({
 function note(count: number, shown: number, omitted: number): string {
   const cut = omitted > 0 ? ' (the rest left out to fit the size limit)' : '';
   return `count is exact: ${count} events match; events lists the newest ${shown}${cut}`;
-}
-
-function readTime(text: string, now: Date): Date {
-  const parsed = parseTime(text, now);
-  // The schema accepted the text, so it parses; a failure here would be a bug worth seeing.
-  if (!parsed.ok) throw new Error(parsed.problem);
-  return parsed.value;
 }
 
 /** `500` → 500–500, `"5xx"` → 500–599. */

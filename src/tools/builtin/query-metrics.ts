@@ -4,7 +4,7 @@ import { ToolRequestError } from '../errors/tool-request-error.ts';
 import { endpointUrl, fetchJson } from './fetch-json.ts';
 import { capText } from './fit-to-size.ts';
 import { InvalidTimeRangeError } from './logs/errors/invalid-time-range-error.ts';
-import { parseDuration, parseTime, timeInputSchema } from './logs/parse-time.ts';
+import { parseDuration, readTime, timeInputSchema } from './logs/parse-time.ts';
 import { baseUrlWithAuth } from './logs/remote-context.ts';
 import {
   prometheusAnswerSchema,
@@ -106,12 +106,6 @@ function chooseStep(step: number | string | undefined, rangeMs: number): number 
     });
   }
   return stepSeconds;
-}
-
-function readTime(text: string, now: Date): Date {
-  const parsed = parseTime(text, now);
-  if (!parsed.ok) throw new Error(parsed.problem);
-  return parsed.value;
 }
 
 const seconds = (time: Date) => String(time.getTime() / 1000);

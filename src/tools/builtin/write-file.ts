@@ -16,9 +16,9 @@ export const maxWriteBytes = 100 * 1024;
 
 /**
  * The `write_file` tool (T7): creates or replaces a text file (at most 100 KB) in the
- * workspace folder, creating folders on the way. Permission `allow` by default, like the
- * other file tools: it cannot reach outside the workspace, and the server decides whether
- * writes need approval (registry.setPermission('write_file', 'ask')).
+ * workspace folder, creating folders on the way. Permission `ask` by default: a write waits
+ * for a person's approval (it cannot reach outside the workspace either); the server may
+ * lift that (`YEOUL_TOOL_PERMISSIONS=write_file:allow`).
  */
 export const writeFileTool = defineTool({
   name: 'write_file',

@@ -1,4 +1,4 @@
-import { normaliseLevel } from './match-log-query.ts';
+import { levelSpellings } from './match-log-query.ts';
 import type { LogQuery } from './types.ts';
 
 /** Characters CloudWatch allows in a filter-pattern regex (besides its operators, escaped). */
@@ -21,12 +21,7 @@ export function cloudWatchFilterPattern(query: LogQuery): string {
   const conditions: string[] = [];
   const service = query.service?.trim();
   if (service) conditions.push(`$.service = ${caseInsensitive([service])}`);
-  if (query.level) {
-    const level = normaliseLevel(query.level);
-    const spellings =
-      level === 'warn' ? ['warn', 'warning'] : level === 'error' ? ['error', 'err'] : [level];
-    conditions.push(`$.level = ${caseInsensitive(spellings)}`);
-  }
+  if (query.level) conditions.push(`$.level = ${caseInsensitive(levelSpellings(query.level))}`);
   if (query.status) {
     const { from, to } = query.status;
     if (from === to) conditions.push(`$.status = ${from}`);

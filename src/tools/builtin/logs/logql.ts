@@ -1,4 +1,4 @@
-import { escapeRegExp, normaliseLevel } from './match-log-query.ts';
+import { escapeRegExp, levelSpellings } from './match-log-query.ts';
 import type { LogQuery } from './types.ts';
 
 /**
@@ -42,14 +42,7 @@ export function lokiCountQuery(logQuery: string, rangeMs: number): string {
 
 /** `warn` also matches `warning`, `error` also `err`, case-insensitively. */
 function levelPattern(level: string): string {
-  const canonical = normaliseLevel(level);
-  const spellings =
-    canonical === 'warn'
-      ? ['warn', 'warning']
-      : canonical === 'error'
-        ? ['error', 'err']
-        : [canonical];
-  return `(?i)${spellings.map(escapeRegExp).join('|')}`;
+  return `(?i)${levelSpellings(level).map(escapeRegExp).join('|')}`;
 }
 
 /** A LogQL double-quoted string literal. */

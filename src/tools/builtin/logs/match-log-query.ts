@@ -15,6 +15,18 @@ export function normaliseLevel(level: string): string {
 }
 
 /**
+ * Every spelling of a level, its normal one first: `warn` also `warning`, `error` also `err`.
+ * @example levelSpellings('WARNING') // ['warn', 'warning']
+ */
+export function levelSpellings(level: string): string[] {
+  const canonical = normaliseLevel(level);
+  const aliases = Object.entries(levelAliases)
+    .filter(([, spelling]) => spelling === canonical)
+    .map(([alias]) => alias);
+  return [canonical, ...aliases];
+}
+
+/**
  * The matching rules of `query_logs`, compiled once per query. Every given field must match:
  * - JSON lines: `service` equals, case-insensitively; `level` equals, case-insensitively
  *   (`warning` = `warn`); `status` is a number (or numeric string) in the range; `contains`
@@ -33,12 +45,7 @@ export function compileLogQuery(query: LogQuery): LogLineMatcher {
   const untilMs = query.until?.getTime();
   const textTests: RegExp[] = [];
   if (service) textTests.push(termPattern(escapeRegExp(service)));
-  if (level) {
-    const spellings = Object.entries(levelAliases)
-      .filter(([, canonical]) => canonical === level)
-      .map(([alias]) => alias);
-    textTests.push(termPattern([level, ...spellings].map(escapeRegExp).join('|')));
-  }
+  if (level) textTests.push(termPattern(levelSpellings(level).map(escapeRegExp).join('|')));
   if (query.status) textTests.push(termPattern(statusPattern(query.status)));
 
   return (line) => {

@@ -61,6 +61,16 @@ export function parseTime(text: string, now: Date): Parsed<Date> {
   };
 }
 
+/**
+ * The time of a text the argument schema (`timeInputSchema`) already accepted; throws if it
+ * does not parse after all (a bug worth seeing, not a user's mistake).
+ */
+export function readTime(text: string, now: Date): Date {
+  const parsed = parseTime(text, now);
+  if (!parsed.ok) throw new Error(parsed.problem);
+  return parsed.value;
+}
+
 /** Date.parse rolls 2025-02-30 over to March 2; a real date has its day in its month. */
 function isCalendarDate(text: string): boolean {
   const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
