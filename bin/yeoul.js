@@ -33,7 +33,10 @@ if (major >= 24) {
     process.exit(1);
   });
   child.on('exit', (code, signal) => {
-    if (signal) process.kill(process.pid, signal);
-    else process.exit(code ?? 1);
+    if (signal) {
+      // Die of the same signal, so the caller sees it (the forwarder above would catch it).
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    } else process.exit(code ?? 1);
   });
 }

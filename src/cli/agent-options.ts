@@ -25,11 +25,15 @@ export function requestOptions(
 }
 
 /** The `--session` value, checked against the one session id rule (a usage error otherwise). */
-export function sessionOption(command: string, value: string | undefined): string | undefined {
+export function sessionOption(
+  command: string,
+  value: string | undefined,
+  label = '--session',
+): string | undefined {
   if (value === undefined) return undefined;
   if (!sessionIdPattern.test(value)) {
     throw new UsageError({
-      problem: `--session must be 1–128 letters, digits and _ . : - (not "${value}")`,
+      problem: `${label} must be 1–128 letters, digits and _ . : - (not "${value}")`,
       command,
     });
   }

@@ -9,6 +9,13 @@ export interface RuntimeOverrides {
   migrate?: boolean | undefined;
 }
 
+/** How a command wants its runtime: logging (the server), and whether it runs agents at all. */
+export interface RuntimeOptions {
+  log?: boolean;
+  /** False: no MCP servers started, no tracing (search, ingest, listing sessions). */
+  agents?: boolean;
+}
+
 /**
  * Reads the configuration (flags win over the environment) and wires a runtime. The
  * server folder (models, tools, agents, …) loads only here, so that `--help` and usage
@@ -17,7 +24,7 @@ export interface RuntimeOverrides {
 export async function openRuntime(
   env: Record<string, string | undefined>,
   overrides: RuntimeOverrides = {},
-  options: { log?: boolean } = {},
+  options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const { createLogger, createRuntime, readServerConfig } = await import('../server/index.ts');
   const defined = Object.fromEntries(
@@ -25,7 +32,10 @@ export async function openRuntime(
   );
   const config = readServerConfig(env, defined);
   // Only the server logs; the other commands keep their output for their answers.
-  return createRuntime(config, options.log ? { logger: createLogger(config.env) } : {});
+  return createRuntime(config, {
+    ...(options.log ? { logger: createLogger(config.env) } : {}),
+    ...(options.agents === false ? { agents: false } : {}),
+  });
 }
 
 /** Runs `work` on a fresh runtime and always closes it, so the process can exit promptly. */
@@ -33,8 +43,9 @@ export async function withRuntime<Result>(
   env: Record<string, string | undefined>,
   overrides: RuntimeOverrides,
   work: (runtime: Runtime) => Promise<Result>,
+  options: RuntimeOptions = {},
 ): Promise<Result> {
-  const runtime = await openRuntime(env, overrides);
+  const runtime = await openRuntime(env, overrides, options);
   try {
     return await work(runtime);
   } finally {

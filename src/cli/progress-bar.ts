@@ -25,3 +25,33 @@ export function createProgressBar(out: OutputStream) {
     },
   };
 }
+
+/** One item of a long command as its progress reporter shows it. */
+export interface ProgressItem {
+  done: number;
+  total: number;
+  status: string;
+  label: string;
+  error?: string | undefined;
+}
+
+/**
+ * A progress bar on a terminal, one line per item elsewhere (`status label`, the status
+ * padded to `statusWidth`); failures always get a line. `end()` removes the bar.
+ */
+export function createProgressReporter(out: OutputStream, statusWidth: number) {
+  const bar = out.isTTY ? createProgressBar(out) : undefined;
+  const report = (item: ProgressItem) => {
+    const failure = item.error ? `: ${item.error.replace(/\s+/g, ' ')}` : '';
+    const line = `${item.status.padEnd(statusWidth)} ${item.label}${failure}`;
+    if (bar === undefined) out.write(`${line}\n`);
+    else {
+      if (item.error) {
+        bar.clear();
+        out.write(`${line}\n`);
+      }
+      bar.update(item.done, item.total, item.label);
+    }
+  };
+  return Object.assign(report, { end: () => bar?.clear() });
+}

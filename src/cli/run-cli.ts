@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { isYeoulError } from '../core/index.ts';
+import { isYeoulError, yeoulVersion } from '../core/index.ts';
 import { commands } from './commands.ts';
 import { errorLine } from './error-line.ts';
 import { UsageError } from './errors/usage-error.ts';
@@ -25,10 +23,10 @@ export async function runCli(args: string[], io: CliIo = processIo()): Promise<n
 async function dispatch(args: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = args;
   if (name === undefined) throw new UsageError({ problem: 'missing command' });
-  if (name === '--help' || name === '-h') return print(io, mainUsage(version()));
-  if (name === '--version' || name === '-v') return print(io, `${version()}\n`);
+  if (name === '--help' || name === '-h') return print(io, mainUsage(yeoulVersion));
+  if (name === '--version' || name === '-v') return print(io, `${yeoulVersion}\n`);
   if (name === 'help') {
-    if (rest.length === 0) return print(io, mainUsage(version()));
+    if (rest.length === 0) return print(io, mainUsage(yeoulVersion));
     const command = commands.find((candidate) => candidate.name === rest[0]);
     if (command === undefined) throw new UsageError({ problem: `unknown command "${rest[0]}"` });
     return print(io, commandUsage(command));
@@ -49,9 +47,4 @@ async function dispatch(args: string[], io: CliIo): Promise<number> {
 function print(io: CliIo, text: string): number {
   io.stdout.write(text);
   return 0;
-}
-
-function version(): string {
-  const packageFile = join(import.meta.dirname, '..', '..', 'package.json');
-  return (JSON.parse(readFileSync(packageFile, 'utf8')) as { version: string }).version;
 }

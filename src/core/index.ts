@@ -46,3 +46,4 @@ export {
   SpanStatusCode,
   setTraceContentRecording,
 } from './tracing.ts';
+export { yeoulVersion } from './version.ts';

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentRunner } from '../agents/index.ts';
+import { yeoulVersion } from '../core/index.ts';
 import { type Checkpointer, SqliteCheckpointer } from '../graph/index.ts';
 import {
   KnowledgeBase,
@@ -30,13 +31,6 @@ import { openPostgresStore, type PostgresStore } from './open-postgres-store.ts'
 import { SessionRegistry, type SessionStore } from './session-registry.ts';
 import { readTracingConfig } from './tracing-config.ts';
 
-/** Yeoul's version (package.json). */
-export const yeoulVersion = (
-  JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
-
 /** How long creating a runtime waits for MCP servers before it goes on without the slow ones. */
 const mcpStartWaitMs = 10_000;
 
@@ -60,6 +54,11 @@ export async function createRuntime(
     logger?: Logger;
     /** MCP client limits and how long to wait for servers at start (tests shorten them). */
     mcp?: Partial<McpClientLimits> & { startWaitMs?: number };
+    /**
+     * False for commands that never run an agent (search, ingest, sessions): the MCP
+     * servers are not started and tracing is not set up — the configuration is still checked.
+     */
+    agents?: boolean;
   } = {},
 ) {
   const logger = options.logger ?? createLogger({ LOG_LEVEL: 'silent' });
@@ -99,8 +98,9 @@ export async function createRuntime(
     throw error;
   }
   // The OpenTelemetry SDK loads only when OTEL_EXPORTER_OTLP_ENDPOINT asks for traces.
+  const runsAgents = options.agents !== false;
   const tracing =
-    tracingConfig.ok && tracingConfig.config
+    runsAgents && tracingConfig.ok && tracingConfig.config
       ? (await import('./tracing.ts')).startTracing(tracingConfig.config, { logger })
       : undefined;
   const knowledgePath = join(config.dataDir, 'knowledge.sqlite');
@@ -137,7 +137,7 @@ export async function createRuntime(
   const agentDependencies = { model, tools: tools.registry, toolEnvironment, knowledge };
   const runner = createAgentRunner(agentDependencies, checkpointer);
   const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};
-  const mcp = new McpClients(mcpServers, {
+  const mcp = new McpClients(runsAgents ? mcpServers : [], {
     registry: tools.registry,
     version: yeoulVersion,
     limits: mcpLimits,

@@ -4,7 +4,6 @@ export {
   createRuntime,
   type Runtime,
   sampleKnowledgeDir,
-  yeoulVersion,
 } from './create-runtime.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';

@@ -1,5 +1,5 @@
 import { type AgentRunner, opsThreadOf } from '../agents/index.ts';
-import type { Checkpointer } from '../graph/index.ts';
+import { type Checkpointer, runsElsewhere } from '../graph/index.ts';
 
 /** Why a run left behind is closed, as its error says. */
 export const leftBehindReason =
@@ -21,10 +21,9 @@ export async function hasOrphanedRun(
     await runner.ops.getState(opsThreadOf(sessionId)),
   ];
   for (const state of states) {
-    if (state?.status !== 'running') continue;
-    const owner = state.owner;
-    if (owner === null || owner === checkpointer.instanceId) return true;
-    if (!(await checkpointer.isAlive(owner))) return true;
+    if (state?.status === 'running' && !(await runsElsewhere(checkpointer, state.owner))) {
+      return true;
+    }
   }
   return false;
 }

@@ -66,6 +66,16 @@ export class PostgresSessionStore implements SessionStore {
     return (await this.#ownerRow(sessionId)) !== undefined;
   }
 
+  async registered(sessionIds: string[]): Promise<Set<string>> {
+    if (sessionIds.length === 0) return new Set();
+    const { rows } = await queryPostgres<SessionRow>(
+      this.#pool,
+      'SELECT session_id FROM server_sessions WHERE session_id = ANY($1::text[])',
+      [sessionIds],
+    );
+    return new Set(rows.map((row) => row.session_id));
+  }
+
   async owned(owner: string): Promise<SessionSummary[]> {
     const { rows } = await queryPostgres<SessionRow>(
       this.#pool,

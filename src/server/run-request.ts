@@ -2,7 +2,7 @@ import type { AgentRequest, AgentResponse, AgentRunner } from '../agents/index.t
 import { createId } from '../core/index.ts';
 import { errorResponse } from './http-error.ts';
 import type { RouteContext } from './routes/route-context.ts';
-import type { StreamEvent } from './run-streams.ts';
+import { RunStream, type StreamEvent } from './run-streams.ts';
 import { coalesceTokens } from './token-coalescer.ts';
 
 /** The stream events clients get (`evaluation` stays inside the payload). */
@@ -43,10 +43,16 @@ export async function runAgentCall(
   options: AgentCallOptions,
 ): Promise<AgentResponse> {
   const { metrics } = context;
+  // A stateless /v1 call runs on its own in-memory runner under a throwaway id: nobody can
+  // queue behind it or join it, so it takes no place in the (shared) queue and its events
+  // are not relayed.
+  const shared = options.runner === undefined;
   // In one process the place is taken at once (no await); across instances it is awaited.
-  const entered = context.queue.enter(call.sessionId);
+  const entered = shared ? context.queue.enter(call.sessionId) : () => undefined;
   const leave = entered instanceof Promise ? await entered : entered;
-  const stream = context.streams.open(call.sessionId, createId());
+  const stream = shared
+    ? context.streams.open(call.sessionId, createId())
+    : new RunStream(createId(), call.sessionId, () => undefined);
   const started = performance.now();
   const events = coalesceTokens((name, data) => {
     if (!streamedEvents.has(name)) return;
@@ -84,7 +90,7 @@ export async function runAgentCall(
     }
     throw error;
   } finally {
-    context.streams.finish(stream);
+    if (shared) context.streams.finish(stream);
     leave(failure);
   }
 }

@@ -1,4 +1,4 @@
-import type { AgentRunner } from '../agents/index.ts';
+import { type AgentRunner, sessionOfThread } from '../agents/index.ts';
 import { type PostgresPool, queryPostgres } from '../core/index.ts';
 import type { Checkpointer } from '../graph/index.ts';
 import { endOfRun } from './event-relay.ts';
@@ -58,8 +58,8 @@ export class RunSweeper {
     await queue.removeDeadInstances();
     await queue.removeStrayRows();
     const sessions = new Set(
-      (await checkpointer.listThreads({ status: 'running' })).map(
-        (thread) => thread.threadId.split('#')[0] as string,
+      (await checkpointer.listThreads({ status: 'running' })).map((thread) =>
+        sessionOfThread(thread.threadId),
       ),
     );
     for (const sessionId of sessions) {

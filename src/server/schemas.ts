@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionIdPattern } from '../core/index.ts';
 import { HttpError } from './http-error.ts';
 
 /** A session id: 1–128 letters, digits and `_ . : -`. */
@@ -6,7 +7,7 @@ export const sessionIdSchema = z
   .string()
   .min(1)
   .max(128)
-  .regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits and _ . : - only');
+  .regex(sessionIdPattern, 'letters, digits and _ . : - only');
 
 const decision = z.strictObject({
   id: z.string().min(1).max(200),

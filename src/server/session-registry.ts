@@ -29,6 +29,8 @@ export interface SessionStore {
   check(sessionId: string, owner: string): Promise<void>;
   /** Whether the session is registered (to anyone). */
   has(sessionId: string): Promise<boolean>;
+  /** Which of these sessions are registered (to anyone), in one lookup. */
+  registered(sessionIds: string[]): Promise<Set<string>>;
   /** The sessions `owner` may see, newest first. */
   owned(owner: string): Promise<SessionSummary[]>;
   /** Removes the session from the registry. */
@@ -45,6 +47,7 @@ export class SessionRegistry implements SessionStore {
   #insertOwner: StatementSync;
   #setTitle: StatementSync;
   #selectOwned: StatementSync;
+  #selectRegistered: StatementSync;
   #deleteOwner: StatementSync;
 
   constructor(database: DatabaseSync) {
@@ -70,6 +73,9 @@ export class SessionRegistry implements SessionStore {
     );
     this.#selectOwned = database.prepare(
       'SELECT session_id, title, created_at FROM server_session_owners WHERE owner = ? ORDER BY created_at DESC',
+    );
+    this.#selectRegistered = database.prepare(
+      'SELECT session_id FROM server_session_owners WHERE session_id IN (SELECT value FROM json_each(?))',
     );
     this.#deleteOwner = database.prepare('DELETE FROM server_session_owners WHERE session_id = ?');
   }
@@ -104,6 +110,14 @@ export class SessionRegistry implements SessionStore {
 
   async has(sessionId: string): Promise<boolean> {
     return this.#ownerRow(sessionId) !== undefined;
+  }
+
+  async registered(sessionIds: string[]): Promise<Set<string>> {
+    if (sessionIds.length === 0) return new Set();
+    const rows = this.#selectRegistered.all(JSON.stringify(sessionIds)) as Array<{
+      session_id: string;
+    }>;
+    return new Set(rows.map((row) => row.session_id));
   }
 
   async owned(owner: string): Promise<SessionSummary[]> {

@@ -1,6 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import Fastify, {
@@ -10,7 +8,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { createId } from '../core/index.ts';
+import { createId, yeoulVersion } from '../core/index.ts';
 import { createLogger } from './create-logger.ts';
 import type { Runtime } from './create-runtime.ts';
 import { errorResponse, HttpError } from './http-error.ts';
@@ -141,11 +139,7 @@ export async function startServer(
     cancelElsewhere: (sessionId) => coordination.cancelElsewhere(sessionId),
     logger: app.log,
     startedAt,
-    version: (
-      JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
-        version: string;
-      }
-    ).version,
+    version: yeoulVersion,
     ownerOf: (request) =>
       SessionRegistry.ownerOf(config.apiKeys.length > 0 ? keyOf(request) : undefined),
   };

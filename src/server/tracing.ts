@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { context, DiagLogLevel, diag, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -7,7 +5,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
-import { setTraceContentRecording } from '../core/index.ts';
+import { setTraceContentRecording, yeoulVersion } from '../core/index.ts';
 import type { TracingConfig } from './tracing-config.ts';
 
 /** Tracing while it runs: where spans go, and how to flush and stop it. */
@@ -41,7 +39,7 @@ export function startTracing(config: TracingConfig, options: { logger: Logger })
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: config.serviceName,
-      [ATTR_SERVICE_VERSION]: packageVersion(),
+      [ATTR_SERVICE_VERSION]: yeoulVersion,
     }),
     spanProcessors: [
       new BatchSpanProcessor({
@@ -91,9 +89,4 @@ export function startTracing(config: TracingConfig, options: { logger: Logger })
       return stopped;
     },
   };
-}
-
-function packageVersion(): string {
-  const path = join(import.meta.dirname, '..', '..', 'package.json');
-  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
 }

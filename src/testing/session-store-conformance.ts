@@ -50,6 +50,9 @@ export function sessionStoreConformance(
       await store.check('never-claimed', anonymousOwner);
       await assert.rejects(store.check('never-claimed', 'alice'), { code: 'not_found' });
       assert.equal(await store.has('never-claimed'), false);
+      await store.claim('s1', 'alice', 'hello');
+      assert.deepEqual(await store.registered(['s1', 'never-claimed']), new Set(['s1']));
+      assert.deepEqual(await store.registered([]), new Set());
     });
 
     it('gives an untitled session the first message that comes, and keeps it after', async () => {

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { IngestProgress } from '../../knowledge/index.ts';
 import { defineCommand } from '../define-command.ts';
-import type { OutputStream } from '../io.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
-import { createProgressBar } from '../progress-bar.ts';
+import { createProgressReporter } from '../progress-bar.ts';
 
 type Status = IngestProgress['document']['status'];
 
@@ -28,12 +27,22 @@ export const ingestCommand = defineCommand({
     const missing = positionals.filter((path) => !existsSync(path));
     if (missing.length > 0) throw new Error(`no such file or folder: ${missing.join(', ')}`);
     const counts: Record<Status, number> = { added: 0, updated: 0, unchanged: 0, failed: 0 };
-    const report = progressReporter(io.stderr);
-    const result = await withRuntime(io.env, { dataDir: values.data }, (runtime) =>
-      runtime.knowledge.ingestPaths(positionals, (progress) => {
-        counts[progress.document.status] += 1;
-        report(progress);
-      }),
+    const report = createProgressReporter(io.stderr, 9);
+    const result = await withRuntime(
+      io.env,
+      { dataDir: values.data },
+      (runtime) =>
+        runtime.knowledge.ingestPaths(positionals, (progress) => {
+          counts[progress.document.status] += 1;
+          const path =
+            progress.source && (relative(resolve('.'), progress.source) || progress.source);
+          report({
+            ...progress,
+            status: progress.document.status,
+            label: path || progress.document.title,
+          });
+        }),
+      { agents: false },
     ).finally(report.end);
     const total = counts.added + counts.updated + counts.unchanged + counts.failed;
     if (total === 0) throw new Error('found no .md, .txt, .html or .pdf files to ingest');
@@ -46,22 +55,3 @@ export const ingestCommand = defineCommand({
     return 1;
   },
 });
-
-/** A progress bar on a terminal, one line per file elsewhere; failures always get a line. */
-function progressReporter(out: OutputStream) {
-  const bar = out.isTTY ? createProgressBar(out) : undefined;
-  const report = (progress: IngestProgress) => {
-    const path = progress.source ? relative(resolve('.'), progress.source) || progress.source : '';
-    const failure = progress.error ? `: ${progress.error.replace(/\s+/g, ' ')}` : '';
-    const line = `${progress.document.status.padEnd(9)} ${path || progress.document.title}${failure}`;
-    if (bar === undefined) out.write(`${line}\n`);
-    else {
-      if (progress.error) {
-        bar.clear();
-        out.write(`${line}\n`);
-      }
-      bar.update(progress.done, progress.total, path);
-    }
-  };
-  return Object.assign(report, { end: () => bar?.clear() });
-}

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { yeoulVersion } from '../../core/index.ts';
 import { defineCommand } from '../define-command.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
@@ -29,14 +30,8 @@ export const mcpCommand = defineCommand({
     );
     // Only protocol messages may reach standard output: a library's console.log goes to stderr.
     for (const method of ['log', 'info', 'debug'] as const) console[method] = console.error;
-    const {
-      anonymousOwner,
-      createLogger,
-      createMcpBackend,
-      createRuntime,
-      readServerConfig,
-      yeoulVersion,
-    } = await import('../../server/index.ts');
+    const { anonymousOwner, createLogger, createMcpBackend, createRuntime, readServerConfig } =
+      await import('../../server/index.ts');
     const { serveMcpOnStdio } = await import('../../mcp/index.ts');
     const config = readServerConfig(
       io.env,

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import type { ReindexProgress } from '../../knowledge/index.ts';
 import { defineCommand } from '../define-command.ts';
-import type { OutputStream } from '../io.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
-import { createProgressBar } from '../progress-bar.ts';
+import { createProgressReporter } from '../progress-bar.ts';
 
 /** `yeoul reindex`: rebuilds the search index (an OpenSearch cluster) from the stored documents. */
 export const reindexCommand = defineCommand({
@@ -37,12 +36,13 @@ export const reindexCommand = defineCommand({
       return 0;
     }
     const store = new SqliteDocumentStore({ path: join(config.dataDir, 'knowledge.sqlite') });
-    const report = progressReporter(io.stderr);
+    const report = createProgressReporter(io.stderr, 8);
     try {
       const result = await rebuildSearchIndex(config.env, {
         store,
         embedder: resolveEmbedder(config.env),
-        onProgress: report,
+        onProgress: (progress: ReindexProgress) =>
+          report({ ...progress, status: progress.document.status, label: progress.document.title }),
       });
       report.end();
       if (result === undefined) return 0;
@@ -63,21 +63,3 @@ export const reindexCommand = defineCommand({
     }
   },
 });
-
-/** A progress bar on a terminal, one line per document elsewhere; failures always get a line. */
-function progressReporter(out: OutputStream) {
-  const bar = out.isTTY ? createProgressBar(out) : undefined;
-  const report = (progress: ReindexProgress) => {
-    const failure = progress.error ? `: ${progress.error.replace(/\s+/g, ' ')}` : '';
-    const line = `${progress.document.status.padEnd(8)} ${progress.document.title}${failure}`;
-    if (bar === undefined) out.write(`${line}\n`);
-    else {
-      if (progress.error) {
-        bar.clear();
-        out.write(`${line}\n`);
-      }
-      bar.update(progress.done, progress.total, progress.document.title);
-    }
-  };
-  return Object.assign(report, { end: () => bar?.clear() });
-}

@@ -26,8 +26,11 @@ export const searchCommand = defineCommand({
     if (query.trim() === '')
       throw new UsageError({ problem: 'the query is empty', command: 'search' });
     const k = integerOption('search', '-k', values.k, { min: 1, max: 50 });
-    const hits = await withRuntime(io.env, { dataDir: values.data }, (runtime) =>
-      runtime.knowledge.search(query, k === undefined ? {} : { k }),
+    const hits = await withRuntime(
+      io.env,
+      { dataDir: values.data },
+      (runtime) => runtime.knowledge.search(query, k === undefined ? {} : { k }),
+      { agents: false },
     );
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ hits }, null, 2)}\n`);

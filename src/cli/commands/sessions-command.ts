@@ -47,62 +47,77 @@ export const sessionsCommand = defineCommand({
     if (action !== 'list' && sessionId === undefined) {
       throw new UsageError({ problem: `missing ID (sessions ${action} ID)`, command: 'sessions' });
     }
-    sessionOption('sessions', sessionId);
-    return withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
-      if (action === 'list') return listSessions(runtime, io, values.json === true);
-      const state = await runtime.runner.chat.getState(sessionId as string);
-      if (state === undefined) throw new Error(`there is no session "${sessionId}"`);
-      if (action === 'delete') {
-        await runtime.runner.deleteSession(state.threadId);
-        await runtime.sessions.forget(state.threadId);
-        io.stdout.write(`deleted session ${state.threadId}\n`);
-        return 0;
-      }
-      if (action === 'abandon') {
-        const reason = 'the run was interrupted and then abandoned from the command line';
-        if (!(await runtime.runner.abandon(state.threadId, reason))) {
-          io.stderr.write(`yeoul: session "${state.threadId}" has no interrupted run\n`);
-          return 1;
+    sessionOption('sessions', sessionId, 'ID');
+    // Only `resume` runs an agent: the others need no MCP servers or tracing.
+    const options = { agents: action === 'resume' };
+    return withRuntime(
+      io.env,
+      { dataDir: values.data },
+      async (runtime) => {
+        if (action === 'list') return listSessions(runtime, io, values.json === true);
+        const state = await runtime.runner.chat.getState(sessionId as string);
+        if (state === undefined) throw new Error(`there is no session "${sessionId}"`);
+        if (action === 'delete') {
+          await runtime.runner.deleteSession(state.threadId);
+          await runtime.sessions.forget(state.threadId);
+          io.stdout.write(`deleted session ${state.threadId}\n`);
+          return 0;
         }
-        io.stdout.write(`abandoned the interrupted run of session ${state.threadId}\n`);
-        return 0;
-      }
-      if (action === 'resume') {
-        if (state.status !== 'running') {
-          io.stderr.write(`yeoul: session "${state.threadId}" has no interrupted run\n`);
-          return 1;
+        if (action === 'abandon') {
+          const reason = 'the run was interrupted and then abandoned from the command line';
+          if (!(await runtime.runner.abandon(state.threadId, reason))) {
+            io.stderr.write(`yeoul: session "${state.threadId}" has no interrupted run\n`);
+            return 1;
+          }
+          io.stdout.write(`abandoned the interrupted run of session ${state.threadId}\n`);
+          return 0;
         }
-        const printer = createEventPrinter(io.stdout);
-        const payload = await runtime.runner.resumeInterrupted(state.threadId, {
-          ...(values.json ? {} : { onEvent: printer.onEvent }),
-        });
-        if (values.json) io.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);
-        else printer.finish(payload);
-        return payload.status === 'error' ? 1 : 0;
-      }
-      const { messages, summary } = state.values;
-      if (values.json) {
+        if (action === 'resume') {
+          const printer = createEventPrinter(io.stdout);
+          // The runner decides what is left to resume (the chat run, or an ops loop's).
+          const payload = await runtime.runner
+            .resumeInterrupted(state.threadId, {
+              ...(values.json ? {} : { onEvent: printer.onEvent }),
+            })
+            .catch((error: unknown) => {
+              if ((error as { code?: string }).code === 'run_not_resumable') return undefined;
+              throw error;
+            });
+          if (payload === undefined) {
+            io.stderr.write(`yeoul: session "${state.threadId}" has no interrupted run\n`);
+            return 1;
+          }
+          if (values.json) io.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);
+          else printer.finish(payload);
+          return payload.status === 'error' ? 1 : 0;
+        }
+        const { messages, summary } = state.values;
+        if (values.json) {
+          io.stdout.write(
+            `${JSON.stringify({ sessionId: state.threadId, messages, summary }, null, 2)}\n`,
+          );
+          return 0;
+        }
         io.stdout.write(
-          `${JSON.stringify({ sessionId: state.threadId, messages, summary }, null, 2)}\n`,
+          `session ${state.threadId}: ${messages.length} messages, updated ${formatTime(state.updatedAt)}\n`,
         );
+        if (summary) io.stdout.write(`[summary]\n${summary}\n`);
+        for (const message of messages) {
+          const text = formatMessage(message);
+          if (text) io.stdout.write(`${text}\n`);
+        }
         return 0;
-      }
-      io.stdout.write(
-        `session ${state.threadId}: ${messages.length} messages, updated ${formatTime(state.updatedAt)}\n`,
-      );
-      if (summary) io.stdout.write(`[summary]\n${summary}\n`);
-      for (const message of messages) {
-        const text = formatMessage(message);
-        if (text) io.stdout.write(`${text}\n`);
-      }
-      return 0;
-    });
+      },
+      options,
+    );
   },
 });
 
 async function listSessions(runtime: Runtime, io: CliIo, json: boolean): Promise<number> {
-  const threads = (await runtime.checkpointer.listThreads()).filter(
-    (thread) => !thread.threadId.includes('#'),
+  // The agents are loaded with the runtime already; the CLI does not load them to start.
+  const { isSessionThread } = await import('../../agents/index.ts');
+  const threads = (await runtime.checkpointer.listThreads()).filter((thread) =>
+    isSessionThread(thread.threadId),
   );
   const sessions = [];
   for (const thread of threads) {

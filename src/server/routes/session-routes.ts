@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { isSessionThread } from '../../agents/index.ts';
 import { HttpError } from '../http-error.ts';
 import { runAgentCall } from '../run-request.ts';
 import { parseWith, sessionParams } from '../schemas.ts';
-import { anonymousOwner } from '../session-registry.ts';
+import { anonymousOwner, notFound } from '../session-registry.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**
@@ -41,10 +42,12 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     });
     // Threads from before the registry existed belong to nobody in particular: anonymous.
     if (owner === anonymousOwner) {
-      for (const thread of threads.values()) {
-        if (thread.threadId.includes('#') || (await runtime.sessions.has(thread.threadId))) {
-          continue;
-        }
+      const unowned = [...threads.values()].filter((thread) => isSessionThread(thread.threadId));
+      const registeredIds = await runtime.sessions.registered(
+        unowned.map((thread) => thread.threadId),
+      );
+      for (const thread of unowned) {
+        if (registeredIds.has(thread.threadId)) continue;
         sessions.push({
           sessionId: thread.threadId,
           title: '',
@@ -131,8 +134,4 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     }));
     return runAgentCall(context, { sessionId: id, resume: { decisions } }, { streamTokens: false });
   });
-}
-
-function notFound(id: string): HttpError {
-  return new HttpError({ status: 404, code: 'not_found', message: `no session "${id}"` });
 }

@@ -73,13 +73,20 @@ export function registerSystemRoutes(app: FastifyInstance, context: RouteContext
   app.get('/docs/init.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').send(docsInit),
   );
+  // The few files of the page, read once when first asked for.
+  const files = new Map<string, Promise<Buffer>>();
   app.get('/docs/:file', async (request, reply) => {
     const { file } = request.params as { file: string };
-    const type = swaggerFiles[file];
-    if (type === undefined) {
+    if (!Object.hasOwn(swaggerFiles, file)) {
       throw new HttpError({ status: 404, code: 'not_found', message: `no file /docs/${file}` });
     }
+    let content = files.get(file);
+    if (content === undefined) {
+      content = readFile(join(swaggerDir, file));
+      files.set(file, content);
+      content.catch(() => files.delete(file));
+    }
     reply.header('cache-control', 'public, max-age=86400');
-    return reply.type(type).send(await readFile(join(swaggerDir, file)));
+    return reply.type(swaggerFiles[file] as string).send(await content);
   });
 }
