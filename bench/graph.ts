@@ -9,11 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Checkpointer, MemoryCheckpointer, SqliteCheckpointer } from '../src/graph/index.ts';
 import { buildChatFixtureGraph, chatFixtureInput } from '../src/testing/index.ts';
+import { onlyPostgres } from './lib/bench-postgres.ts';
 import { benchPostgres } from './lib/postgres-graph.ts';
 import { microsecondsSince, ratio, summarize, target } from './lib/stats.ts';
 
 const quick = process.argv.includes('--quick');
-const onlyPostgres = process.argv.join(' ').includes('--only postgres');
+// DATABASE_URL is for the PostgreSQL part alone: the other children run without it.
+const { DATABASE_URL: databaseUrl, ...childEnv } = process.env;
 const scale = (count: number) => (quick ? Math.max(1, Math.round(count / 10)) : count);
 const warmup = scale(300);
 const fastCount = scale(2000);
@@ -144,7 +146,7 @@ function measureRss(flags: string[]) {
       freshFile(),
       ...rssCounts.map(String),
     ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    { env: childEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const rss = JSON.parse(output.trim().split('\n').at(-1) as string) as Record<string, number>;
   log(`rss (${flags.join(' ') || 'V8 defaults'}): ${JSON.stringify(rss)}`);
@@ -162,6 +164,7 @@ function runPeer() {
     [join(peer, 'bench.mjs'), ...(quick ? ['--quick'] : [])],
     {
       cwd: peer,
+      env: childEnv,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
       maxBuffer: 16 * 1024 * 1024,
@@ -173,8 +176,8 @@ function runPeer() {
 
 try {
   await checkShape();
-  if (onlyPostgres) {
-    const postgres = await benchPostgres({ quick, log });
+  if (onlyPostgres()) {
+    const postgres = await benchPostgres({ quick, log, databaseUrl });
     console.log(
       JSON.stringify({
         bench: 'graph',
@@ -211,7 +214,7 @@ try {
   const rssDefaultV8 = measureRss([]);
   log('running the LangGraph.js peer');
   const langgraph = runPeer();
-  const postgres = await benchPostgres({ quick, log });
+  const postgres = await benchPostgres({ quick, log, databaseUrl });
 
   const ours = {
     name: 'yeoul',
@@ -226,6 +229,9 @@ try {
     rssDefaultV8,
   };
   const [smallCount, largeCount] = rssCounts as [number, number];
+  const stepMemory = ratio(langgraph.memory.stepUs.p50, memory.stepUs.p50);
+  const stepSqlite = ratio(langgraph.sqlite.stepUs.p50, sqlite.stepUs.p50);
+  const storage50TurnsRatio = ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes);
   const report = {
     bench: 'graph',
     quick,
@@ -236,9 +242,9 @@ try {
     ratios: {
       ...postgres.ratios,
       stepNone: ratio(langgraph.none.stepUs.p50, none.stepUs.p50),
-      stepMemory: ratio(langgraph.memory.stepUs.p50, memory.stepUs.p50),
-      stepSqlite: ratio(langgraph.sqlite.stepUs.p50, sqlite.stepUs.p50),
-      storage50Turns: ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes),
+      stepMemory,
+      stepSqlite,
+      storage50Turns: storage50TurnsRatio,
       langgraphTurn50OverTurn1: ratio(langgraph.turns.turn50Us, langgraph.turns.turn1Us),
       rssGrowthDefaultV8: ratio(
         rssDefaultV8[`rssAfter${largeCount}`] as number,
@@ -246,13 +252,9 @@ try {
       ),
     },
     targets: {
-      stepMemoryRatio: target(ratio(langgraph.memory.stepUs.p50, memory.stepUs.p50), 20, 'higher'),
-      stepSqliteRatio: target(ratio(langgraph.sqlite.stepUs.p50, sqlite.stepUs.p50), 15, 'higher'),
-      storage50TurnsRatio: target(
-        ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes),
-        8,
-        'higher',
-      ),
+      stepMemoryRatio: target(stepMemory, 20, 'higher'),
+      stepSqliteRatio: target(stepSqlite, 15, 'higher'),
+      storage50TurnsRatio: target(storage50TurnsRatio, 8, 'higher'),
       turn50OverTurn1: target(ratio(turnsResult.turn50Us, turnsResult.turn1Us), 1.1, 'lower'),
       rssGrowth: target(
         ratio(rss[`rssAfter${largeCount}`] as number, rss[`rssAfter${smallCount}`] as number),

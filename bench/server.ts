@@ -7,12 +7,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { onlyPostgres } from './lib/bench-postgres.ts';
 import { benchPostgresServer } from './lib/postgres-server-load.ts';
 import { ratio, target } from './lib/stats.ts';
 
 const quick = process.argv.includes('--quick');
-// `--only postgres`: just the instances on PostgreSQL (bench/lib/postgres-server-load.ts).
-const onlyPostgres = process.argv.join(' ').includes('--only postgres');
+// DATABASE_URL points the PostgreSQL part (bench/lib/postgres-server-load.ts) at a server of
+// the user's: only that part's instances get it; every other child runs on SQLite.
+const { DATABASE_URL: databaseUrl, ...childEnv } = process.env;
 const seconds = quick ? 3 : 8;
 const log = (...parts: unknown[]) => console.error('[server]', ...parts);
 const children: ChildProcess[] = [];
@@ -30,7 +32,7 @@ async function start(
       mode,
       ...(argument === undefined ? [] : [argument]),
     ],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    { env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.push(child);
   const url = await new Promise<string>((resolve, reject) => {
@@ -81,9 +83,10 @@ async function load(name: string, url: string, connections: number, body?: unkno
 
 const calculation = { message: '123 * 456 계산해줘' };
 
-if (onlyPostgres) {
+// `--only postgres`: just the instances on PostgreSQL.
+if (onlyPostgres()) {
   try {
-    const postgres = await benchPostgresServer({ start, load, log }, calculation);
+    const postgres = await benchPostgresServer({ start, load, log }, calculation, databaseUrl);
     console.log(
       JSON.stringify({
         bench: 'server',
@@ -154,7 +157,7 @@ try {
       ),
     );
   }
-  const postgres = await benchPostgresServer({ start, load, log }, calculation);
+  const postgres = await benchPostgresServer({ start, load, log }, calculation, databaseUrl);
   const at100 = stream.find((run) => run.connections === 100);
   const at1000 = stream.find((run) => run.connections === 1000);
   const invokeAt100 = invoke.find((run) => run.connections === 100);

@@ -1,7 +1,8 @@
 // Child of bench/server.ts: starts Yeoul's server (`yeoul`), a bare Fastify hello route
 // (`hello`), a bare Fastify route making only the durable writes of one Yeoul turn
 // (`durable-floor <message>`), or a fake OpenAI-compatible model answering after 300 ms
-// (`fake-model`), on an ephemeral port, and prints `READY <url>`.
+// (`fake-model`), on an ephemeral port, and prints `READY <url>`. Yeoul is on SQLite unless
+// the parent gives this child DATABASE_URL (only bench/lib/postgres-server-load.ts does).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -12,9 +12,9 @@ import { checkpointMigrations, PostgresCheckpointer } from '../../src/graph/inde
 import {
   buildChatFixtureGraph,
   chatFixtureInput,
-  type PostgresServer,
-  startPostgresServer,
+  createDatabaseOn,
 } from '../../src/testing/index.ts';
+import { openBenchPostgres } from './bench-postgres.ts';
 import { microsecondsSince, ratio, summarize, target } from './stats.ts';
 
 const stepsPerInvoke = 5;
@@ -41,21 +41,6 @@ async function storedBytes(pool: PostgresPool): Promise<{ bytes: number; rowByte
   return { bytes, rowBytes };
 }
 
-/** Creates an empty database on the server of `url` and returns its URL. */
-async function freshDatabase(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
 async function openCheckpointer(url: string) {
   const pool = await createPostgresPool({ url });
   await applyMigrations(pool, checkpointMigrations);
@@ -71,7 +56,7 @@ async function openCheckpointer(url: string) {
 }
 
 async function measureSteps(url: string, quick: boolean, log: Log) {
-  const store = await openCheckpointer(await freshDatabase(url, 'yeoul_bench_steps'));
+  const store = await openCheckpointer(await createDatabaseOn(url, 'yeoul_bench_steps'));
   const graph = buildChatFixtureGraph({ checkpointer: store.checkpointer });
   const warmup = quick ? 10 : 100;
   const count = quick ? 50 : 500;
@@ -94,7 +79,7 @@ async function measureSteps(url: string, quick: boolean, log: Log) {
 }
 
 async function measureStorage(url: string, log: Log) {
-  const store = await openCheckpointer(await freshDatabase(url, 'yeoul_bench_storage'));
+  const store = await openCheckpointer(await createDatabaseOn(url, 'yeoul_bench_storage'));
   const graph = buildChatFixtureGraph({ checkpointer: store.checkpointer });
   for (let turn = 1; turn <= turns; turn += 1) {
     await graph.invoke(chatFixtureInput(turn), { threadId: 'storage' });
@@ -108,7 +93,7 @@ async function measureStorage(url: string, log: Log) {
 }
 
 async function measureConcurrent(url: string, log: Log) {
-  const store = await openCheckpointer(await freshDatabase(url, 'yeoul_bench_concurrent'));
+  const store = await openCheckpointer(await createDatabaseOn(url, 'yeoul_bench_concurrent'));
   const graph = buildChatFixtureGraph({ checkpointer: store.checkpointer });
   const results = await Promise.allSettled(
     Array.from({ length: concurrent }, (_, index) =>
@@ -155,19 +140,17 @@ function runPeer(url: string, quick: boolean, log: Log) {
  * Runs both sides on one PostgreSQL server and returns their numbers, the ratios and the
  * targets: `stepPostgresRatio` (LangGraph µs/step ÷ Yeoul's) ≥ 10, `storage50TurnsPostgresRatio`
  * (LangGraph's stored bytes after 50 turns ÷ Yeoul's) ≥ 50, every message of 20 concurrent
- * runs on one thread kept.
+ * runs on one thread kept. On the server of `databaseUrl` (the user's DATABASE_URL) when
+ * given, else on a throwaway durable server.
  */
-export async function benchPostgres(options: { quick: boolean; log: Log }) {
+export async function benchPostgres(options: {
+  quick: boolean;
+  log: Log;
+  databaseUrl: string | undefined;
+}) {
   const { quick, log } = options;
-  let server: PostgresServer | undefined;
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    log('starting a throwaway PostgreSQL server (fsync and synchronous commit on)');
-    server = await startPostgresServer({
-      settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' },
-    });
-    url = server.url;
-  }
+  const server = await openBenchPostgres(options.databaseUrl, log);
+  const { url } = server;
   try {
     const version = await (async () => {
       const client = new pg.Client({ connectionString: url });
@@ -180,7 +163,7 @@ export async function benchPostgres(options: { quick: boolean; log: Log }) {
     const storage50Turns = await measureStorage(url, log);
     const concurrentResult = await measureConcurrent(url, log);
     log('running the LangGraph.js PostgreSQL peer');
-    const langgraph = runPeer(await freshDatabase(url, 'langgraph_bench'), quick, log);
+    const langgraph = runPeer(await createDatabaseOn(url, 'langgraph_bench'), quick, log);
     const ours = {
       name: 'yeoul',
       postgresVersion: version,
@@ -189,35 +172,29 @@ export async function benchPostgres(options: { quick: boolean; log: Log }) {
       storage50Turns,
       concurrent: concurrentResult,
     };
+    const stepPostgres = ratio(langgraph.postgres.stepUs.p50, steps.stepUs.p50);
+    const storage50TurnsPostgresRows = ratio(
+      langgraph.storage50Turns.rowBytes,
+      storage50Turns.rowBytes,
+    );
     return {
       ours,
       langgraph,
       ratios: {
-        stepPostgres: ratio(langgraph.postgres.stepUs.p50, steps.stepUs.p50),
-        storage50TurnsPostgresRows: ratio(
-          langgraph.storage50Turns.rowBytes,
-          storage50Turns.rowBytes,
-        ),
+        stepPostgres,
+        storage50TurnsPostgresRows,
         storage50TurnsPostgresDisk: ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes),
       },
       targets: {
-        stepPostgresRatio: target(
-          ratio(langgraph.postgres.stepUs.p50, steps.stepUs.p50),
-          10,
-          'higher',
-        ),
+        stepPostgresRatio: target(stepPostgres, 10, 'higher'),
         // Live rows as stored (compressed where the server compressed them): what a thread
         // costs once pages are reused; on-disk bytes of one small thread are mostly the fixed
         // pages of an empty table and its index (see ratios.storage50TurnsPostgresDisk).
-        storage50TurnsPostgresRatio: target(
-          ratio(langgraph.storage50Turns.rowBytes, storage50Turns.rowBytes),
-          50,
-          'higher',
-        ),
+        storage50TurnsPostgresRatio: target(storage50TurnsPostgresRows, 50, 'higher'),
         concurrentKeptPostgres: target(concurrentResult.kept / concurrent, 1, 'higher'),
       },
     };
   } finally {
-    await server?.stop();
+    await server.stop();
   }
 }

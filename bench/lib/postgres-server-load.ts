@@ -2,8 +2,8 @@
 // turn, a new session per request) on one instance, then on two instances sharing one
 // database, at 100 connections in all. Reported without a target (this machine has 2 cores:
 // the instances, the database and the load generator share them).
-import pg from 'pg';
-import { type PostgresServer, startPostgresServer } from '../../src/testing/index.ts';
+import { createDatabaseOn } from '../../src/testing/index.ts';
+import { openBenchPostgres } from './bench-postgres.ts';
 
 /** What bench/server.ts lends: how it starts a server process and loads it. */
 export interface ServerBenchTools {
@@ -18,33 +18,18 @@ export interface ServerBenchTools {
   log(...parts: unknown[]): void;
 }
 
-async function freshDatabase(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
+/**
+ * One and two instances on PostgreSQL: on the server of `databaseUrl` (the user's
+ * DATABASE_URL, given to these instances only), else on a throwaway durable server.
+ */
+export async function benchPostgresServer(
+  tools: ServerBenchTools,
+  body: unknown,
+  databaseUrl: string | undefined,
+) {
+  const server = await openBenchPostgres(databaseUrl, tools.log);
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
-/** One and two instances on PostgreSQL (a throwaway durable server unless DATABASE_URL is set). */
-export async function benchPostgresServer(tools: ServerBenchTools, body: unknown) {
-  let server: PostgresServer | undefined;
-  let base = process.env.DATABASE_URL;
-  if (!base) {
-    tools.log('starting a throwaway PostgreSQL server (fsync and synchronous commit on)');
-    server = await startPostgresServer({
-      settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' },
-    });
-    base = server.url;
-  }
-  try {
-    const env = { DATABASE_URL: await freshDatabase(base, 'yeoul_bench_server') };
+    const env = { DATABASE_URL: await createDatabaseOn(server.url, 'yeoul_bench_server') };
     const first = await tools.start('yeoul', env);
     const one = await tools.load(
       'invoke on PostgreSQL, one instance',
@@ -77,6 +62,6 @@ export async function benchPostgresServer(tools: ServerBenchTools, body: unknown
     );
     return { oneInstanceAt100: one, twoInstancesAt100: two };
   } finally {
-    await server?.stop();
+    await server.stop();
   }
 }

@@ -6,7 +6,7 @@ export {
   type FixtureMessage,
 } from './chat-graph.ts';
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
-export { closedPortUrl } from './closed-port.ts';
+export { closedPortUrl, freePort } from './closed-port.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
 export {
   type FakeChatProvider,
@@ -64,6 +64,7 @@ export { conformanceEvents } from './log-source-events.ts';
 export { minimalPdf } from './minimal-pdf.ts';
 export { buildPipelineGraph, pipelineNodes, pipelineSchema } from './pipeline-graph.ts';
 export {
+  createDatabaseOn,
   type PostgresServer,
   type PostgresServerOptions,
   startPostgresServer,

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './closed-port.ts';
 import type { PostgresBinaries } from './postgres-binaries.ts';
 
 // The server runs under a small shell that stops it when this process closes the shell's
@@ -18,17 +19,6 @@ wait "$server"; status=$?
 kill "$watcher" 2>/dev/null
 if [ -e "$root/orphaned" ]; then rm -rf "$root"; fi
 exit "$status"`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** A `postgres` process started by `launchPostgres`. */
 export interface RunningPostgres {

@@ -68,17 +68,15 @@ export async function startPostgresServer(
     launched = server;
     const admin = (name: string) =>
       `postgres://postgres@127.0.0.1:${server.port}/${encodeURIComponent(name)}`;
-    await runAdmin(admin('postgres'), `CREATE DATABASE "${database.replaceAll('"', '""')}"`);
+    const url = await createDatabaseOn(admin('postgres'), database);
     let created = 0;
     return {
-      url: admin(database),
+      url,
       port: server.port,
       directory: root,
       async createDatabase() {
         created += 1;
-        const name = `${database}_${created}`;
-        await runAdmin(admin('postgres'), `CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-        return admin(name);
+        return createDatabaseOn(admin('postgres'), `${database}_${created}`);
       },
       shutdown: () => server.halt(),
       async start() {
@@ -97,12 +95,23 @@ export async function startPostgresServer(
   }
 }
 
-async function runAdmin(url: string, sql: string): Promise<void> {
+/**
+ * Creates an empty database `name` on the server of `url` (whose role may create databases),
+ * dropping one of that name first, and returns `url` pointing at it.
+ * @example
+ * const benchUrl = await createDatabaseOn(server.url, 'yeoul_bench');
+ */
+export async function createDatabaseOn(url: string, name: string): Promise<string> {
+  const quoted = `"${name.replaceAll('"', '""')}"`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    await client.query(`DROP DATABASE IF EXISTS ${quoted}`);
+    await client.query(`CREATE DATABASE ${quoted}`);
   } finally {
     await client.end();
   }
+  const target = new URL(url);
+  target.pathname = `/${encodeURIComponent(name)}`;
+  return target.toString();
 }

@@ -11,6 +11,7 @@ import {
 } from './chat-items.ts';
 import { joinRunStream, postRunStream, type RunOptions, readRunEvents } from './run-stream.ts';
 import { newSessionId, savedSessionId, saveSessionId } from './saved-state.ts';
+import { forgetSessionHistory } from './session-history.ts';
 
 /** What the chat view needs: the conversation, and the actions on it. */
 export interface ChatController {
@@ -186,6 +187,7 @@ export function useChat(authVersion: number): ChatController {
     active.current?.controller.abort();
     active.current = null;
     queue.current = [];
+    forgetSessionHistory();
     sessionRef.current = id;
     setSessionId(id);
     setItems(() => []);

@@ -44,7 +44,6 @@ export function App() {
   const turns = chat.items.filter((item) => item.kind === 'assistant');
   const inspected = turns.find((item) => item.key === chat.inspectKey);
   const showInspector = view === 'chat' && inspected !== undefined;
-  const version = chat.runsVersion + authVersion * 1000;
 
   return html`
     <div class=${`app view-${view}${showInspector ? ' with-inspector' : ''}`}>
@@ -54,9 +53,10 @@ export function App() {
           ${tab('chat', 'chat')} ${tab('documents', 'documents')} ${tab('graphs', 'graphs')}
         </nav>
       </header>
-      <${StatusBar} version=${version} />
+      <${StatusBar} runsVersion=${chat.runsVersion} authVersion=${authVersion} />
       <${SessionList}
-        version=${version}
+        runsVersion=${chat.runsVersion}
+        authVersion=${authVersion}
         current=${chat.sessionId}
         pendingTitle=${chat.items[0]?.kind === 'user' ? chat.items[0].text : ''}
         onNew=${showChat(chat.newSession)}
@@ -72,6 +72,7 @@ export function App() {
         showInspector
           ? html`<${Inspector}
               sessionId=${chat.sessionId}
+              runsVersion=${chat.runsVersion}
               item=${inspected}
               fromEnd=${turns.length - 1 - turns.indexOf(inspected)}
               onClose=${() => chat.inspect(null)}

@@ -41,6 +41,7 @@ export function ChatView(props: { chat: ChatController }) {
                 key=${item.key}
                 item=${item}
                 sessionId=${chat.sessionId}
+                runsVersion=${chat.runsVersion}
                 inspected=${chat.inspectKey === item.key}
                 onInspect=${() => chat.inspect(item.key)}
                 onDecide=${(

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getJson, toErrorInfo } from '../api/api-client.ts';
-import type { ErrorInfo, HistoryStep, Usage } from '../api/types.ts';
+import { toErrorInfo } from '../api/api-client.ts';
+import type { ErrorInfo, Usage } from '../api/types.ts';
 import type { AssistantItem } from '../chat/chat-items.ts';
+import { sessionHistory } from '../chat/session-history.ts';
 import {
   findTurn,
   groupTurns,
@@ -16,6 +17,8 @@ import { formatArgs } from './tool-card.ts';
 
 interface InspectorProps {
   sessionId: string;
+  /** The chat's runsVersion: the stored history is shared with the sources view per version. */
+  runsVersion: number;
   item: AssistantItem;
   /** The turn's position counted from the last one (0 = the latest). */
   fromEnd: number;
@@ -44,12 +47,10 @@ export function Inspector(props: InspectorProps) {
     setError(null);
     if (item.running) return;
     let live = true;
-    getJson<{ steps: HistoryStep[] }>(
-      `/api/sessions/${encodeURIComponent(props.sessionId)}/history`,
-    )
-      .then(({ steps }) => {
+    sessionHistory(props.sessionId, props.runsVersion)
+      .then((steps) => {
         if (!live) return;
-        const turn = findTurn(groupTurns(steps ?? []), {
+        const turn = findTurn(groupTurns(steps), {
           ...(item.userMessageId ? { userMessageId: item.userMessageId } : {}),
           userText: item.userText,
           fromEnd: props.fromEnd,

@@ -1,4 +1,4 @@
-import { useMemo } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Interrupt } from '../api/types.ts';
 import type { AssistantItem, UserItem } from '../chat/chat-items.ts';
 import { html } from '../html.ts';
@@ -21,15 +21,46 @@ export function UserMessage(props: { item: UserItem }) {
 interface AssistantProps {
   item: AssistantItem;
   sessionId: string;
+  /** The chat's runsVersion (the sources read the stored history of that version). */
+  runsVersion: number;
   inspected: boolean;
   onInspect: () => void;
   onDecide: (interrupt: Interrupt, approve: boolean, reason?: string) => void;
 }
 
+/** How often, at most, a streaming answer is rendered as Markdown again. */
+const streamingRenderMs = 200;
+
+/**
+ * The answer as sanitized HTML. While the run streams, the whole text is rendered again at
+ * most every `streamingRenderMs` (then with the latest text), not on every token batch:
+ * rendering is linear in the text, so doing it per batch would be quadratic over a long answer.
+ * Once the run is over, the final text is rendered at once.
+ */
+function useAnswerHtml(text: string, running: boolean): string {
+  const rendered = useRef({ text: '', html: '', at: 0 });
+  const [woken, wake] = useState(0);
+  const now = Date.now();
+  if (
+    rendered.current.text !== text &&
+    (!running || now - rendered.current.at >= streamingRenderMs)
+  ) {
+    rendered.current = { text, html: renderMarkdown(text), at: now };
+  }
+  const behind = rendered.current.text !== text;
+  useEffect(() => {
+    if (!behind) return;
+    const wait = rendered.current.at + streamingRenderMs - Date.now();
+    const timer = setTimeout(() => wake((count) => count + 1), Math.max(0, wait));
+    return () => clearTimeout(timer);
+  }, [behind, text, woken]);
+  return rendered.current.html;
+}
+
 /** The agent's turn: tool cards, approvals, the answer as sanitized Markdown, sources, verdict. */
 export function AssistantMessage(props: AssistantProps) {
   const { item } = props;
-  const answer = useMemo(() => renderMarkdown(item.text), [item.text]);
+  const answer = useAnswerHtml(item.text, item.running);
   const waiting = item.running && !item.text && item.tools.length === 0;
   const usage = item.usage;
   return html`
@@ -51,8 +82,16 @@ export function AssistantMessage(props: AssistantProps) {
       )}
       ${waiting ? html`<p class="muted thinking">${t('thinking')}</p>` : null}
       ${item.text ? html`<div class="answer markdown" dangerouslySetInnerHTML=${{ __html: answer }}></div>` : null}
-      ${item.sources?.length ? html`<${SourcesView} sources=${item.sources} sessionId=${props.sessionId} />` : null}
-      ${item.evaluation ? html`<${EvaluationView} evaluation=${item.evaluation} status=${item.status} />` : null}
+      ${
+        item.sources?.length
+          ? html`<${SourcesView}
+              sources=${item.sources}
+              sessionId=${props.sessionId}
+              runsVersion=${props.runsVersion}
+            />`
+          : null
+      }
+      ${item.evaluation ? html`<${EvaluationView} evaluation=${item.evaluation} />` : null}
       ${item.errors.map((error, index) => html`<${ErrorView} key=${index} error=${error} />`)}
       <footer class="message-meta">
         ${item.status === 'cancelled' ? html`<span class="badge">${t('cancelled')}</span>` : null}

@@ -1,14 +1,12 @@
 import { useState } from 'preact/hooks';
-import { getJson } from '../api/api-client.ts';
-import type { DonePayload, Evaluation, HistoryStep, Source } from '../api/types.ts';
+import type { Evaluation, Source } from '../api/types.ts';
+import { sessionHistory } from '../chat/session-history.ts';
 import { html } from '../html.ts';
 import { formatNumber, t } from '../i18n.ts';
 
 /** The passages the stored steps of a session retrieved, by chunk id. */
-async function passagesOf(sessionId: string): Promise<Map<string, string>> {
-  const { steps } = await getJson<{ steps: HistoryStep[] }>(
-    `/api/sessions/${encodeURIComponent(sessionId)}/history`,
-  );
+async function passagesOf(sessionId: string, runsVersion: number): Promise<Map<string, string>> {
+  const steps = await sessionHistory(sessionId, runsVersion);
   const passages = new Map<string, string>();
   for (const step of steps) {
     const list = step.update?.passages;
@@ -20,11 +18,11 @@ async function passagesOf(sessionId: string): Promise<Map<string, string>> {
 }
 
 /** The documents a RAG answer drew on; each opens to the passage, read from the stored steps. */
-export function SourcesView(props: { sources: Source[]; sessionId: string }) {
+export function SourcesView(props: { sources: Source[]; sessionId: string; runsVersion: number }) {
   const [passages, setPassages] = useState<Map<string, string> | null>(null);
   const load = (event: Event) => {
     if (!(event.target as HTMLDetailsElement).open || passages) return;
-    passagesOf(props.sessionId)
+    passagesOf(props.sessionId, props.runsVersion)
       .then(setPassages)
       .catch(() => setPassages(new Map()));
   };
@@ -48,7 +46,7 @@ export function SourcesView(props: { sources: Source[]; sessionId: string }) {
 }
 
 /** The ops loop's judgement: verdict, score and each check. */
-export function EvaluationView(props: { evaluation: Evaluation; status?: DonePayload['status'] }) {
+export function EvaluationView(props: { evaluation: Evaluation }) {
   const { evaluation } = props;
   const verdictClass =
     evaluation.verdict === 'pass' ? 'ok' : evaluation.verdict === 'block' ? 'bad' : 'warn';

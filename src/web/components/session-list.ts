@@ -5,7 +5,9 @@ import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 
 interface SessionListProps {
-  version: number;
+  /** The list reloads when either goes up (after a run or deletion; after a new key). */
+  runsVersion: number;
+  authVersion: number;
   current: string;
   /** The open session's first message, while the server does not list it yet. */
   pendingTitle: string;
@@ -26,7 +28,7 @@ export function SessionList(props: SessionListProps) {
     return () => {
       live = false;
     };
-  }, [props.version]);
+  }, [props.runsVersion, props.authVersion]);
 
   const listed = sessions.some((session) => session.sessionId === props.current);
   const shown: SessionSummary[] =

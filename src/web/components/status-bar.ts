@@ -5,7 +5,7 @@ import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 
 /** The model in use, its last error, and how to configure a real one when it is the offline model. */
-export function StatusBar(props: { version: number }) {
+export function StatusBar(props: { runsVersion: number; authVersion: number }) {
   const [status, setStatus] = useState<AgentStatus | null>(null);
 
   useEffect(() => {
@@ -16,7 +16,7 @@ export function StatusBar(props: { version: number }) {
     return () => {
       live = false;
     };
-  }, [props.version]);
+  }, [props.runsVersion, props.authVersion]);
 
   const offline = status?.model.startsWith('offline') ?? false;
   const error = status?.lastModelError;
