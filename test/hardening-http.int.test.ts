@@ -4,13 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import iconv from 'iconv-lite';
-import {
-  createRuntime,
-  type RunningServer,
-  readServerConfig,
-  startServer,
-} from '../src/server/index.ts';
+import type { RunningServer } from '../src/server/index.ts';
 import { readEvents } from '../src/testing/index.ts';
+import { startTestServer } from '../src/testing/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;
@@ -19,10 +15,7 @@ const root = mkdtempSync(join(tmpdir(), 'yeoul-http-hardening-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 async function serve(env: Record<string, string> = {}) {
-  const runtime = await createRuntime(
-    readServerConfig({ YEOUL_DATA_DIR: mkdtempSync(join(root, 'data-')), PORT: '0', ...env }),
-  );
-  return startServer(runtime, { logger: false });
+  return (await startTestServer(mkdtempSync(join(root, 'data-')), env)).server;
 }
 
 function upload(

@@ -6,12 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  createRuntime,
-  type RunningServer,
-  readServerConfig,
-  startServer,
-} from '../src/server/index.ts';
+import type { RunningServer } from '../src/server/index.ts';
+import { startTestServer } from '../src/testing/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON results
 type Json = any;
@@ -21,10 +17,7 @@ after(() => rmSync(root, { recursive: true, force: true }));
 const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
 
 async function serve(env: Record<string, string> = {}) {
-  const runtime = await createRuntime(
-    readServerConfig({ YEOUL_DATA_DIR: mkdtempSync(join(root, 'data-')), PORT: '0', ...env }),
-  );
-  return startServer(runtime, { logger: false });
+  return (await startTestServer(mkdtempSync(join(root, 'data-')), env)).server;
 }
 
 async function httpClient(server: RunningServer, headers: Record<string, string> = {}) {

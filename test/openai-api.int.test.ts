@@ -4,12 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
-import {
-  createRuntime,
-  type RunningServer,
-  readServerConfig,
-  startServer,
-} from '../src/server/index.ts';
+import type { RunningServer } from '../src/server/index.ts';
+import { startTestServer } from '../src/testing/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;
@@ -17,13 +13,8 @@ type Json = any;
 const root = mkdtempSync(join(tmpdir(), 'yeoul-v1-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-async function serve(env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(root, 'data-'));
-  const runtime = await createRuntime(
-    readServerConfig({ YEOUL_DATA_DIR: dataDir, PORT: '0', ...env }),
-  );
-  return { server: await startServer(runtime, { logger: false }), runtime, dataDir };
-}
+const serve = (env: Record<string, string> = {}) =>
+  startTestServer(mkdtempSync(join(root, 'data-')), env);
 
 const openai = (server: RunningServer, apiKey = 'unused', headers: Record<string, string> = {}) =>
   new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0, defaultHeaders: headers });

@@ -10,6 +10,7 @@ import {
   startServer,
 } from '../src/server/index.ts';
 import { startFakeOpenAiServer } from '../src/testing/index.ts';
+import { startTestServer } from '../src/testing/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;
@@ -17,12 +18,8 @@ type Json = any;
 const root = mkdtempSync(join(tmpdir(), 'yeoul-server-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-async function serve(env: Record<string, string> = {}, dataDir = mkdtempSync(join(root, 'data-'))) {
-  const runtime = await createRuntime(
-    readServerConfig({ YEOUL_DATA_DIR: dataDir, PORT: '0', ...env }),
-  );
-  return { server: await startServer(runtime, { logger: false }), dataDir };
-}
+const serve = (env: Record<string, string> = {}, dataDir = mkdtempSync(join(root, 'data-'))) =>
+  startTestServer(dataDir, env);
 
 function client(server: RunningServer, key?: string) {
   const headers = (extra: Record<string, string> = {}) => ({

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { createRuntime, readServerConfig, startServer } from '../server/index.ts';
+import { startTestServer } from './test-server.ts';
 
 /** Where Debian installs Chromium (`.ci/run` installs it when missing); YEOUL_CHROMIUM overrides. */
 export const chromiumPath = process.env.YEOUL_CHROMIUM || '/usr/bin/chromium';
@@ -84,10 +84,7 @@ export interface ConsoleServer {
  */
 export async function serveConsole(env: Record<string, string> = {}): Promise<ConsoleServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'yeoul-console-'));
-  const runtime = await createRuntime(
-    readServerConfig({ YEOUL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env }),
-  );
-  const server = await startServer(runtime, { logger: false });
+  const { server } = await startTestServer(dataDir, { HOST: '127.0.0.1', ...env });
   return {
     url: server.url,
     dataDir,

@@ -1,0 +1,31 @@
+import {
+  createRuntime,
+  type RunningServer,
+  type Runtime,
+  readServerConfig,
+  startServer,
+} from '../server/index.ts';
+
+/** A Yeoul server started for a test, with its runtime and data folder. */
+export interface TestServer {
+  server: RunningServer;
+  runtime: Runtime;
+  dataDir: string;
+}
+
+/**
+ * Starts a Yeoul server on a random port over `dataDir`, with `env` on top of the
+ * defaults and no request log: what the HTTP, `/v1`, MCP and browser tests talk to. The
+ * caller closes `server` (imported directly, not through `index.ts`: it loads the server).
+ * @example
+ * const { server } = await startTestServer(mkdtempSync(join(root, 'data-')), { YEOUL_API_KEYS: 'k' });
+ */
+export async function startTestServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const runtime = await createRuntime(
+    readServerConfig({ YEOUL_DATA_DIR: dataDir, PORT: '0', ...env }),
+  );
+  return { server: await startServer(runtime, { logger: false }), runtime, dataDir };
+}
