@@ -3,7 +3,7 @@ import type { Embedder } from '../models/index.ts';
 import { queryTerms } from './analyzer.ts';
 import { IndexWriteError } from './errors/index-write-error.ts';
 import { SearchUnavailableError } from './errors/search-unavailable-error.ts';
-import { fuseRankings } from './fuse-rankings.ts';
+import { fuseRankings, hitCount } from './fuse-rankings.ts';
 import type { BatchLimits } from './opensearch/bulk-writer.ts';
 import { asClusterStartError, classifyClusterError } from './opensearch/cluster-errors.ts';
 import { ClusterMonitor } from './opensearch/cluster-monitor.ts';
@@ -148,7 +148,7 @@ export class OpenSearchRetriever implements Retriever {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
+    const k = hitCount(options.k);
     const embedder = this.#options.embedder;
     const wantsVectors = embedder !== undefined && query.trim() !== '';
     const terms = queryTerms(query);

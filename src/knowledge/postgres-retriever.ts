@@ -7,7 +7,7 @@ import {
 } from '../core/index.ts';
 import type { Embedder } from '../models/index.ts';
 import { embeddingTextOf } from './embedding-text.ts';
-import { fuseRankings } from './fuse-rankings.ts';
+import { hitCount, hitsInRankOrder, topRanked } from './fuse-rankings.ts';
 import { keywordRanks, type RankedChunk } from './postgres-keyword-index.ts';
 import { PostgresVectorIndex } from './postgres-vector-index.ts';
 import { writeDocument } from './postgres-write-document.ts';
@@ -127,35 +127,19 @@ export class PostgresRetriever implements Retriever {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
+    const k = hitCount(options.k);
     const tokens = weightedKeywordTokens(query);
     const limit = this.#embedder ? candidatesPerRanking : k;
     const [keyword, vector] = await Promise.all([
       keywordRanks(this.pool, tokens, this.#titleWeight, limit),
       this.#vectorRanks(query),
     ]);
-    const ranked =
-      vector.length === 0 ? keyword.slice(0, k) : fuseRankings([keyword, vector]).slice(0, k);
+    const ranked = topRanked(keyword, vector, k);
     if (ranked.length === 0) return [];
     const { rows } = await queryPostgres<HitRow>(this.pool, hitsSql, [
       ranked.map((entry) => entry.rowid),
     ]);
-    const byRowid = new Map(rows.map((row) => [Number(row.rowid), row]));
-    return ranked.flatMap(({ rowid, score }) => {
-      const row = byRowid.get(rowid);
-      if (row === undefined) return [];
-      return [
-        {
-          documentId: row.document_id,
-          chunkId: row.chunk_id,
-          title: row.title,
-          heading: row.heading,
-          text: row.text,
-          score,
-          metadata: row.metadata,
-        },
-      ];
-    });
+    return hitsInRankOrder(ranked, new Map(rows.map((row) => [Number(row.rowid), row])));
   }
 
   async #vectorRanks(query: string): Promise<RankedChunk[]> {

@@ -1,5 +1,6 @@
 import type { PostgresClient } from '../core/index.ts';
 import { indexTerms } from './analyzer.ts';
+import { documentValues } from './document-values.ts';
 import { keywordTokens } from './keyword-tokens.ts';
 import { chunkPostings } from './postgres-keyword-index.ts';
 import { vectorLiteral } from './postgres-vector-index.ts';
@@ -39,15 +40,7 @@ export async function writeDocument(
   chunks: Chunk[],
   vectors: number[][] | undefined,
 ): Promise<void> {
-  await client.query(upsertDocumentSql, [
-    document.id,
-    document.title,
-    document.source,
-    document.contentHash,
-    JSON.stringify(document.metadata),
-    chunks.length,
-    document.updatedAt,
-  ]);
+  await client.query(upsertDocumentSql, [...documentValues(document, chunks.length)]);
   // Cascades to the postings; the corpus statistics follow by trigger.
   await client.query('DELETE FROM kb_chunks WHERE document_id = $1', [document.id]);
   if (chunks.length === 0) return;

@@ -28,6 +28,10 @@ CREATE INDEX IF NOT EXISTS kb_chunks_document ON kb_chunks (document_id);
 CREATE TABLE IF NOT EXISTS kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
+/** Writes a document's row (values from `documentValues`), replacing its old version. */
+export const upsertDocumentSql = `INSERT OR REPLACE INTO kb_documents (id, title, source, content_hash, metadata_json, chunk_count, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?)`;
+
 /** A row of `kb_documents` (with the OpenSearch store's pending marker when it joins it). */
 export interface DocumentRow {
   id: string;

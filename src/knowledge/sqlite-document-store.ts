@@ -2,11 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { getLoadablePath } from 'sqlite-vec';
+import { documentValues } from './document-values.ts';
 import {
   type DocumentRow,
   documentTablesSql,
   inTransaction,
   toDocument,
+  upsertDocumentSql,
 } from './sqlite-document-rows.ts';
 import type { Chunk, DocumentStore, PendingIndexWrite, StoredDocument } from './types.ts';
 
@@ -59,18 +61,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async writeDocument(document: StoredDocument, chunks: Chunk[]): Promise<number> {
     return inTransaction(this.database, () => {
       this.#removeChunks(document.id);
-      this.#prepare(
-        `INSERT OR REPLACE INTO kb_documents (id, title, source, content_hash, metadata_json, chunk_count, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        document.id,
-        document.title,
-        document.source,
-        document.contentHash,
-        JSON.stringify(document.metadata),
-        chunks.length,
-        document.updatedAt,
-      );
+      this.#prepare(upsertDocumentSql).run(...documentValues(document, chunks.length));
       const insert = this.#prepare(
         'INSERT INTO kb_chunks (id, document_id, position, heading, text, token_count) VALUES (?, ?, ?, ?, ?, ?)',
       );

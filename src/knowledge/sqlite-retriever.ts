@@ -4,14 +4,16 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { getLoadablePath } from 'sqlite-vec';
 import type { Embedder } from '../models/index.ts';
 import { indexTerms } from './analyzer.ts';
+import { documentValues } from './document-values.ts';
 import { embeddingTextOf } from './embedding-text.ts';
 import { EmbeddingMismatchError } from './errors/embedding-mismatch-error.ts';
-import { fuseRankings } from './fuse-rankings.ts';
+import { hitCount, hitsInRankOrder, topRanked } from './fuse-rankings.ts';
 import {
   type DocumentRow,
   documentTablesSql,
   inTransaction,
   toDocument,
+  upsertDocumentSql,
 } from './sqlite-document-rows.ts';
 import { SqliteKeywordSearch } from './sqlite-keyword-search.ts';
 import type { Chunk, Retriever, SearchHit, SearchOptions, StoredDocument } from './types.ts';
@@ -94,10 +96,7 @@ export class SqliteRetriever implements Retriever {
     this.database.exec(schemaSql);
     const prepare = (sql: string): StatementSync => this.database.prepare(sql);
     this.#statements = {
-      upsertDocument: prepare(
-        `INSERT OR REPLACE INTO kb_documents (id, title, source, content_hash, metadata_json, chunk_count, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ),
+      upsertDocument: prepare(upsertDocumentSql),
       chunkRowids: prepare('SELECT rowid FROM kb_chunks WHERE document_id = ?'),
       deleteTerms: prepare('DELETE FROM kb_terms WHERE rowid = ?'),
       deleteChunks: prepare('DELETE FROM kb_chunks WHERE document_id = ?'),
@@ -133,15 +132,7 @@ export class SqliteRetriever implements Retriever {
     inTransaction(this.database, () => {
       this.#removeChunks(document.id);
       const s = this.#statements;
-      s.upsertDocument.run(
-        document.id,
-        document.title,
-        document.source,
-        document.contentHash,
-        JSON.stringify(document.metadata),
-        chunks.length,
-        document.updatedAt,
-      );
+      s.upsertDocument.run(...documentValues(document, chunks.length));
       const titleTerms = indexTerms(document.title).join(' ');
       for (const [index, chunk] of chunks.entries()) {
         const { lastInsertRowid } = s.insertChunk.run(
@@ -182,36 +173,25 @@ export class SqliteRetriever implements Retriever {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    const k = Math.min(Math.max(Math.trunc(options.k ?? 5), 1), 50);
+    const k = hitCount(options.k);
     // With vectors the keyword ranking is fused by rank: only its top k (at least its pool)
     // are scored again.
     const keyword = this.#keywords.ranks(query, this.#embedder ? candidatesPerRanking : k, k);
     const vector = this.#embedder && this.#vectors ? await this.#vectorRanks(query) : [];
-    const ranked =
-      vector.length === 0 ? keyword.slice(0, k) : fuseRankings([keyword, vector]).slice(0, k);
+    const ranked = topRanked(keyword, vector, k);
     if (ranked.length === 0) return [];
-    const rows = new Map(
-      (
-        this.#statements.rowsByRowid.all(
-          JSON.stringify(ranked.map((entry) => entry.rowid)),
-        ) as unknown as HitRow[]
-      ).map((row) => [row.rowid, row]),
+    const rows = this.#statements.rowsByRowid.all(
+      JSON.stringify(ranked.map((entry) => entry.rowid)),
+    ) as unknown as HitRow[];
+    return hitsInRankOrder(
+      ranked,
+      new Map(
+        rows.map((row) => [
+          row.rowid,
+          { ...row, metadata: JSON.parse(row.metadata_json) as Record<string, unknown> },
+        ]),
+      ),
     );
-    return ranked.flatMap(({ rowid, score }) => {
-      const row = rows.get(rowid);
-      if (row === undefined) return [];
-      return [
-        {
-          documentId: row.document_id,
-          chunkId: row.chunk_id,
-          title: row.title,
-          heading: row.heading,
-          text: row.text,
-          score,
-          metadata: JSON.parse(row.metadata_json) as Record<string, unknown>,
-        },
-      ];
-    });
   }
 
   /**
