@@ -7,9 +7,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Checkpointer, MemoryCheckpointer, SqliteCheckpointer } from '../src/graph/index.ts';
+import { MemoryCheckpointer, SqliteCheckpointer } from '../src/graph/index.ts';
 import { buildChatFixtureGraph, chatFixtureInput } from '../src/testing/index.ts';
 import { onlyPostgres } from './lib/bench-postgres.ts';
+import { concurrentTurns, measureConcurrentTurns } from './lib/concurrent-turns.ts';
 import { benchPostgres } from './lib/postgres-graph.ts';
 import { microsecondsSince, ratio, summarize, target } from './lib/stats.ts';
 
@@ -23,7 +24,6 @@ const sqliteCount = scale(1000);
 const stepsPerInvoke = 5;
 const turnThreads = 30;
 const turns = 50;
-const concurrent = 20;
 const rssCounts = quick ? [1_000, 10_000] : [10_000, 100_000];
 
 const log = (...parts: unknown[]) => console.error('[yeoul]', ...parts);
@@ -103,22 +103,12 @@ async function measureStorage() {
 }
 
 async function measureConcurrent() {
-  const checkpointer: Checkpointer = new SqliteCheckpointer({ path: freshFile() });
-  const graph = buildChatFixtureGraph({ checkpointer });
-  const results = await Promise.allSettled(
-    Array.from({ length: concurrent }, (_, index) =>
-      graph.invoke(chatFixtureInput(index + 1), { threadId: 'concurrent' }),
-    ),
-  );
-  const state = await graph.getState('concurrent');
-  const contents = new Set(state?.values.messages.map((message) => message.content));
-  const kept = Array.from({ length: concurrent }, (_, index) =>
-    contents.has(chatFixtureInput(index + 1).messages.content),
-  ).filter(Boolean).length;
-  await checkpointer.close();
-  const errors = results.filter((result) => result.status === 'rejected').length;
-  log(`concurrent: kept ${kept} of ${concurrent} user messages, ${errors} errors`);
-  return { sent: concurrent, kept, errors };
+  const checkpointer = new SqliteCheckpointer({ path: freshFile() });
+  try {
+    return await measureConcurrentTurns(checkpointer, log);
+  } finally {
+    await checkpointer.close();
+  }
 }
 
 /**
@@ -261,7 +251,7 @@ try {
         1.1,
         'lower',
       ),
-      concurrentKept: target(concurrentResult.kept / concurrent, 1, 'higher'),
+      concurrentKept: target(concurrentResult.kept / concurrentTurns, 1, 'higher'),
       ...postgres.targets,
     },
   };

@@ -15,11 +15,11 @@ import {
   createDatabaseOn,
 } from '../../src/testing/index.ts';
 import { openBenchPostgres } from './bench-postgres.ts';
+import { concurrentTurns, measureConcurrentTurns } from './concurrent-turns.ts';
 import { microsecondsSince, ratio, summarize, target } from './stats.ts';
 
 const stepsPerInvoke = 5;
 const turns = 50;
-const concurrent = 20;
 
 type Log = (...parts: unknown[]) => void;
 
@@ -94,21 +94,11 @@ async function measureStorage(url: string, log: Log) {
 
 async function measureConcurrent(url: string, log: Log) {
   const store = await openCheckpointer(await createDatabaseOn(url, 'yeoul_bench_concurrent'));
-  const graph = buildChatFixtureGraph({ checkpointer: store.checkpointer });
-  const results = await Promise.allSettled(
-    Array.from({ length: concurrent }, (_, index) =>
-      graph.invoke(chatFixtureInput(index + 1), { threadId: 'concurrent' }),
-    ),
-  );
-  const state = await graph.getState('concurrent');
-  const contents = new Set(state?.values.messages.map((message) => message.content));
-  const kept = Array.from({ length: concurrent }, (_, index) =>
-    contents.has(chatFixtureInput(index + 1).messages.content),
-  ).filter(Boolean).length;
-  await store.close();
-  const errors = results.filter((result) => result.status === 'rejected').length;
-  log(`concurrent: kept ${kept} of ${concurrent} user messages, ${errors} errors`);
-  return { sent: concurrent, kept, errors };
+  try {
+    return await measureConcurrentTurns(store.checkpointer, log);
+  } finally {
+    await store.close();
+  }
 }
 
 function runPeer(url: string, quick: boolean, log: Log) {
@@ -191,7 +181,7 @@ export async function benchPostgres(options: {
         // costs once pages are reused; on-disk bytes of one small thread are mostly the fixed
         // pages of an empty table and its index (see ratios.storage50TurnsPostgresDisk).
         storage50TurnsPostgresRatio: target(storage50TurnsPostgresRows, 50, 'higher'),
-        concurrentKeptPostgres: target(concurrentResult.kept / concurrent, 1, 'higher'),
+        concurrentKeptPostgres: target(concurrentResult.kept / concurrentTurns, 1, 'higher'),
       },
     };
   } finally {
