@@ -69,11 +69,7 @@ export {
   type PostgresServerOptions,
   startPostgresServer,
 } from './postgres-server.ts';
-export {
-  defaultPrometheusBinary,
-  type PrometheusServer,
-  startPrometheus,
-} from './prometheus-server.ts';
+export { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
 export {
   type ScriptedLanguageModel,
@@ -81,6 +77,12 @@ export {
   scriptedLanguageModel,
 } from './scripted-language-model.ts';
 export { type OpenedSessionStore, sessionStoreConformance } from './session-store-conformance.ts';
+export {
+  MissingProgramError,
+  requireSystemProgram,
+  type SystemProgramName,
+  systemPrograms,
+} from './system-programs.ts';
 export {
   childEnv,
   cliPath,
