@@ -7,6 +7,7 @@ export {
 } from './chat-graph.ts';
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 export { closedPortUrl, freePort } from './closed-port.ts';
+export { MissingProgramError } from './errors/missing-program-error.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
 export {
   type FakeChatProvider,
@@ -78,7 +79,6 @@ export {
 } from './scripted-language-model.ts';
 export { type OpenedSessionStore, sessionStoreConformance } from './session-store-conformance.ts';
 export {
-  MissingProgramError,
   requireSystemProgram,
   type SystemProgramName,
   systemPrograms,

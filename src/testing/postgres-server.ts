@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { MissingProgramError } from './errors/missing-program-error.ts';
 import { locatePostgresBinaries, type PostgresBinaries } from './postgres-binaries.ts';
 import { launchPostgres, type RunningPostgres } from './postgres-process.ts';
-import { MissingProgramError, systemPrograms } from './system-programs.ts';
+import { missingProgramMessage, systemPrograms } from './system-programs.ts';
 
 /** How a throwaway PostgreSQL server is started. */
 export interface PostgresServerOptions {
@@ -41,7 +42,9 @@ const run = promisify(execFile);
 function findPostgresBinaries(directory?: string): PostgresBinaries {
   const located = locatePostgresBinaries(directory);
   if ('missing' in located)
-    throw new MissingProgramError(systemPrograms.postgresql, located.missing);
+    throw new MissingProgramError(
+      missingProgramMessage(systemPrograms.postgresql, located.missing),
+    );
   return located;
 }
 

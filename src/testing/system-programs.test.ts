@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { MissingProgramError, requireSystemProgram, systemPrograms } from './system-programs.ts';
+import { MissingProgramError } from './errors/missing-program-error.ts';
+import { requireSystemProgram, systemPrograms } from './system-programs.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'yeoul-programs-'));
 after(() => rmSync(folder, { recursive: true, force: true }));

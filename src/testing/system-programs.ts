@@ -1,4 +1,5 @@
 import { platform } from 'node:os';
+import { MissingProgramError } from './errors/missing-program-error.ts';
 import {
   findOnPath,
   type InstallTarget,
@@ -148,16 +149,6 @@ export function missingProgramMessage(
   );
 }
 
-/** A system program a test needs is not there; the message is one line and so is the stack. */
-export class MissingProgramError extends Error {
-  constructor(program: SystemProgram, missing: string) {
-    super(missingProgramMessage(program, missing));
-    this.name = 'MissingProgramError';
-    // The test reporter prints the stack: where the check ran says nothing the line does not.
-    this.stack = `${this.name}: ${this.message}`;
-  }
-}
-
 /**
  * The path of a system program (at `explicitPath` when given); throws a one-line
  * `MissingProgramError` naming the install command when it is not there.
@@ -167,6 +158,7 @@ export class MissingProgramError extends Error {
 export function requireSystemProgram(name: SystemProgramName, explicitPath?: string): string {
   const program = systemPrograms[name];
   const located = program.locate(explicitPath);
-  if ('missing' in located) throw new MissingProgramError(program, located.missing);
+  if ('missing' in located)
+    throw new MissingProgramError(missingProgramMessage(program, located.missing));
   return located.path;
 }
