@@ -33,7 +33,9 @@ export const devCommand = defineCommand({
       },
       onError: (message) => {
         runtime.reportConfigError(message);
-        io.stderr.write(`yeoul dev: the config cannot be used; the last good version keeps serving:\n${indent(message)}\n`);
+        io.stderr.write(
+          `yeoul dev: the config cannot be used; the last good version keeps serving:\n${indent(message)}\n`,
+        );
       },
     });
     watcher.watch(runtime.configFiles);
