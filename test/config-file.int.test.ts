@@ -17,6 +17,7 @@ import {
   yeoulDoor,
 } from '../src/testing/index.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = Record<string, any>;
 
 /** A config with a tool of its own (asking for approval, zod from the project), a persona, and two graphs. */
