@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { onlyPostgres } from './lib/bench-postgres.ts';
+import { smokePeers } from './lib/peer-comparison.ts';
 import { benchPostgresServer } from './lib/postgres-server-load.ts';
 import { ratio, target } from './lib/stats.ts';
 
@@ -82,6 +83,12 @@ async function load(name: string, url: string, connections: number, body?: unkno
 }
 
 const calculation = { message: '123 * 456 계산해줘' };
+
+// `--smoke`: one calculator turn (invoke and stream) through Yeoul and each peer, checked.
+if (process.argv.includes('--smoke')) {
+  await smokePeers({ env: childEnv, log });
+  process.exit(0);
+}
 
 // `--only postgres`: just the instances on PostgreSQL.
 if (onlyPostgres()) {
