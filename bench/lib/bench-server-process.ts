@@ -79,6 +79,9 @@ if (mode === 'hello') {
   const fake = await startFakeOpenAiServer(calculatorTurn, {
     delayMs: Number(process.argv[3] ?? 0),
     keepRequests: false,
+    // As a hosted model API does: an idle connection is not closed under a client that is
+    // about to reuse it (Node's 5 s default made Mastra's model calls fail on a busy machine).
+    keepAliveTimeoutMs: 120_000,
   });
   console.log(`READY ${fake.baseUrl}`);
 } else if (mode === 'yeoul') {

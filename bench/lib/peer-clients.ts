@@ -38,12 +38,19 @@ async function streamTurn(
   onEvent: (event: ServerSentEvent) => boolean,
 ): Promise<{ firstTokenMs?: number }> {
   let firstTokenMs: number | undefined;
+  let failure: unknown;
   const read = sseReader((event) => {
-    if (onEvent(event) && firstTokenMs === undefined) firstTokenMs = performance.now() - startedAt;
+    try {
+      if (onEvent(event) && firstTokenMs === undefined)
+        firstTokenMs = performance.now() - startedAt;
+    } catch (error) {
+      failure ??= error; // an error event: the turn fails once the stream has ended
+    }
   });
   const answer = await sendJson(url, body, { agent, onChunk: read });
   if (answer.status < 200 || answer.status > 299)
     throw new Error(`${url}: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+  if (failure) throw failure;
   return firstTokenMs === undefined ? {} : { firstTokenMs };
 }
 
@@ -108,8 +115,9 @@ export const mastraClient: PeerClient = {
       agent,
       performance.now(),
       (event) => {
-        if (!event.data.includes('"text-delta"')) return false;
+        if (!event.data.includes('"text-delta"') && !event.data.includes('"error"')) return false;
         const chunk = JSON.parse(event.data) as { type: string; payload?: { text?: string } };
+        if (chunk.type === 'error') throw new Error(`mastra stream: ${event.data.slice(0, 300)}`);
         if (chunk.type !== 'text-delta') return false;
         answer += chunk.payload?.text ?? '';
         return true;
@@ -151,10 +159,11 @@ export const langgraphClient: PeerClient = {
   name: 'langgraph',
   async invoke(baseUrl, agent) {
     const threadId = await createLanggraphThread(baseUrl, agent);
-    const state = okJson<{ messages?: LanggraphMessage[] }>(
+    const state = okJson<{ messages?: LanggraphMessage[]; __error__?: unknown }>(
       await sendJson(`${baseUrl}/threads/${threadId}/runs/wait`, langgraphInput, { agent }),
       'langgraph run',
     );
+    if (state.__error__) throw new Error(`langgraph run: ${JSON.stringify(state.__error__)}`);
     return { answer: lastText(state.messages), threadId };
   },
   async stream(baseUrl, agent) {
@@ -167,6 +176,7 @@ export const langgraphClient: PeerClient = {
       agent,
       startedAt,
       (event) => {
+        if (event.event === 'error') throw new Error(`langgraph run: ${event.data}`);
         if (event.event !== 'messages') return false;
         const [message] = JSON.parse(event.data) as [LanggraphMessage];
         const isAnswer =

@@ -66,7 +66,13 @@ export interface FakeOpenAiServer {
  */
 export async function startFakeOpenAiServer(
   script: FakeCompletion[] | ((request: ChatCompletionRequest, index: number) => FakeCompletion),
-  options: { delayMs?: number; keepRequests?: boolean; port?: number } = {},
+  options: {
+    delayMs?: number;
+    keepRequests?: boolean;
+    port?: number;
+    /** How long an idle keep-alive connection stays open (Node's default: 5 s). */
+    keepAliveTimeoutMs?: number;
+  } = {},
 ): Promise<FakeOpenAiServer> {
   const requests: ChatCompletionRequest[] = [];
   const embeddingRequests: string[][] = [];
@@ -114,6 +120,8 @@ export async function startFakeOpenAiServer(
       else answer(response, request, completion);
     });
   });
+  if (options.keepAliveTimeoutMs !== undefined)
+    server.keepAliveTimeout = options.keepAliveTimeoutMs;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
