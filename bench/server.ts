@@ -170,6 +170,8 @@ try {
     );
   }
   const postgres = await benchPostgresServer({ start, load, log }, calculation, databaseUrl);
+  // The servers above are done: stopped, so that only the compared ones run.
+  for (const child of children.splice(0)) child.kill('SIGTERM');
   const peers = await comparePeers({ quick, env: childEnv, log, startModel });
   const at100 = stream.find((run) => run.connections === 100);
   const at1000 = stream.find((run) => run.connections === 1000);
