@@ -1,4 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
+import { blockedPort, blockedPortReason } from '../core/index.ts';
 import type { ModelFailureReason } from './errors/model-call-error.ts';
 import { type RetryDecision, retryAfterMs } from './retry.ts';
 
@@ -50,6 +51,8 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
   const detail = describe(error);
   if (timedOut)
     return { reason: 'timeout', status: undefined, retryable: true, detail: 'no answer in time' };
+  const refusedPort = blockedPortFailure(error);
+  if (refusedPort !== undefined) return refusedPort;
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const retryAfter = retryAfterMs(error.responseHeaders);
@@ -77,10 +80,14 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
     if (status === 408 || status === 409 || status >= 500)
       return { ...base, reason: 'unavailable', retryable: true };
     if (status === 401 || status === 403) return { ...base, reason: 'auth', retryable: false };
+    // Gemini refuses a wrong key with 400 and the reason API_KEY_INVALID.
+    if (status === 400 && error.responseBody?.includes('API_KEY_INVALID'))
+      return { ...base, reason: 'auth', retryable: false };
     return { ...base, reason: 'bad_request', retryable: false };
   }
   const name = (error as { name?: string } | null)?.name ?? '';
-  if (name === 'AI_LoadAPIKeyError')
+  // The Bedrock provider reports credentials the AWS chain could not find in a plain Error.
+  if (name === 'AI_LoadAPIKeyError' || (error instanceof Error && awsCredentialsMissing(error)))
     return { reason: 'auth', status: undefined, retryable: false, detail };
   if (refusedRequestNames.has(name))
     return { reason: 'bad_request', status: undefined, retryable: false, detail };
@@ -94,6 +101,33 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
   }
   // fetch() failures, connection resets and truncated streams.
   return { reason: 'network', status: undefined, retryable: true, detail };
+}
+
+/**
+ * fetch refused the URL's port outright (a WHATWG "bad port": 6000, 6665–6669, …), before any
+ * connection: no retry can ever reach it, so it is reported as unreachable, at once, naming
+ * the port when the URL shows it (a redirect may have led there instead).
+ */
+function blockedPortFailure(error: unknown): ClassifiedFailure | undefined {
+  let current: unknown = error;
+  let url: string | undefined;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth += 1) {
+    url ??= APICallError.isInstance(current) ? current.url : undefined;
+    if (current.message === 'bad port') {
+      const port = url === undefined ? undefined : blockedPort(url);
+      const detail =
+        port === undefined
+          ? 'fetch refused a blocked port (a "bad port" in the WHATWG Fetch standard), reached through a redirect; point the base URL at another port'
+          : blockedPortReason(port);
+      return { reason: 'unreachable', status: undefined, retryable: false, detail };
+    }
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function awsCredentialsMissing(error: Error): boolean {
+  return /^AWS (?:credential provider failed|SigV4 authentication requires)/.test(error.message);
 }
 
 /** The socket error code (ECONNREFUSED, …) somewhere in an error's cause chain. */

@@ -79,6 +79,14 @@ export interface ModelCallResult {
 
 /** Which model a ChatModel talks to. */
 export interface ModelInfo {
-  provider: 'openai' | 'anthropic' | 'ollama' | 'compat' | 'offline';
+  provider:
+    | 'openai'
+    | 'anthropic'
+    | 'ollama'
+    | 'compat'
+    | 'bedrock'
+    | 'google'
+    | 'azure'
+    | 'offline';
   modelId: string;
 }
