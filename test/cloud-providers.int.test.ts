@@ -7,6 +7,7 @@ import {
   type FakeChatProvider,
   type FakeChatTurn,
   readEvents,
+  runYeoul,
   startFakeAzureOpenAi,
   startFakeBedrock,
   startFakeGemini,
@@ -101,4 +102,33 @@ describe('the agent on Bedrock, Gemini and Azure OpenAI (fakes on their wire for
       }
     });
   }
+});
+
+describe('a cloud provider without its settings', () => {
+  it('stops the CLI at start with one line naming what to set', async () => {
+    const home = mkdtempSync(join(root, 'home-'));
+    const data = mkdtempSync(join(root, 'data-'));
+    const bedrock = await runYeoul(['ask', '안녕', '--data', data], {
+      env: { YEOUL_MODEL: 'bedrock:amazon.nova-lite-v1:0', HOME: home },
+    });
+    assert.equal(bedrock.code, 1);
+    assert.equal(bedrock.stdout, '');
+    const line = bedrock.stderr.trim();
+    assert.equal(line.split('\n').length, 1, line);
+    assert.match(line, /^yeoul: .*AWS_REGION \(or AWS_DEFAULT_REGION\) is not set/);
+    assert.match(line, /set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY .* or AWS_PROFILE/);
+
+    const azure = await runYeoul(['ask', '안녕', '--data', data], {
+      env: {
+        YEOUL_MODEL: 'azure:gpt',
+        AZURE_API_KEY: 'k',
+        AZURE_BASE_URL: 'http://127.0.0.1:6669',
+      },
+    });
+    assert.equal(azure.code, 1);
+    assert.match(
+      azure.stderr,
+      /AZURE_BASE_URL \(http:\/\/127\.0\.0\.1:6669\): port 6669 is blocked/,
+    );
+  });
 });
