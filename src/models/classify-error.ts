@@ -1,4 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
+import { StreamProviderError } from 'ai';
 import { blockedPort, blockedPortReason } from '../core/index.ts';
 import type { ModelFailureReason } from './errors/model-call-error.ts';
 import { type RetryDecision, retryAfterMs } from './retry.ts';
@@ -76,14 +77,19 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
     // A success status with a body that did not parse: a cut or garbled answer, often passing.
     if (status >= 200 && status < 300)
       return { ...base, reason: 'invalid_response', retryable: true };
-    if (status === 429) return { ...base, reason: 'rate_limited', retryable: true };
-    if (status === 408 || status === 409 || status >= 500)
-      return { ...base, reason: 'unavailable', retryable: true };
-    if (status === 401 || status === 403) return { ...base, reason: 'auth', retryable: false };
     // Gemini refuses a wrong key with 400 and the reason API_KEY_INVALID.
     if (status === 400 && error.responseBody?.includes('API_KEY_INVALID'))
       return { ...base, reason: 'auth', retryable: false };
-    return { ...base, reason: 'bad_request', retryable: false };
+    return byStatus(status, base);
+  }
+  // An error the provider read inside a stream that had begun (Bedrock's throttlingException
+  // or validationException frames): its status says what it is, as an HTTP one would.
+  if (StreamProviderError.isInstance(error) && error.statusCode !== undefined) {
+    const type = error.type ? `${error.type}: ` : '';
+    return byStatus(error.statusCode, {
+      status: error.statusCode,
+      detail: `${type}${error.message}`.slice(0, 300),
+    });
   }
   const name = (error as { name?: string } | null)?.name ?? '';
   // The Bedrock provider reports credentials the AWS chain could not find in a plain Error.
@@ -101,6 +107,18 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
   }
   // fetch() failures, connection resets and truncated streams.
   return { reason: 'network', status: undefined, retryable: true, detail };
+}
+
+/** What an HTTP error status (other than 2xx) means for a model call. */
+function byStatus(
+  status: number,
+  base: Omit<ClassifiedFailure, 'reason' | 'retryable'>,
+): ClassifiedFailure {
+  if (status === 429) return { ...base, reason: 'rate_limited', retryable: true };
+  if (status === 408 || status === 409 || status >= 500)
+    return { ...base, reason: 'unavailable', retryable: true };
+  if (status === 401 || status === 403) return { ...base, reason: 'auth', retryable: false };
+  return { ...base, reason: 'bad_request', retryable: false };
 }
 
 /**

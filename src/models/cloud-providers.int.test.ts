@@ -127,6 +127,37 @@ describe('bedrock credentials, as the AWS SDK reads them', () => {
     assert.equal(fake.server.requests.length, 0);
   });
 
+  it('sorts exceptions sent inside a started stream: throttling is retried, validation is not', async () => {
+    const fake = await started(
+      startFakeBedrock(
+        [
+          { kind: 'error', status: 429, message: 'Too many tokens, please wait.', midStream: true },
+          { kind: 'text', text: 'after the wait' },
+          { kind: 'error', status: 400, message: 'Input is too long.', midStream: true },
+          { kind: 'error', status: 429, message: 'Too many tokens, please wait.', midStream: true },
+        ],
+        aws,
+      ),
+    );
+    const env = bedrockEnv(fake, {
+      AWS_ACCESS_KEY_ID: aws.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: aws.secretAccessKey,
+    });
+    const model = resolveModel(readModelConfig(env), fast);
+    const streamed = { messages: question, onTextDelta: () => undefined };
+    const result = await model.call(streamed);
+    assert.equal(result.text, 'after the wait');
+    assert.equal(result.attempts, 2);
+    const failure = await failureOf(model.call(streamed));
+    assert.equal(failure.code, 'model_bad_request');
+    assert.equal(failure.status, 400);
+    assert.equal(failure.attempts, 1);
+    assert.match(failure.message, /validationException: Input is too long/);
+    const throttled = await failureOf(model.call(streamed));
+    assert.equal(throttled.code, 'model_rate_limited');
+    assert.equal(throttled.attempts, 3);
+  });
+
   it('names what to set when there is no region and no credentials', () => {
     assert.throws(
       () => readModelConfig({ YEOUL_MODEL: 'bedrock:amazon.nova-lite-v1:0', HOME: root }),

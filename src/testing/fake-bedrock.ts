@@ -49,6 +49,33 @@ export async function startFakeBedrock(
         body: stream(turn),
       };
     },
+    streamError(turn, _body, request) {
+      if (conversePath.exec(request.path)?.[2] !== 'converse-stream') return undefined;
+      // The stream began (200), then the service reports an exception frame.
+      const frames = [
+        eventStreamMessage(
+          {
+            ':event-type': 'messageStart',
+            ':content-type': 'application/json',
+            ':message-type': 'event',
+          },
+          JSON.stringify({ role: 'assistant', p: 'abcd' }),
+        ),
+        eventStreamMessage(
+          {
+            ':exception-type': exceptionType(turn.status),
+            ':content-type': 'application/json',
+            ':message-type': 'exception',
+          },
+          JSON.stringify({ message: turn.message }),
+        ),
+      ];
+      return {
+        kind: 'bytes',
+        contentType: 'application/vnd.amazon.eventstream',
+        body: Buffer.concat(frames),
+      };
+    },
     check(request) {
       const problem = checkSignatureV4(request, { credentials, service: 'bedrock' });
       if (problem === undefined) return undefined;
@@ -131,6 +158,12 @@ export function eventStreamMessage(headers: Record<string, string>, payload: str
   const message = Buffer.concat([prelude, headerBytes, body, Buffer.alloc(4)]);
   message.writeUInt32BE(crc32(message.subarray(0, total - 4)), total - 4);
   return message;
+}
+
+/** The exception frame's type: the error's name with a lower-case first letter. */
+function exceptionType(status: number): string {
+  const name = errorType(status);
+  return `${name.charAt(0).toLowerCase()}${name.slice(1)}`;
 }
 
 function errorType(status: number): string {

@@ -9,7 +9,14 @@ import {
 export type FakeChatTurn =
   | { kind: 'text'; text: string }
   | { kind: 'tool-call'; name: string; input: Record<string, unknown> }
-  | { kind: 'error'; status: number; message: string; headers?: Record<string, string> };
+  | {
+      kind: 'error';
+      status: number;
+      message: string;
+      headers?: Record<string, string>;
+      /** On a streamed request, sent inside the stream once it began (where the API can). */
+      midStream?: boolean;
+    };
 
 /** A fake chat provider: the HTTP server, and the parsed JSON bodies it was sent. */
 export interface FakeChatProvider {
@@ -45,6 +52,12 @@ export interface FakeChatDialect {
   errorBody(turn: Extract<FakeChatTurn, { kind: 'error' }>): unknown;
   /** Headers the provider adds to its errors (the script's own come on top). */
   errorHeaders?(turn: Extract<FakeChatTurn, { kind: 'error' }>): Record<string, string>;
+  /** The reply to a `midStream` error turn on a streamed request; undefined: a plain error. */
+  streamError?(
+    turn: Extract<FakeChatTurn, { kind: 'error' }>,
+    body: Record<string, unknown>,
+    request: RecordedRequest,
+  ): FakeReply | undefined;
   /** Refuses a request (a reply) that is not authenticated; undefined lets it through. */
   check?(request: RecordedRequest): FakeReply | undefined;
 }
@@ -71,6 +84,8 @@ export async function startFake(
     const turn = turnFor(script, body, index);
     index += 1;
     if (turn.kind !== 'error') return dialect.answer(turn, body, request);
+    const inStream = turn.midStream ? dialect.streamError?.(turn, body, request) : undefined;
+    if (inStream) return inStream;
     const headers = { ...dialect.errorHeaders?.(turn), ...turn.headers };
     return { kind: 'json', status: turn.status, body: dialect.errorBody(turn), headers };
   });
