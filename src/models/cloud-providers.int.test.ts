@@ -90,7 +90,7 @@ describe('bedrock credentials, as the AWS SDK reads them', () => {
     assert.equal(fake.server.requests[0]?.headers['x-amz-security-token'], temporary.sessionToken);
   });
 
-  it('reads a profile from the shared credentials file (AWS_PROFILE)', async () => {
+  it('reads a profile from the shared credentials file (AWS_PROFILE), which wins over keys', async () => {
     const fake = await started(
       startFakeBedrock([{ kind: 'text', text: '프로필로 서명했어요' }], aws),
     );
@@ -103,6 +103,9 @@ describe('bedrock credentials, as the AWS SDK reads them', () => {
       AWS_PROFILE: 'yeoul',
       AWS_SHARED_CREDENTIALS_FILE: credentialsFile,
       AWS_CONFIG_FILE: join(root, 'no-config'),
+      // The AWS SDK takes the profile when both are set; so does Yeoul.
+      AWS_ACCESS_KEY_ID: 'AKIAWRONGENVIRONMENT',
+      AWS_SECRET_ACCESS_KEY: 'wrong',
     });
     const result = await resolveModel(readModelConfig(env)).call({ messages: question });
     assert.equal(result.text, '프로필로 서명했어요');

@@ -53,8 +53,11 @@ function languageModelFor(config: ModelConfig): LanguageModel {
       }).chatModel(modelId);
     case 'bedrock': {
       const bedrock = config.bedrock ?? {};
+      // As in the AWS SDK, a profile wins over keys in the environment.
       const keys =
-        bedrock.accessKeyId !== undefined && bedrock.secretAccessKey !== undefined
+        bedrock.profile === undefined &&
+        bedrock.accessKeyId !== undefined &&
+        bedrock.secretAccessKey !== undefined
           ? {
               accessKeyId: bedrock.accessKeyId,
               secretAccessKey: bedrock.secretAccessKey,
