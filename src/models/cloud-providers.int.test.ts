@@ -130,6 +130,24 @@ describe('bedrock credentials, as the AWS SDK reads them', () => {
     assert.equal(fake.server.requests.length, 0);
   });
 
+  it('sends a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK) as a bearer token instead of signing', async () => {
+    const fake = await started(
+      startFakeBedrock([{ kind: 'text', text: 'ok' }], { apiKey: 'ABSKfakeBedrockKey' }),
+    );
+    const env = bedrockEnv(fake, { AWS_BEARER_TOKEN_BEDROCK: 'ABSKfakeBedrockKey' });
+    assert.equal(
+      (await resolveModel(readModelConfig(env)).call({ messages: question })).text,
+      'ok',
+    );
+    assert.equal(fake.server.requests[0]?.headers['x-amz-date'], undefined, 'not signed');
+    const wrong = { ...env, AWS_BEARER_TOKEN_BEDROCK: 'ABSKother' };
+    const failure = await failureOf(
+      resolveModel(readModelConfig(wrong), fast).call({ messages: question }),
+    );
+    assert.equal(failure.code, 'model_auth_failed');
+    assert.equal(failure.attempts, 1);
+  });
+
   it('sorts exceptions sent inside a started stream: throttling is retried, validation is not', async () => {
     const fake = await started(
       startFakeBedrock(

@@ -14,13 +14,14 @@ const conversePath = /^\/model\/([^/]+)\/(converse|converse-stream)$/;
  * Amazon Bedrock's Converse API (`POST /model/{modelId}/converse`, and `/converse-stream`
  * answering in AWS's binary event-stream framing: messageStart, contentBlockStart/Delta/Stop,
  * messageStop, metadata), as bedrock-runtime answers. Every request must carry a valid
- * SigV4 signature for `credentials` (service `bedrock`), else 403 as AWS refuses it; errors
+ * SigV4 signature for `credentials` (service `bedrock`), or the Bedrock API key as a bearer
+ * token when given `{apiKey}`, else 403 as AWS refuses it; errors
  * are `{message}` with the `x-amzn-errortype` header. Pass `baseUrl` as
  * AWS_ENDPOINT_URL_BEDROCK_RUNTIME.
  */
 export async function startFakeBedrock(
   script: FakeChatScript,
-  credentials: FakeAwsCredentials,
+  credentials: FakeAwsCredentials | { apiKey: string },
 ): Promise<FakeChatProvider> {
   return startFake((path) => conversePath.test(path), script, {
     errorBody: (turn) => ({ message: turn.message }),
@@ -77,7 +78,10 @@ export async function startFakeBedrock(
       };
     },
     check(request) {
-      const problem = checkSignatureV4(request, { credentials, service: 'bedrock' });
+      const problem =
+        'apiKey' in credentials
+          ? checkApiKey(request.headers.authorization, credentials.apiKey)
+          : checkSignatureV4(request, { credentials, service: 'bedrock' });
       if (problem === undefined) return undefined;
       // Bedrock's REST API refuses a bad signature or key with 403 (CloudWatch's JSON API: 400).
       const headers = awsErrorHeaders(problem.type);
@@ -158,6 +162,16 @@ export function eventStreamMessage(headers: Record<string, string>, payload: str
   const message = Buffer.concat([prelude, headerBytes, body, Buffer.alloc(4)]);
   message.writeUInt32BE(crc32(message.subarray(0, total - 4)), total - 4);
   return message;
+}
+
+/** A Bedrock API key comes as a bearer token instead of a signature. */
+function checkApiKey(
+  authorization: string | undefined,
+  apiKey: string,
+): { type: string; message: string } | undefined {
+  if (authorization === `Bearer ${apiKey}`) return undefined;
+  const message = 'Authentication failed: Please make sure your API Key is valid.';
+  return { type: 'AccessDeniedException', message };
 }
 
 /** The exception frame's type: the error's name with a lower-case first letter. */
