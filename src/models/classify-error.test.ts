@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { APICallError } from '@ai-sdk/provider';
+import { StreamProviderError } from 'ai';
 import { closedPortUrl } from '../testing/index.ts';
 import { classifyModelError } from './classify-error.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
@@ -65,5 +66,31 @@ describe('classifying model failures', () => {
     );
     assert.equal(failure.reason, 'unreachable');
     assert.equal(failure.retryable, true);
+  });
+
+  it('sorts errors sent inside a stream by their status, and retries what the provider calls passing', () => {
+    const sorted = (statusCode: number, isRetryable: boolean, type: string) =>
+      classifyModelError(
+        new StreamProviderError({ message: 'stream failed', type, statusCode, isRetryable }),
+        false,
+      );
+    assert.deepEqual(
+      [
+        sorted(429, true, 'throttlingException'),
+        sorted(400, false, 'validationException'),
+        sorted(424, true, 'modelStreamErrorException'),
+        sorted(503, true, 'serviceUnavailableException'),
+      ].map(({ reason, retryable, status }) => [reason, retryable, status]),
+      [
+        ['rate_limited', true, 429],
+        ['bad_request', false, 400],
+        ['unavailable', true, 424],
+        ['unavailable', true, 503],
+      ],
+    );
+    assert.match(
+      sorted(400, false, 'validationException').detail,
+      /^validationException: stream failed/,
+    );
   });
 });

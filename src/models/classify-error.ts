@@ -86,10 +86,13 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
   // or validationException frames): its status says what it is, as an HTTP one would.
   if (StreamProviderError.isInstance(error) && error.statusCode !== undefined) {
     const type = error.type ? `${error.type}: ` : '';
-    return byStatus(error.statusCode, {
-      status: error.statusCode,
-      detail: `${type}${error.message}`.slice(0, 300),
-    });
+    const base = { status: error.statusCode, detail: `${type}${error.message}`.slice(0, 300) };
+    const sorted = byStatus(error.statusCode, base);
+    // A failure the provider calls passing (Bedrock's modelStreamErrorException, 424) is the
+    // model not serving, not a request to fix.
+    return sorted.reason === 'bad_request' && error.isRetryable
+      ? { ...base, reason: 'unavailable', retryable: true }
+      : sorted;
   }
   const name = (error as { name?: string } | null)?.name ?? '';
   // The Bedrock provider reports credentials the AWS chain could not find in a plain Error.

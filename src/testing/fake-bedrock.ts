@@ -183,6 +183,7 @@ function exceptionType(status: number): string {
 function errorType(status: number): string {
   if (status === 403) return 'AccessDeniedException';
   if (status === 404) return 'ResourceNotFoundException';
+  if (status === 424) return 'ModelStreamErrorException';
   if (status === 429) return 'ThrottlingException';
   if (status === 503) return 'ServiceUnavailableException';
   if (status >= 500) return 'InternalServerException';
