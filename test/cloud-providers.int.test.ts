@@ -115,7 +115,7 @@ describe('a cloud provider without its settings', () => {
     assert.equal(bedrock.stdout, '');
     const line = bedrock.stderr.trim();
     assert.equal(line.split('\n').length, 1, line);
-    assert.match(line, /^yeoul: .*AWS_REGION \(or AWS_DEFAULT_REGION\) is not set/);
+    assert.match(line, /^yeoul: .*no AWS region is set: set AWS_REGION \(or AWS_DEFAULT_REGION\)/);
     assert.match(line, /set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY .* or AWS_PROFILE/);
 
     const azure = await runYeoul(['ask', '안녕', '--data', data], {

@@ -99,16 +99,28 @@ describe('bedrock credentials, as the AWS SDK reads them', () => {
       credentialsFile,
       `[default]\naws_access_key_id = AKIAWRONGDEFAULT0000\naws_secret_access_key = nope\n\n[yeoul]\naws_access_key_id = ${aws.accessKeyId}\naws_secret_access_key = ${aws.secretAccessKey}\n`,
     );
+    const configFile = join(root, 'config');
+    writeFileSync(
+      configFile,
+      '[default]\nregion = us-west-2\n\n[profile yeoul]\nregion = eu-central-1\n',
+    );
     const env = bedrockEnv(fake, {
+      AWS_REGION: '',
       AWS_PROFILE: 'yeoul',
       AWS_SHARED_CREDENTIALS_FILE: credentialsFile,
-      AWS_CONFIG_FILE: join(root, 'no-config'),
+      AWS_CONFIG_FILE: configFile,
       // The AWS SDK takes the profile when both are set; so does Yeoul.
       AWS_ACCESS_KEY_ID: 'AKIAWRONGENVIRONMENT',
       AWS_SECRET_ACCESS_KEY: 'wrong',
     });
     const result = await resolveModel(readModelConfig(env)).call({ messages: question });
     assert.equal(result.text, '프로필로 서명했어요');
+    const authorization = String(fake.server.requests[0]?.headers.authorization);
+    assert.match(
+      authorization,
+      /\/eu-central-1\/bedrock\//,
+      "the profile's region from ~/.aws/config",
+    );
   });
 
   it('reports a profile that does not exist as refused credentials, without retrying', async () => {

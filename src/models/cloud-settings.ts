@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,8 +41,13 @@ export interface AzureSettings {
  * `AWS_EC2_METADATA_DISABLED=false`) the instance's role.
  */
 export function readBedrockSettings(value: Env, problems: string[]): BedrockSettings {
+  const home = value('HOME') ?? homedir();
+  const configFile = value('AWS_CONFIG_FILE') ?? join(home, '.aws', 'config');
   const settings: BedrockSettings = {
-    region: value('AWS_REGION') ?? value('AWS_DEFAULT_REGION'),
+    region:
+      value('AWS_REGION') ??
+      value('AWS_DEFAULT_REGION') ??
+      profileRegion(configFile, value('AWS_PROFILE') ?? 'default'),
     baseUrl: value('AWS_ENDPOINT_URL_BEDROCK_RUNTIME') ?? value('AWS_ENDPOINT_URL'),
     apiKey: value('AWS_BEARER_TOKEN_BEDROCK'),
     accessKeyId: value('AWS_ACCESS_KEY_ID'),
@@ -52,18 +57,17 @@ export function readBedrockSettings(value: Env, problems: string[]): BedrockSett
     credentialsFile: value('AWS_SHARED_CREDENTIALS_FILE'),
     configFile: value('AWS_CONFIG_FILE'),
   };
-  if (settings.region === undefined)
-    problems.push('YEOUL_MODEL uses bedrock but AWS_REGION (or AWS_DEFAULT_REGION) is not set');
+  if (settings.region === undefined) {
+    problems.push(
+      "YEOUL_MODEL uses bedrock but no AWS region is set: set AWS_REGION (or AWS_DEFAULT_REGION), or a region in the profile's section of ~/.aws/config",
+    );
+  }
   if ((settings.accessKeyId === undefined) !== (settings.secretAccessKey === undefined)) {
     problems.push(
       'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither (to use a profile or role)',
     );
   }
-  const home = value('HOME') ?? homedir();
-  const sharedFiles = [
-    settings.credentialsFile ?? join(home, '.aws', 'credentials'),
-    settings.configFile ?? join(home, '.aws', 'config'),
-  ];
+  const sharedFiles = [settings.credentialsFile ?? join(home, '.aws', 'credentials'), configFile];
   const hasSource =
     settings.apiKey !== undefined ||
     settings.accessKeyId !== undefined ||
@@ -79,6 +83,28 @@ export function readBedrockSettings(value: Env, problems: string[]): BedrockSett
     );
   }
   return settings;
+}
+
+/**
+ * The `region` of a profile in the shared config file (`[default]`, `[profile NAME]`), as the
+ * AWS SDK finds it when no variable names one; undefined when the file or key is absent.
+ */
+function profileRegion(configFile: string, profile: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(configFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const wanted = profile === 'default' ? ['default', 'profile default'] : [`profile ${profile}`];
+  let inSection = false;
+  for (const line of text.split(/\r?\n/)) {
+    const section = /^\s*\[\s*([^\]]+?)\s*\]/.exec(line);
+    if (section) inSection = wanted.includes(section[1] as string);
+    const setting = /^\s*region\s*=\s*(\S+)/.exec(line);
+    if (inSection && setting) return setting[1];
+  }
+  return undefined;
 }
 
 /** Gemini's settings; the key is required. */
