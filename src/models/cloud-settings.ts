@@ -35,8 +35,8 @@ export interface AzureSettings {
 }
 
 /**
- * Bedrock's settings and what is missing: a region (`AWS_REGION` or `AWS_DEFAULT_REGION`)
- * and some source of credentials the AWS SDK would use — keys in the environment, a
+ * Bedrock's settings and what is missing: a region (`AWS_REGION`, `AWS_DEFAULT_REGION` or
+ * the profile's in the shared config file) and some source of credentials the AWS SDK would use — keys in the environment, a
  * profile or the shared files, a web identity or container role, an API key, or (with
  * `AWS_EC2_METADATA_DISABLED=false`) the instance's role.
  */
