@@ -257,6 +257,24 @@ describe('google and azure keys', () => {
     assert.equal(failure.attempts, 1);
   });
 
+  it("reaches an Azure resource by name at Azure's own URL", () => {
+    const model = resolveModel(
+      readModelConfig({
+        YEOUL_MODEL: 'azure:my-gpt',
+        AZURE_API_KEY: 'k',
+        AZURE_RESOURCE_NAME: 'yeoul',
+      }),
+    );
+    // The provider's URL builder, as it will be called for the Responses API (no network here).
+    const { config } = model.languageModel as unknown as {
+      config: { url(options: { path: string; modelId: string }): string };
+    };
+    assert.equal(
+      config.url({ path: '/responses', modelId: 'my-gpt' }),
+      'https://yeoul.openai.azure.com/openai/v1/responses?api-version=v1',
+    );
+  });
+
   it('names every missing setting at start', () => {
     assert.throws(
       () => readModelConfig({ YEOUL_MODEL: 'google:gemini-2.5-flash' }),
