@@ -14,6 +14,9 @@ import { ModelConfigError } from './errors/model-config-error.ts';
 import { readModelConfig } from './model-config.ts';
 import { resolveModel } from './resolve-model.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: provider internals, read for their URLs
+type Json = any;
+
 const fakes: FakeChatProvider[] = [];
 const root = mkdtempSync(join(tmpdir(), 'yeoul-cloud-providers-'));
 after(async () => {
@@ -214,7 +217,7 @@ describe('bedrock credentials, as the AWS SDK reads them', () => {
   });
 });
 
-describe('google and azure keys', () => {
+describe("google and azure keys; each cloud's default endpoint", () => {
   it('sends the Gemini key as x-goog-api-key; a wrong one (400 API_KEY_INVALID) is an auth failure', async () => {
     const fake = await started(startFakeGemini([{ kind: 'text', text: 'ok' }], 'AIza-right'));
     const env = {
@@ -257,20 +260,25 @@ describe('google and azure keys', () => {
     assert.equal(failure.attempts, 1);
   });
 
-  it("reaches an Azure resource by name at Azure's own URL", () => {
-    const model = resolveModel(
-      readModelConfig({
-        YEOUL_MODEL: 'azure:my-gpt',
-        AZURE_API_KEY: 'k',
-        AZURE_RESOURCE_NAME: 'yeoul',
-      }),
-    );
-    // The provider's URL builder, as it will be called for the Responses API (no network here).
-    const { config } = model.languageModel as unknown as {
-      config: { url(options: { path: string; modelId: string }): string };
-    };
+  it("reaches each cloud's own endpoint when no base URL is set (URLs only, no network)", () => {
+    // The providers' URL builders, as they will be called (internals of the AI SDK packages).
+    const configOf = (env: Record<string, string>) =>
+      (resolveModel(readModelConfig(env)).languageModel as unknown as { config: Json }).config;
+    const bedrock = configOf({
+      YEOUL_MODEL: 'bedrock:m',
+      AWS_REGION: 'ap-northeast-2',
+      AWS_PROFILE: 'p',
+    });
+    assert.equal(bedrock.baseUrl(), 'https://bedrock-runtime.ap-northeast-2.amazonaws.com');
+    const google = configOf({ YEOUL_MODEL: 'google', GOOGLE_GENERATIVE_AI_API_KEY: 'k' });
+    assert.equal(google.baseURL, 'https://generativelanguage.googleapis.com/v1beta');
+    const azure = configOf({
+      YEOUL_MODEL: 'azure:my-gpt',
+      AZURE_API_KEY: 'k',
+      AZURE_RESOURCE_NAME: 'yeoul',
+    });
     assert.equal(
-      config.url({ path: '/responses', modelId: 'my-gpt' }),
+      azure.url({ path: '/responses', modelId: 'my-gpt' }),
       'https://yeoul.openai.azure.com/openai/v1/responses?api-version=v1',
     );
   });
