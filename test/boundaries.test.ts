@@ -14,10 +14,22 @@ const allowed: Record<string, string[]> = {
   knowledge: ['core', 'models'],
   agents: ['core', 'graph', 'models', 'tools', 'knowledge'],
   mcp: ['core', 'tools'],
-  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp'],
-  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server'],
+  evals: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents'],
+  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'evals'],
+  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'evals', 'server'],
   web: [],
-  testing: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server', 'cli'],
+  testing: [
+    'core',
+    'graph',
+    'models',
+    'tools',
+    'knowledge',
+    'agents',
+    'mcp',
+    'evals',
+    'server',
+    'cli',
+  ],
 };
 
 function sourceFiles(directory: string): string[] {

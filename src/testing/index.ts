@@ -7,6 +7,7 @@ export {
 } from './chat-graph.ts';
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 export { closedPortUrl, freePort } from './closed-port.ts';
+export { evalOutcome } from './eval-outcome.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
 export {
   type FakeChatProvider,

@@ -1,0 +1,33 @@
+export { defineScorer, type ScorerDefinition } from './define-scorer.ts';
+export { DatasetError } from './errors/dataset-error.ts';
+export { UnknownScorerError } from './errors/unknown-scorer-error.ts';
+export { type EvalItemInput, evalItemSchema, parseEvalItem } from './eval-item.ts';
+export { type DatasetFormat, parseDataset, readDataset } from './read-dataset.ts';
+export {
+  builtInScorers,
+  type ScorerSelection,
+  scorersFor,
+  selectScorers,
+} from './scorers/built-in-scorers.ts';
+export { containsScorer } from './scorers/contains-scorer.ts';
+export { exactScorer } from './scorers/exact-scorer.ts';
+export { groundedness, groundedScorer } from './scorers/grounded-scorer.ts';
+export { evalJudgeSchema, judgeScorer } from './scorers/judge-scorer.ts';
+export { latencyScorer, tokensScorer } from './scorers/limit-scorers.ts';
+export { comparableText, statesExpected } from './scorers/match-text.ts';
+export { sourcesScorer } from './scorers/sources-scorer.ts';
+export { toolsScorer } from './scorers/tools-scorer.ts';
+export type {
+  EvalItem,
+  EvalRun,
+  EvalRunItem,
+  EvalRunSummary,
+  EvalSummary,
+  EvalToolCall,
+  EvalTurn,
+  ItemOutcome,
+  ItemScore,
+  ScoreResult,
+  Scorer,
+  ScorerTools,
+} from './types.ts';
