@@ -3,6 +3,8 @@ export { DatasetError } from './errors/dataset-error.ts';
 export { UnknownScorerError } from './errors/unknown-scorer-error.ts';
 export { type EvalItemInput, evalItemSchema, parseEvalItem } from './eval-item.ts';
 export { type DatasetFormat, parseDataset, readDataset } from './read-dataset.ts';
+export { type RunEvalOptions, runEval, scoreOutcome } from './run-eval.ts';
+export { type EvalTarget, type RunItemOptions, runItem } from './run-item.ts';
 export {
   builtInScorers,
   type ScorerSelection,
@@ -17,6 +19,7 @@ export { latencyScorer, tokensScorer } from './scorers/limit-scorers.ts';
 export { comparableText, statesExpected } from './scorers/match-text.ts';
 export { sourcesScorer } from './scorers/sources-scorer.ts';
 export { toolsScorer } from './scorers/tools-scorer.ts';
+export { itemScore, summarizeRun } from './summarize-run.ts';
 export type {
   EvalItem,
   EvalRun,
