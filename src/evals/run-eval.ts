@@ -40,7 +40,7 @@ export interface RunEvalOptions {
 export async function runEval(
   options: RunEvalOptions,
 ): Promise<{ items: EvalRunItem[]; summary: EvalSummary }> {
-  const { items, target } = options;
+  const { items } = options;
   const graph = options.graph ?? 'chat';
   const results: EvalRunItem[] = new Array(items.length);
   let next = 0;

@@ -15,9 +15,10 @@ export function summarizeRun(items: EvalRunItem[]): EvalSummary {
   const byScorer: Record<string, { total: number; count: number }> = {};
   for (const item of items) {
     for (const entry of item.scores) {
-      const slot = (byScorer[entry.scorer] ??= { total: 0, count: 0 });
+      const slot = byScorer[entry.scorer] ?? { total: 0, count: 0 };
       slot.total += entry.score;
       slot.count += 1;
+      byScorer[entry.scorer] = slot;
     }
   }
   const mean =
