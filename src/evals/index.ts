@@ -2,6 +2,15 @@ export { defineScorer, type ScorerDefinition } from './define-scorer.ts';
 export { DatasetError } from './errors/dataset-error.ts';
 export { UnknownScorerError } from './errors/unknown-scorer-error.ts';
 export { type EvalItemInput, evalItemSchema, parseEvalItem } from './eval-item.ts';
+export { evalMigrations } from './eval-migrations.ts';
+export {
+  type EvalStore,
+  emptySummary,
+  type Feedback,
+  type FinishedEvalRun,
+  type NewEvalRun,
+} from './eval-store.ts';
+export { PostgresEvalStore } from './postgres-eval-store.ts';
 export { type DatasetFormat, parseDataset, readDataset } from './read-dataset.ts';
 export { type RunEvalOptions, runEval, scoreOutcome } from './run-eval.ts';
 export { type EvalTarget, type RunItemOptions, runItem } from './run-item.ts';
@@ -19,6 +28,7 @@ export { latencyScorer, tokensScorer } from './scorers/limit-scorers.ts';
 export { comparableText, statesExpected } from './scorers/match-text.ts';
 export { sourcesScorer } from './scorers/sources-scorer.ts';
 export { toolsScorer } from './scorers/tools-scorer.ts';
+export { SqliteEvalStore } from './sqlite-eval-store.ts';
 export { itemScore, summarizeRun } from './summarize-run.ts';
 export type {
   EvalItem,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentRunner } from '../agents/index.ts';
 import { yeoulVersion } from '../core/index.ts';
+import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../evals/index.ts';
 import { type Checkpointer, SqliteCheckpointer } from '../graph/index.ts';
 import {
   KnowledgeBase,
@@ -149,6 +150,10 @@ export async function createRuntime(
   // One registry of sessions for the API and the CLI, in the checkpoints' database.
   const sessions: SessionStore =
     postgres?.sessions ?? new SessionRegistry((sqliteCheckpointer as SqliteCheckpointer).database);
+  // Evaluation runs and feedback, beside the sessions.
+  const evals: EvalStore = postgres
+    ? new PostgresEvalStore(postgres.pool)
+    : new SqliteEvalStore((sqliteCheckpointer as SqliteCheckpointer).database);
   const sampleIngested =
     firstStart && config.sampleKnowledge
       ? await knowledge.ingestPaths([sampleKnowledgeDir])
@@ -170,6 +175,8 @@ export async function createRuntime(
     agentDependencies,
     runner,
     sessions,
+    /** Evaluation runs and answer ratings (yeoul eval, /api/evals, feedback). */
+    evals,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */
     mcp,
     /** The search index's state, for the status endpoint (no request to a cluster). */

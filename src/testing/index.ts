@@ -8,6 +8,7 @@ export {
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 export { closedPortUrl, freePort } from './closed-port.ts';
 export { evalOutcome } from './eval-outcome.ts';
+export { evalStoreConformance, type OpenedEvalStore } from './eval-store-conformance.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
 export {
   type FakeChatProvider,
