@@ -1,5 +1,6 @@
 import { askCommand } from './commands/ask-command.ts';
 import { chatCommand } from './commands/chat-command.ts';
+import { evalCommand } from './commands/eval-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
 import { mcpCommand } from './commands/mcp-command.ts';
@@ -20,6 +21,7 @@ export const commands: readonly Command[] = [
   reindexCommand,
   graphCommand,
   sessionsCommand,
+  evalCommand,
   mcpCommand,
   migrateCommand,
 ];

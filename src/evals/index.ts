@@ -1,3 +1,9 @@
+export {
+  compareRuns,
+  formatComparison,
+  type ItemChange,
+  type RunComparison,
+} from './compare-runs.ts';
 export { defineScorer, type ScorerDefinition } from './define-scorer.ts';
 export { DatasetError } from './errors/dataset-error.ts';
 export { UnknownScorerError } from './errors/unknown-scorer-error.ts';
@@ -10,6 +16,10 @@ export {
   type FinishedEvalRun,
   type NewEvalRun,
 } from './eval-store.ts';
+export { type ExecuteEvalRunOptions, executeEvalRun, finishEvalRun } from './execute-eval-run.ts';
+export { feedbackLines } from './feedback-lines.ts';
+export { formatRunTable, summaryLine } from './format-run.ts';
+export { junitReport } from './junit-report.ts';
 export { PostgresEvalStore } from './postgres-eval-store.ts';
 export { type DatasetFormat, parseDataset, readDataset } from './read-dataset.ts';
 export { type RunEvalOptions, runEval, scoreOutcome } from './run-eval.ts';
