@@ -1,4 +1,4 @@
-import type { EvalTarget } from '../evals/index.ts';
+import type { EvalTarget, Scorer } from '../evals/index.ts';
 import type { Runtime } from './create-runtime.ts';
 
 /** The graphs an evaluation may run on: the chat graphs (built-in ones for now). */
@@ -19,4 +19,9 @@ export function evalTargetOf(runtime: Runtime, owner: string): EvalTarget {
     contextOf: async (sessionId) =>
       (await runtime.runner.chat.getState(sessionId))?.values.context ?? '',
   };
+}
+
+/** The config file's `scorers` (the composition root sets `runtime.scorers` once it loads the config). */
+export function userScorersOf(runtime: Runtime): Scorer[] {
+  return (runtime as Runtime & { scorers?: Scorer[] }).scorers ?? [];
 }

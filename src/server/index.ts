@@ -5,7 +5,7 @@ export {
   type Runtime,
   sampleKnowledgeDir,
 } from './create-runtime.ts';
-export { evalGraphNames, evalTargetOf } from './eval-target.ts';
+export { evalGraphNames, evalTargetOf, userScorersOf } from './eval-target.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
 export { sessionIdSchema } from './schemas.ts';

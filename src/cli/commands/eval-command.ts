@@ -16,7 +16,6 @@ import {
   UnknownScorerError,
 } from '../../evals/index.ts';
 import { ModelConfigError, readModelConfig, resolveModel } from '../../models/index.ts';
-import type { Runtime } from '../../server/index.ts';
 import { defineCommand } from '../define-command.ts';
 import { UsageError } from '../errors/usage-error.ts';
 import type { CliIo } from '../io.ts';
@@ -100,7 +99,9 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
   }
   const started = performance.now();
   const run = await withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
-    const { anonymousOwner, evalGraphNames, evalTargetOf } = await import('../../server/index.ts');
+    const { anonymousOwner, evalGraphNames, evalTargetOf, userScorersOf } = await import(
+      '../../server/index.ts'
+    );
     const graphs = evalGraphNames(runtime);
     for (const graph of [values.graph, ...items.map((item) => item.graph)]) {
       if (graph !== undefined && !graphs.includes(graph)) {
@@ -175,11 +176,6 @@ function scorerSelection(names: string[] | undefined, extra: Scorer[]) {
     }
     throw error;
   }
-}
-
-/** The config file's `scorers` (wired by the composition root once it loads the config). */
-function userScorersOf(runtime: Runtime): Scorer[] {
-  return (runtime as Runtime & { scorers?: Scorer[] }).scorers ?? [];
 }
 
 async function compare(args: string[], io: CliIo): Promise<number> {
