@@ -80,14 +80,24 @@ describe('yeoul eval', () => {
     );
   });
 
-  it('gates on --min-score', async () => {
-    const path = dataset('one.jsonl', [calculator]);
+  it('reads CSV datasets, runs the scorers named, and gates on --min-score', async () => {
+    const path = join(root, 'one.csv');
+    writeFileSync(
+      path,
+      'id,input,expected,expectedTools\ncalc,123 * 456 계산해줘,"56,088",calculator\n',
+    );
     const high = await runYeoul(
-      ['eval', path, '--min-score', '1', '--scorers', 'contains,latency'],
+      ['eval', path, '--min-score', '1', '--scorers', 'contains,judge,latency', '--json'],
       { env },
     );
     assert.equal(high.code, 0, high.stderr);
-    assert.match(high.stdout, /latency 1/);
+    const [item] = JSON.parse(high.stdout).items;
+    assert.deepEqual(
+      item.scores.map((score: { scorer: string }) => score.scorer),
+      ['contains', 'judge', 'latency'],
+    );
+    assert.match(item.scores[1].reason, /^rule-based grade, not a model's judgement/);
+    assert.match(item.scores[2].reason, /^\d+ ms$/);
   });
 
   it('exits 2 on bad usage and on a bad dataset, naming every bad line', async () => {
@@ -103,6 +113,7 @@ describe('yeoul eval', () => {
       ['--graph', 'nope'],
       ['--scorers', 'contains,nope'],
       ['--concurrency', '0'],
+      ['--judge-model', 'nope:model'],
     ]) {
       const usage = await runYeoul(['eval', path, ...args], { env });
       assert.equal(usage.code, 2, `${args.join(' ')}: ${usage.stderr}`);

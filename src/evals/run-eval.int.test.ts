@@ -6,7 +6,8 @@ import { after, describe, it } from 'node:test';
 import { createAgentRunner } from '../agents/index.ts';
 import { SqliteCheckpointer } from '../graph/index.ts';
 import { KnowledgeBase, SqliteRetriever } from '../knowledge/index.ts';
-import { readModelConfig, resolveModel } from '../models/index.ts';
+import { ChatModel, readModelConfig, resolveModel } from '../models/index.ts';
+import { scriptedLanguageModel } from '../testing/index.ts';
 import { createDefaultTools, createToolEnvironment } from '../tools/index.ts';
 import { defineScorer } from './define-scorer.ts';
 import { parseDataset } from './read-dataset.ts';
@@ -153,5 +154,36 @@ describe('evaluation runs (offline model)', () => {
     assert.equal(failing.items[0]?.passed, false);
     assert.equal(failing.items[0]?.scores[0]?.reason, 'the run failed: graph "nope" not found');
     assert.throws(() => selectScorers(['contains', 'nope']), /unknown scorer "nope"/);
+  });
+
+  it('denies tool calls that need approval, so the item still gets its answer', async () => {
+    const scripted = scriptedLanguageModel((options) => {
+      if (options.responseFormat?.type === 'json') {
+        return { object: { route: 'agent', reason: 'a task' } };
+      }
+      const denied = JSON.stringify(options.prompt).includes('do not approve');
+      return denied
+        ? { text: 'The file was not written: the call was denied.' }
+        : { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'hello' } }] };
+    });
+    const approving = createAgentRunner(
+      {
+        model: new ChatModel(scripted, { provider: 'compat', modelId: 'script' }),
+        tools: tools.registry,
+        toolEnvironment: createToolEnvironment({ dataDir, knowledge }),
+      },
+      checkpointer,
+    );
+    const run = await runEval({
+      items: parseDataset(
+        '{"id":"write","input":"notes.txt에 hello라고 써줘","expectedTools":["write_file"]}',
+        'jsonl',
+      ),
+      target: { invoke: approving.invoke },
+      scorers: selectScorers(['tools', 'contains']),
+    });
+    const [item] = run.items;
+    assert.equal(item?.response, 'The file was not written: the call was denied.');
+    assert.equal(item?.scores[0]?.passed, true, item?.scores[0]?.reason);
   });
 });

@@ -17,6 +17,12 @@ export interface EvalTarget {
   claimSession?(sessionId: string, firstMessage: string): Promise<void>;
 }
 
+/** Why an evaluation denies a tool call that needs approval. */
+export const deniedReason = 'evaluation runs do not approve tool calls';
+
+/** Rounds of approvals denied in one turn before its paused answer is taken as it is. */
+const maxDenials = 5;
+
 /** Options of one item's run. */
 export interface RunItemOptions {
   sessionId: string;
@@ -78,14 +84,23 @@ export async function runItem(
   let latencyMs = 0;
   for (const message of item.input) {
     const started = performance.now();
-    const payload = await target.invoke({
-      message,
+    const common = {
       sessionId,
-      options: requestOptions,
       onEvent,
       streamTokens: false,
       ...(options.signal ? { signal: options.signal } : {}),
-    });
+    };
+    let payload = await target.invoke({ ...common, message, options: requestOptions });
+    // Nobody approves tool calls during an evaluation: pending ones are denied, and the run
+    // goes on to its answer (the denied calls stay in the trajectory).
+    for (let round = 0; payload.status === 'interrupted' && round < maxDenials; round += 1) {
+      const decisions = (payload.interrupts ?? []).map((pending) => ({
+        id: pending.id,
+        approve: false,
+        reason: deniedReason,
+      }));
+      payload = await target.invoke({ ...common, resume: { decisions } });
+    }
     latencyMs += performance.now() - started;
     turns.push({
       input: message,
