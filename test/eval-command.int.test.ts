@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { runYeoul } from '../src/testing/index.ts';
+import { type PostgresServer, runYeoul, startPostgresServer } from '../src/testing/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-eval-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -146,5 +146,36 @@ describe('yeoul eval', () => {
     assert.match(same.stdout, /no regressions/);
     const unknown = await runYeoul(['eval', 'compare', first, 'no-such-run'], { env });
     assert.equal(unknown.code, 2);
+  });
+});
+
+describe('yeoul eval on PostgreSQL (DATABASE_URL)', () => {
+  let server: PostgresServer;
+  after(() => server?.stop());
+
+  it('stores runs in the database, where compare finds them by name', async () => {
+    server = await startPostgresServer();
+    const pgEnv = {
+      DATABASE_URL: await server.createDatabase(),
+      YEOUL_DATA_DIR: join(root, 'pg-data'),
+    };
+    const path = dataset('pg.jsonl', [calculator]);
+    const first = await runYeoul(['eval', path, '--name', 'pg-nightly', '--json'], { env: pgEnv });
+    assert.equal(first.code, 0, first.stderr);
+    const second = await runYeoul(['eval', path, '--name', 'pg-nightly'], { env: pgEnv });
+    assert.equal(second.code, 0, second.stderr);
+    const compared = await runYeoul(
+      ['eval', 'compare', JSON.parse(first.stdout).id, 'pg-nightly'],
+      {
+        env: pgEnv,
+      },
+    );
+    assert.equal(compared.code, 0, compared.stderr);
+    assert.match(compared.stdout, /1 item unchanged\nno regressions/);
+    // Not in the SQLite store of the data folder: the database holds them.
+    const local = await runYeoul(['eval', 'compare', 'pg-nightly', 'pg-nightly'], {
+      env: { YEOUL_DATA_DIR: join(root, 'pg-data') },
+    });
+    assert.equal(local.code, 2);
   });
 });
