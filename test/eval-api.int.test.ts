@@ -177,4 +177,24 @@ describe('evaluations over HTTP', () => {
     const listed = await call(open, 'GET', '/api/evals');
     assert.equal(listed.body.runs[0].name, 'from-feedback');
   });
+
+  it('stores a run the server’s shutdown interrupted as failed, never left running', async () => {
+    const dataDir = join(root, 'shutdown');
+    const server = await startTestServer(dataDir);
+    const items = Array.from({ length: 1000 }, (_, index) => ({
+      id: `item-${index}`,
+      input: ['내 이름은 철수야', '123 * 456 계산해줘', '내 이름이 뭐라고 했지?'],
+    }));
+    const started = await call(server, 'POST', '/api/evals', { body: { name: 'long', items } });
+    assert.equal(started.status, 202);
+    await server.server.close();
+    const reopened = await startTestServer(dataDir);
+    try {
+      const run = (await call(reopened, 'GET', `/api/evals/${started.body.id}`)).body;
+      assert.equal(run.status, 'failed');
+      assert.equal(run.error, 'the server shut down before the run finished');
+    } finally {
+      await reopened.server.close();
+    }
+  });
 });

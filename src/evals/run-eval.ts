@@ -58,7 +58,10 @@ export async function runEval(
     }
   };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, items.length));
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  // Every worker is done before the run ends, even when one failed (none left running).
+  const outcomes = await Promise.allSettled(Array.from({ length: concurrency }, worker));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
   return { items: results, summary: summarizeRun(results) };
 }
 

@@ -29,6 +29,15 @@ const invalid = (problems: string[]) =>
  */
 export function registerEvalRoutes(app: FastifyInstance, context: RouteContext): void {
   const { runtime } = context;
+  /** Runs going on after their 202: stopped at shutdown and stored as failed, never left running. */
+  const background = new Set<{ controller: AbortController; work: Promise<void> }>();
+  app.addHook('onClose', async () => {
+    const running = [...background];
+    for (const { controller } of running) {
+      controller.abort(new Error('the server shut down before the run finished'));
+    }
+    await Promise.all(running.map(({ work }) => work));
+  });
 
   app.get('/api/evals', async (request) => ({
     runs: await runtime.evals.list(context.ownerOf(request), 100),
@@ -81,7 +90,8 @@ export function registerEvalRoutes(app: FastifyInstance, context: RouteContext):
     };
     await runtime.evals.create(run);
     // The run goes on after the response; its outcome (done or failed) is stored.
-    finishEvalRun(run, {
+    const controller = new AbortController();
+    const work = finishEvalRun(run, {
       items,
       target: evalTargetOf(runtime, owner),
       scorers,
@@ -90,9 +100,15 @@ export function registerEvalRoutes(app: FastifyInstance, context: RouteContext):
       store: runtime.evals,
       owner,
       name: run.name,
-    }).catch((error: unknown) =>
-      context.logger.warn({ err: error, evalRun: run.id }, 'an evaluation run failed'),
-    );
+      signal: controller.signal,
+    })
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        context.logger.warn({ err: error, evalRun: run.id }, 'an evaluation run failed'),
+      )
+      .finally(() => background.delete(entry));
+    const entry = { controller, work };
+    background.add(entry);
     return reply.code(202).send({ id: run.id });
   });
 
