@@ -1,10 +1,19 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { type PostgresServer, runYeoul, startPostgresServer } from '../src/testing/index.ts';
+import { SqliteEvalStore } from '../src/evals/index.ts';
+import {
+  childEnv,
+  cliPath,
+  type PostgresServer,
+  runYeoul,
+  startPostgresServer,
+} from '../src/testing/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-eval-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -121,6 +130,34 @@ describe('yeoul eval', () => {
     const missing = await runYeoul(['eval', join(root, 'missing.jsonl')], { env });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing\.jsonl: no such file/);
+  });
+
+  it('stores a run stopped by SIGINT as failed and exits 1', async () => {
+    const items = Array.from({ length: 400 }, (_, index) => ({ ...name, id: `name-${index}` }));
+    const path = dataset('long.jsonl', items);
+    const child = spawn(process.execPath, [cliPath, 'eval', path, '--name', 'stopped'], {
+      env: childEnv(env),
+    });
+    let stderr = '';
+    let stopped = false;
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      // Stop it (once) when the first items are in.
+      if (!stopped && /PASS name-3\b/.test(stderr)) {
+        stopped = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /yeoul: the evaluation was interrupted/);
+    const database = new DatabaseSync(join(data, 'threads.sqlite'));
+    try {
+      const run = await new SqliteEvalStore(database).latestNamed('stopped', 'anonymous');
+      assert.equal(run?.status, 'failed');
+    } finally {
+      database.close();
+    }
   });
 
   it('compares two runs: lists a planted regression and exits 1, else 0', async () => {

@@ -98,6 +98,12 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const started = performance.now();
+  // Ctrl-C stops the run; it is stored as failed rather than left running.
+  const controller = new AbortController();
+  const stop = () =>
+    controller.abort(new Error('the evaluation was interrupted (SIGINT or SIGTERM)'));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const run = await withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
     const { anonymousOwner, evalGraphNames, evalTargetOf, userScorersOf } = await import(
       '../../server/index.ts'
@@ -126,10 +132,14 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
         name: values.name ?? basename(path),
         onItem: (item, done, total) =>
           progress({ done, total, status: item.passed ? 'PASS' : 'FAIL', label: item.id }),
+        signal: controller.signal,
       });
     } finally {
       progress.end();
     }
+  }).finally(() => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   });
   const seconds = (performance.now() - started) / 1000;
   if (values.junit) await writeFile(values.junit, junitReport(run));
