@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import {
+  askConsole as ask,
   type ConsoleServer,
   collectPageErrors,
   launchBrowser,
@@ -23,18 +24,6 @@ function directives(header: string): Map<string, string[]> {
       .filter((words) => words[0])
       .map(([name, ...values]) => [name as string, values]),
   );
-}
-
-async function ask(page: Page, text: string) {
-  const before = await page.locator('[data-testid="message"][data-role="assistant"]').count();
-  await page.getByTestId('chat-input').fill(text);
-  await page.getByTestId('chat-input').press('Enter');
-  const answer = page.locator('[data-testid="message"][data-role="assistant"]').nth(before);
-  await waitUntil(
-    async () => (await answer.getAttribute('aria-busy')) === 'false',
-    `the answer to "${text}"`,
-  );
-  return answer;
 }
 
 describe('web console: chat (offline model, real browser)', () => {

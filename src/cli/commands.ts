@@ -1,6 +1,7 @@
 import { askCommand } from './commands/ask-command.ts';
 import { chatCommand } from './commands/chat-command.ts';
 import { devCommand } from './commands/dev-command.ts';
+import { evalCommand } from './commands/eval-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
 import { mcpCommand } from './commands/mcp-command.ts';
@@ -22,6 +23,7 @@ export const commands: readonly Command[] = [
   reindexCommand,
   graphCommand,
   sessionsCommand,
+  evalCommand,
   mcpCommand,
   migrateCommand,
 ];

@@ -12,7 +12,6 @@ export type {
   KnowledgeSettings,
   LoadedConfig,
   ModelsSettings,
-  ScorerLike,
   UserGraph,
   YeoulConfig,
 } from './types.ts';

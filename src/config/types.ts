@@ -1,4 +1,5 @@
 import type { GraphKit, MemorySettings } from '../agents/index.ts';
+import type { Scorer } from '../evals/index.ts';
 import type { CompiledGraph, StateGraph, StateSchema } from '../graph/index.ts';
 import type { ModelSpec } from '../models/index.ts';
 import type { Permission, ToolDefinition } from '../tools/index.ts';
@@ -49,12 +50,6 @@ export interface KnowledgeSettings {
   sampleDocuments?: boolean;
 }
 
-/** A scorer of evaluations (`defineScorer`), checked by the evaluation runner. */
-export interface ScorerLike {
-  name: string;
-  score: (...args: never[]) => unknown;
-}
-
 /**
  * What `yeoul.config.ts` default-exports (CONTRACT.md "Building on Yeoul"). Every key is
  * optional; the environment still works alone, and where both set a value the
@@ -65,7 +60,8 @@ export interface YeoulConfig {
   tools?: ToolDefinition<any>[];
   agents?: Partial<Record<BuiltinAgentName, AgentSettings>>;
   graphs?: Record<string, UserGraph>;
-  scorers?: ScorerLike[];
+  /** Evaluation scorers made with `defineScorer` (`yeoul eval --scorers NAME`). */
+  scorers?: Scorer[];
   models?: ModelsSettings;
   /** Servers in the `YEOUL_MCP_CONFIG` format (`{NAME: {command, args?, env?} | {url, headers?}}`). */
   mcpServers?: Record<string, Record<string, unknown>>;

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createAgentRunner } from '../agents/index.ts';
 import { type App, buildApp, ConfigFileError, type LoadedConfig } from '../config/index.ts';
 import { yeoulVersion } from '../core/index.ts';
+import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../evals/index.ts';
 import { type Checkpointer, SqliteCheckpointer } from '../graph/index.ts';
 import {
   KnowledgeBase,
@@ -221,6 +222,10 @@ export async function createRuntime(
     loadedAt: (options.userConfig?.loadedAt ?? new Date()).toISOString(),
     ...(options.userConfig ? { file: options.userConfig.path } : {}),
   };
+  // Evaluation runs and feedback, beside the sessions.
+  const evals: EvalStore = postgres
+    ? new PostgresEvalStore(postgres.pool)
+    : new SqliteEvalStore((sqliteCheckpointer as SqliteCheckpointer).database);
   const sampleIngested =
     firstStart && config.sampleKnowledge
       ? await knowledge.ingestPaths([sampleKnowledgeDir])
@@ -285,6 +290,8 @@ export async function createRuntime(
     },
     runner,
     sessions,
+    /** Evaluation runs and answer ratings (yeoul eval, /api/evals, feedback). */
+    evals,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */
     mcp,
     /** The search index's state, for the status endpoint (no request to a cluster). */

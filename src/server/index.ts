@@ -6,6 +6,7 @@ export {
   type Runtime,
   sampleKnowledgeDir,
 } from './create-runtime.ts';
+export { evalGraphNames, evalTargetOf, userScorersOf } from './eval-target.ts';
 export { chatGraphNames, requireChatGraph, requireUserGraph } from './graph-names.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';

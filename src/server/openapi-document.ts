@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  evalRunBody,
+  evalRunListSchema,
+  evalRunSchema,
+  evalRunStartedSchema,
+  feedbackBody,
+  feedbackSavedSchema,
+} from './eval-schemas.ts';
 import { chatCompletionBody } from './openai/chat-completion-request.ts';
 import {
   chatCompletionChunkSchema,
@@ -165,6 +173,41 @@ export function openApiDocument(version: string) {
           'Every stored step of the session, oldest first: node, update, time',
           { ...ok('the steps', historySchema), ...errorResponses(400, 401, 404) },
           { parameters: [sessionPath] },
+        ),
+      },
+      '/api/sessions/{id}/feedback': {
+        post: operation(
+          'rateSessionAnswer',
+          'Rate the session’s last answer 👍 (1) or 👎 (-1), with an optional comment',
+          {
+            '201': { description: 'rated', ...json(feedbackSavedSchema) },
+            ...errorResponses(400, 401, 404, 409),
+          },
+          { parameters: [sessionPath], ...body(feedbackBody) },
+        ),
+      },
+      '/api/evals': {
+        get: operation(
+          'listEvalRuns',
+          'The caller’s evaluation runs, newest first (at least the latest 100)',
+          ok('runs', evalRunListSchema),
+        ),
+        post: operation(
+          'startEvalRun',
+          'Run items through a chat graph and score them, in the background',
+          {
+            '202': { description: 'started', ...json(evalRunStartedSchema) },
+            ...errorResponses(400, 401, 413),
+          },
+          body(evalRunBody),
+        ),
+      },
+      '/api/evals/{id}': {
+        get: operation(
+          'getEvalRun',
+          'An evaluation run: summary, and each item with its scores and session',
+          { ...ok('the run', evalRunSchema), ...errorResponses(401, 404) },
+          { parameters: [{ ...documentPath, description: 'the run id' }] },
         ),
       },
       '/api/sessions/{id}/stream': {

@@ -1,4 +1,5 @@
 import { combineMigrations, type Migration } from '../core/index.ts';
+import { evalMigrations } from '../evals/index.ts';
 import { checkpointMigrations } from '../graph/index.ts';
 import { knowledgeMigrations } from '../knowledge/index.ts';
 
@@ -81,5 +82,10 @@ export const serverMigrations: readonly Migration[] = [
 
 /** Every migration of Yeoul's PostgreSQL store, in version order (what `yeoul migrate` applies). */
 export function storeMigrations(): Migration[] {
-  return combineMigrations(knowledgeMigrations, checkpointMigrations, serverMigrations);
+  return combineMigrations(
+    knowledgeMigrations,
+    checkpointMigrations,
+    serverMigrations,
+    evalMigrations,
+  );
 }

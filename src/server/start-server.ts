@@ -20,6 +20,7 @@ import {
   uploadFileLimit,
   uploadFilesLimit,
 } from './routes/document-routes.ts';
+import { registerEvalRoutes } from './routes/eval-routes.ts';
 import { registerMcpRoutes } from './routes/mcp-routes.ts';
 import type { RouteContext } from './routes/route-context.ts';
 import { registerSessionRoutes } from './routes/session-routes.ts';
@@ -210,6 +211,7 @@ export async function startServer(
 
   registerAgentRoutes(app, context);
   registerSessionRoutes(app, context);
+  registerEvalRoutes(app, context);
   registerDocumentRoutes(app, context);
   registerSystemRoutes(app, context);
   registerV1Routes(app, context);

@@ -116,3 +116,16 @@ export async function waitUntil(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Sends `text` from the console's composer and waits for its answer; resolves to the answer's message. */
+export async function askConsole(page: Page, text: string) {
+  const before = await page.locator('[data-testid="message"][data-role="assistant"]').count();
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-input').press('Enter');
+  const answer = page.locator('[data-testid="message"][data-role="assistant"]').nth(before);
+  await waitUntil(
+    async () => (await answer.getAttribute('aria-busy')) === 'false',
+    `the answer to "${text}"`,
+  );
+  return answer;
+}

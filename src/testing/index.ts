@@ -9,6 +9,8 @@ export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts
 export { closedPortUrl, freePort } from './closed-port.ts';
 export { makeConfigProject, yeoulDoor } from './config-project.ts';
 export { MissingProgramError } from './errors/missing-program-error.ts';
+export { evalOutcome } from './eval-outcome.ts';
+export { evalStoreConformance, type OpenedEvalStore } from './eval-store-conformance.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
 export { startFakeAzureOpenAi } from './fake-azure-openai.ts';
 export { startFakeBedrock } from './fake-bedrock.ts';

@@ -126,3 +126,40 @@ export interface ErrorInfo {
   code: string;
   message: string;
 }
+
+/** One scorer's verdict on an evaluation item. */
+export interface EvalScore {
+  scorer: string;
+  score: number;
+  passed: boolean;
+  reason: string;
+}
+
+/** A scored item of an evaluation run. */
+export interface EvalItem {
+  id: string;
+  input: string[];
+  response: string;
+  sessionId: string;
+  passed: boolean;
+  scores: EvalScore[];
+  latencyMs: number;
+}
+
+/** An evaluation run (GET /api/evals/:id; the listing has no `items`). */
+export interface EvalRun {
+  id: string;
+  name: string;
+  graph: string;
+  createdAt: string;
+  status: 'running' | 'done' | 'failed';
+  summary: {
+    items: number;
+    passed: number;
+    failed: number;
+    meanScore: number;
+    byScorer: Record<string, number>;
+  };
+  items?: EvalItem[];
+  error?: string;
+}

@@ -6,12 +6,13 @@ import { t } from '../i18n.ts';
 import { ApiKeyPrompt } from './api-key-prompt.ts';
 import { ChatView } from './chat-view.ts';
 import { DocumentsView } from './documents-view.ts';
+import { EvalsView } from './evals-view.ts';
 import { GraphsView } from './graphs-view.ts';
 import { Inspector } from './inspector.ts';
 import { SessionList } from './session-list.ts';
 import { StatusBar } from './status-bar.ts';
 
-type View = 'chat' | 'documents' | 'graphs';
+type View = 'chat' | 'documents' | 'graphs' | 'evals';
 
 /** The console: header with the views, status bar, sessions, the view, and the run inspector. */
 export function App() {
@@ -51,6 +52,7 @@ export function App() {
         <h1 class="brand"><span aria-hidden="true">≋</span> 여울 Yeoul</h1>
         <nav class="tabs" aria-label=${t('views')}>
           ${tab('chat', 'chat')} ${tab('documents', 'documents')} ${tab('graphs', 'graphs')}
+          ${tab('evals', 'evals')}
         </nav>
       </header>
       <${StatusBar} runsVersion=${chat.runsVersion} authVersion=${authVersion} />
@@ -67,6 +69,14 @@ export function App() {
         ${view === 'chat' ? html`<${ChatView} chat=${chat} />` : null}
         ${view === 'documents' ? html`<${DocumentsView} version=${authVersion} />` : null}
         ${view === 'graphs' ? html`<${GraphsView} version=${authVersion} />` : null}
+        ${
+          view === 'evals'
+            ? html`<${EvalsView}
+                version=${authVersion}
+                onOpenSession=${(id: string) => showChat(() => chat.openSession(id))()}
+              />`
+            : null
+        }
       </main>
       ${
         showInspector

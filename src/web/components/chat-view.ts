@@ -21,6 +21,7 @@ export function ChatView(props: { chat: ChatController }) {
     if (element)
       pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
   };
+  const lastAnswerKey = chat.items.findLast((item) => item.kind === 'assistant')?.key;
 
   return html`
     <section class="chat" aria-label=${t('chat')}>
@@ -43,6 +44,7 @@ export function ChatView(props: { chat: ChatController }) {
                 sessionId=${chat.sessionId}
                 runsVersion=${chat.runsVersion}
                 inspected=${chat.inspectKey === item.key}
+                latest=${item.key === lastAnswerKey}
                 onInspect=${() => chat.inspect(item.key)}
                 onDecide=${(
                   interrupt: Parameters<ChatController['decide']>[1],

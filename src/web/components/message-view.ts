@@ -5,6 +5,7 @@ import { html } from '../html.ts';
 import { formatNumber, t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { ErrorView } from './error-view.ts';
+import { FeedbackButtons } from './feedback-buttons.ts';
 import { DecisionNote, InterruptCard } from './interrupt-card.ts';
 import { EvaluationView, SourcesView } from './run-details.ts';
 import { ToolCard } from './tool-card.ts';
@@ -24,6 +25,8 @@ interface AssistantProps {
   /** The chat's runsVersion (the sources read the stored history of that version). */
   runsVersion: number;
   inspected: boolean;
+  /** Whether this is the session's latest answer (the one 👍/👎 rate). */
+  latest: boolean;
   onInspect: () => void;
   onDecide: (interrupt: Interrupt, approve: boolean, reason?: string) => void;
 }
@@ -109,6 +112,11 @@ export function AssistantMessage(props: AssistantProps) {
                 output: formatNumber(usage.outputTokens),
               })}</span>`
             : null
+        }
+        ${
+          item.running || !item.text
+            ? null
+            : html`<${FeedbackButtons} sessionId=${props.sessionId} latest=${props.latest} />`
         }
         ${
           item.running
