@@ -8,16 +8,30 @@ const sourceRoot = resolve(import.meta.dirname, '..', 'src');
 /** Which folders each folder of src/ may import (see STYLE.md "Layout"). */
 const allowed: Record<string, string[]> = {
   core: [],
+  protocol: [],
   graph: ['core'],
   models: ['core'],
   tools: ['core', 'models'],
   knowledge: ['core', 'models'],
   agents: ['core', 'graph', 'models', 'tools', 'knowledge'],
   mcp: ['core', 'tools'],
-  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp'],
-  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server'],
-  web: [],
-  testing: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server', 'cli'],
+  server: ['core', 'protocol', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp'],
+  cli: ['core', 'protocol', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server'],
+  client: ['protocol'],
+  web: ['client'],
+  testing: [
+    'core',
+    'protocol',
+    'client',
+    'graph',
+    'models',
+    'tools',
+    'knowledge',
+    'agents',
+    'mcp',
+    'server',
+    'cli',
+  ],
 };
 
 function sourceFiles(directory: string): string[] {

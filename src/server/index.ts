@@ -7,7 +7,6 @@ export {
 } from './create-runtime.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
-export { sessionIdSchema } from './schemas.ts';
 export { serverMigrations, storeMigrations } from './server-migrations.ts';
 export {
   anonymousOwner,

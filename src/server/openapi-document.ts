@@ -1,4 +1,20 @@
 import { z } from 'zod';
+import {
+  documentListSchema,
+  documentsBody,
+  documentsCreatedSchema,
+  errorResponseSchema,
+  graphListSchema,
+  historySchema,
+  invokeBody,
+  invokeResponseSchema,
+  searchBody,
+  searchResponseSchema,
+  sessionIdSchema,
+  sessionListSchema,
+  sessionSchema,
+  statusResponseSchema,
+} from '../protocol/index.ts';
 import { chatCompletionBody } from './openai/chat-completion-request.ts';
 import {
   chatCompletionChunkSchema,
@@ -6,19 +22,6 @@ import {
   modelListSchema,
 } from './openai/chat-completion-response.ts';
 import { openAiErrorSchema } from './openai/openai-error.ts';
-import {
-  documentListSchema,
-  documentsCreatedSchema,
-  errorResponseSchema,
-  graphListSchema,
-  historySchema,
-  invokeResponseSchema,
-  searchResponseSchema,
-  sessionListSchema,
-  sessionSchema,
-  statusResponseSchema,
-} from './response-schemas.ts';
-import { documentsBody, invokeBody, searchBody, sessionIdSchema } from './schemas.ts';
 
 type Schema = z.ZodType;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { GraphName } from '../../agents/index.ts';
 import type { ChatMessage } from '../../models/index.ts';
+import { requestOptions } from '../../protocol/index.ts';
 import { HttpError } from '../http-error.ts';
-import { requestOptions } from '../schemas.ts';
 
 /** The graphs `/v1` offers as models, by model id. */
 export const v1Models: Record<string, GraphName> = {

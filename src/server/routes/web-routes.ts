@@ -10,6 +10,8 @@ import type { RouteContext } from './route-context.ts';
 
 /** Where the console's own files live (browser TypeScript, CSS, the page, the icon). */
 const webRoot = join(import.meta.dirname, '..', '..', 'web');
+/** The typed HTTP client (`yeoul/client`), which the console's modules import as `../../client/`. */
+const clientRoot = join(import.meta.dirname, '..', '..', 'client');
 
 /** A file as served: its bytes (TypeScript already stripped), gzipped copy and validator. */
 interface Asset {
@@ -47,7 +49,7 @@ const webFile = /^(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:ts|css|svg)$/;
 /**
  * GET / (the web console, with a Content-Security-Policy that allows no inline script
  * except the page's import map, by hash), /web/* (its modules, TypeScript served with the
- * types stripped), /vendor/* (Preact, htm, marked, DOMPurify and Mermaid from node_modules)
+ * types stripped) and /client/* (the typed client they use, likewise), /vendor/* (Preact, htm, marked, DOMPurify and Mermaid from node_modules)
  * and the favicon, plus GET /api/graphs, which the console draws. No build step: files are
  * read, stripped and gzipped on first request and again whenever they change on disk.
  */
@@ -68,12 +70,17 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext): 
   app.get('/favicon.svg', favicon);
   app.get('/favicon.ico', favicon);
 
-  app.get('/web/*', async (request, reply) => {
-    const path = (request.params as { '*': string })['*'];
-    if (!webFile.test(path) || path.endsWith('.test.ts') || path.endsWith('.d.ts'))
-      return notFound(request, reply);
-    return sendFile(request, reply, join(webRoot, path));
-  });
+  for (const [prefix, root] of [
+    ['/web/*', webRoot],
+    ['/client/*', clientRoot],
+  ] as const) {
+    app.get(prefix, async (request, reply) => {
+      const path = (request.params as { '*': string })['*'];
+      if (!webFile.test(path) || path.endsWith('.test.ts') || path.endsWith('.d.ts'))
+        return notFound(request, reply);
+      return sendFile(request, reply, join(root, path));
+    });
+  }
 
   app.get('/vendor/mermaid/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];

@@ -1,5 +1,5 @@
+import { parseSse } from '../../client/index.ts';
 import { apiFetch } from '../api/api-client.ts';
-import { parseSse } from '../api/parse-sse.ts';
 import type { GraphName } from '../api/types.ts';
 
 /** The run options the composer offers. */

@@ -164,8 +164,3 @@ export const searchResponseSchema = z.object({
     }),
   ),
 });
-
-/** GET /api/graphs. */
-export const graphListSchema = z.object({
-  graphs: z.array(z.object({ name: z.string(), mermaid: z.string() })),
-});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { graphInterruptSchema, graphRunResponseSchema } from './graph-schemas.ts';
+import { interruptSchema, invokeResponseSchema } from './response-schemas.ts';
+
+const errorEvent = z.object({ code: z.string(), message: z.string() });
+
+/** One step of a graph's stream: a node started or ended (`path` inside subgraphs). */
+const graphStepEvent = z.looseObject({
+  node: z.string(),
+  phase: z.enum(['start', 'end']),
+  path: z.array(z.string()).optional(),
+});
+
+/** The data of each event of POST /api/graphs/:name/stream, by event name. */
+export const graphStreamEventSchemas = {
+  step: graphStepEvent,
+  custom: z.unknown(),
+  interrupt: graphInterruptSchema,
+  error: errorEvent,
+  done: graphRunResponseSchema,
+} as const;
+
+/** The data of each event of POST /api/agent/stream (and GET /api/sessions/:id/stream), by event name. */
+export const agentStreamEventSchemas = {
+  step: z.object({ node: z.string(), phase: z.enum(['start', 'end']) }),
+  token: z.object({ text: z.string() }),
+  'tool-call': z.object({ id: z.string(), name: z.string(), args: z.unknown() }),
+  'tool-result': z.object({
+    id: z.string(),
+    name: z.string(),
+    result: z.unknown(),
+    error: z.literal(true).optional(),
+    durationMs: z.number().optional(),
+  }),
+  interrupt: interruptSchema,
+  error: errorEvent,
+  done: invokeResponseSchema,
+} as const;
