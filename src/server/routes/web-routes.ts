@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,8 @@ const mermaidDist = () => dirname(resolvePackageFile('mermaid'));
 const mermaidFile = /^(?:mermaid\.esm\.min\.mjs|chunks\/mermaid\.esm\.min\/[A-Za-z0-9_.-]+\.mjs)$/;
 /** Console files: lower-case kebab names in folders, no tests, no declaration files. */
 const webFile = /^(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:ts|css|svg)$/;
+/** Client modules: TypeScript in the repository, JavaScript in the built package. */
+const clientFile = /^(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:ts|js)$/;
 
 /**
  * GET / (the web console, with a Content-Security-Policy that allows no inline script
@@ -70,15 +72,21 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext): 
   app.get('/favicon.svg', favicon);
   app.get('/favicon.ico', favicon);
 
-  for (const [prefix, root] of [
-    ['/web/*', webRoot],
-    ['/client/*', clientRoot],
+  for (const [prefix, root, pattern] of [
+    ['/web/*', webRoot, webFile],
+    ['/client/*', clientRoot, clientFile],
   ] as const) {
     app.get(prefix, async (request, reply) => {
       const path = (request.params as { '*': string })['*'];
-      if (!webFile.test(path) || path.endsWith('.test.ts') || path.endsWith('.d.ts'))
+      if (!pattern.test(path) || path.endsWith('.test.ts') || path.endsWith('.d.ts'))
         return notFound(request, reply);
-      return sendFile(request, reply, join(root, path));
+      const file = join(root, path);
+      // The built package holds the client compiled (x.js beside x.d.ts): the console's
+      // imports of x.ts get the same module.
+      if (root === clientRoot && path.endsWith('.ts') && !existsSync(file)) {
+        return sendFile(request, reply, file.replace(/\.ts$/, '.js'));
+      }
+      return sendFile(request, reply, file);
     });
   }
 
