@@ -17,7 +17,7 @@ export interface ToolCall {
 /** A stored message of a session (`GET /api/sessions/:id`). */
 export interface StoredMessage {
   id?: string;
-  role: 'user' | 'assistant' | 'tool';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
   toolCalls?: ToolCall[];
   toolCallId?: string;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getJson } from '../api/api-client.ts';
+import { api } from '../api/api-client.ts';
 import type { AgentStatus } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
@@ -10,7 +10,8 @@ export function StatusBar(props: { runsVersion: number; authVersion: number }) {
 
   useEffect(() => {
     let live = true;
-    getJson<AgentStatus>('/api/agent/status')
+    api
+      .status()
       .then((value) => live && setStatus(value))
       .catch(() => undefined);
     return () => {
