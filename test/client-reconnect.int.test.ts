@@ -143,4 +143,39 @@ describe('YeoulClient.stream when the connection drops mid-run', () => {
       await proxy.close();
     }
   });
+
+  it('lets a second client join the running run and see the same events', async () => {
+    const client = new YeoulClient({ baseUrl: server.url });
+    const sessionId = 'joined-run';
+    const first = client.stream({ message: 'calculate 6 * 7', sessionId });
+    const own: AgentEvent[] = [];
+    const step = await first.next();
+    assert.ok(!step.done);
+    own.push(step.value);
+    const joined: AgentEvent[] = [];
+    const joining = (async () => {
+      for await (const event of client.sessions.join(sessionId)) joined.push(event);
+    })();
+    for await (const event of first) own.push(event);
+    await joining;
+    assert.equal(joined.at(-1)?.event, 'done');
+    // Joined without Last-Event-ID: the run's events from its start, then live.
+    assert.deepEqual(
+      joined.map((event) => event.id),
+      own.map((event) => event.id),
+    );
+  });
+
+  it('cancels a running run: the stream ends with done, status cancelled', async () => {
+    const client = new YeoulClient({ baseUrl: server.url });
+    const sessionId = 'cancelled-run';
+    const events: AgentEvent[] = [];
+    for await (const event of client.stream({ message: 'calculate 6 * 7', sessionId })) {
+      events.push(event);
+      if (events.length === 1) await client.sessions.cancel(sessionId);
+    }
+    const done = events.at(-1);
+    assert.ok(done?.event === 'done');
+    assert.equal(done.data.status, 'cancelled');
+  });
 });

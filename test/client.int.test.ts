@@ -95,6 +95,13 @@ describe('YeoulClient against a real server (offline model, SQLite)', () => {
     assert.equal(done.data.status, 'interrupted');
     const sessionId = done.data.sessionId;
 
+    // A new message on the paused session is refused before any event: the stream throws.
+    await assert.rejects(collect(client.stream({ message: 'something else', sessionId })), {
+      name: 'YeoulApiError',
+      status: 409,
+      code: 'awaiting_approval',
+    });
+
     const paused = await client.sessions.get(sessionId);
     assert.deepEqual(
       paused.interrupts.map((interrupt) => interrupt.id),
@@ -221,6 +228,17 @@ describe('YeoulClient against a real server (offline model, SQLite)', () => {
       .catch((caught) => caught);
     assert.ok(joined instanceof YeoulApiError);
     assert.equal(joined.status, 404);
+  });
+
+  it('rejects with the abort reason, not an API error, when the caller aborts', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('changed my mind'));
+    await assert.rejects(client.status({ signal: controller.signal }), {
+      message: 'changed my mind',
+    });
+    await assert.rejects(collect(client.stream({ message: 'hi' }, { signal: controller.signal })), {
+      message: 'changed my mind',
+    });
   });
 
   it('reports a server it cannot reach as network_error (status 0)', async () => {
