@@ -60,6 +60,26 @@ describe('followRun', () => {
     assert.deepEqual(events[1]?.data, { text: '안녕' });
   });
 
+  it('rejoins after the id the caller started from when no event came before the drop', async () => {
+    const rejoins: Array<string | undefined> = [];
+    const events = await collect(
+      followRun({
+        start: async () => sseResponse(': ping\n\n', 'cut'),
+        rejoin: async (lastEventId) => {
+          rejoins.push(lastEventId);
+          return sseResponse(event(8, 'done', {}));
+        },
+        lastEventId: 'run:7',
+        reconnect: fast,
+      }),
+    );
+    assert.deepEqual(rejoins, ['run:7']);
+    assert.deepEqual(
+      events.map((item) => item.id),
+      ['run:8'],
+    );
+  });
+
   it('ends without rejoining when the server closes the stream after an error event', async () => {
     let rejoined = false;
     const events = await collect(

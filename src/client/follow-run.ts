@@ -20,6 +20,8 @@ export interface ReconnectPolicy {
 export interface FollowRunOptions {
   start: () => Promise<Response>;
   rejoin: (lastEventId: string | undefined) => Promise<Response>;
+  /** The id of the last event the caller already has (a join that starts after it). */
+  lastEventId?: string;
   reconnect?: ReconnectPolicy;
   signal?: AbortSignal;
 }
@@ -36,7 +38,7 @@ export async function* followRun(options: FollowRunOptions): AsyncGenerator<RunE
   const attempts = options.reconnect?.attempts ?? 5;
   const delayMs = options.reconnect?.delayMs ?? 250;
   let response = await options.start();
-  let lastEventId: string | undefined;
+  let lastEventId = options.lastEventId;
   let lastEvent: string | undefined;
   let failedRejoins = 0;
   // Why the last connection or rejoin failed: the cause when giving up.

@@ -128,7 +128,12 @@ export class YeoulClient {
       id: string,
       options: RequestOptions & { lastEventId?: string } = {},
     ): AsyncGenerator<AgentEvent, void> =>
-      this.#follow<AgentEvent>(() => this.#rejoin(id, options.lastEventId, options), id, options),
+      this.#follow<AgentEvent>(
+        () => this.#rejoin(id, options.lastEventId, options),
+        id,
+        options,
+        options.lastEventId,
+      ),
   };
 
   /** The knowledge base's documents: add (JSON or a file upload), list, delete. */
@@ -178,9 +183,11 @@ export class YeoulClient {
     start: () => Promise<Response>,
     sessionId: string,
     options: RequestOptions,
+    lastEventId?: string,
   ): AsyncGenerator<Event, void> {
     return followRun({
       start,
+      ...(lastEventId === undefined ? {} : { lastEventId }),
       rejoin: (lastEventId) => this.#rejoin(sessionId, lastEventId, options),
       ...(this.#reconnect ? { reconnect: this.#reconnect } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
