@@ -13,17 +13,41 @@ export const graphListSchema = z.object({
   ),
 });
 
-/** POST /api/graphs/:name/invoke and /stream: a state update, on a new or a continued thread. */
-export const graphRunBody = z.strictObject({
-  input: z.record(z.string(), z.unknown()).describe('a state update: channel name → value'),
-  threadId: sessionIdSchema.optional(),
-});
+/**
+ * POST /api/graphs/:name/invoke and /stream: a state update (`input`) on a new thread or on
+ * `threadId`; or, for a paused thread, `resume.answers` by interrupt id.
+ */
+export const graphRunBody = z
+  .strictObject({
+    input: z
+      .record(z.string(), z.unknown())
+      .describe('a state update: channel name → value')
+      .optional(),
+    threadId: sessionIdSchema.optional(),
+    resume: z.strictObject({ answers: z.record(z.string(), z.unknown()) }).optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.input === undefined && body.resume === undefined) {
+      context.addIssue({ code: 'custom', path: ['input'], message: 'required: a state update' });
+    }
+    if (body.input !== undefined && body.resume !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['resume'],
+        message: 'send input or resume, not both',
+      });
+    }
+    if (body.resume !== undefined && body.threadId === undefined) {
+      context.addIssue({ code: 'custom', path: ['threadId'], message: 'required with `resume`' });
+    }
+  });
 
-/** A question a graph run paused on, answered through the graph's thread. */
-export const graphInterruptSchema = z.looseObject({
+/** A question a graph run paused on, answered with `resume.answers` on its thread. */
+export const graphInterruptSchema = z.object({
   id: z.string(),
-  node: z.string().optional(),
-  value: z.unknown(),
+  node: z.string(),
+  value: z.unknown().describe('what the node asked'),
+  createdAt: z.string().describe('ISO time'),
 });
 
 /** The answer of POST /api/graphs/:name/invoke (and the `done` event of its stream). */

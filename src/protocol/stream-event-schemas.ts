@@ -4,18 +4,26 @@ import { interruptSchema, invokeResponseSchema } from './response-schemas.ts';
 
 const errorEvent = z.object({ code: z.string(), message: z.string() });
 
-/** One step of a graph's stream: a node started or ended (`path` inside subgraphs). */
-const graphStepEvent = z.looseObject({
-  node: z.string(),
-  phase: z.enum(['start', 'end']),
-  path: z.array(z.string()).optional(),
-});
+/** Where inside subgraphs an event happened (absent at the top level). */
+const path = z.array(z.string()).optional();
 
 /** The data of each event of POST /api/graphs/:name/stream, by event name. */
 export const graphStreamEventSchemas = {
-  step: graphStepEvent,
-  custom: z.unknown(),
-  interrupt: graphInterruptSchema,
+  /** A node started or ended (with the update it returned). */
+  step: z.object({
+    node: z.string(),
+    phase: z.enum(['start', 'end']),
+    update: z.unknown().optional(),
+    path,
+  }),
+  /** What a node emitted itself. */
+  custom: z.object({ node: z.string(), name: z.string(), data: z.unknown(), path }),
+  /** The run paused on these questions. */
+  interrupt: z.object({
+    node: z.string(),
+    interrupts: z.array(graphInterruptSchema.pick({ id: true, value: true })),
+    path,
+  }),
   error: errorEvent,
   done: graphRunResponseSchema,
 } as const;

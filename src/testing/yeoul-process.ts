@@ -55,10 +55,11 @@ export async function startServeProcess(
   dataDir: string,
   env: Record<string, string> = {},
   args: string[] = [],
+  command: 'serve' | 'dev' = 'serve',
 ): Promise<ServeProcess> {
   const child = spawn(
     process.execPath,
-    [cliPath, 'serve', '--port', '0', '--data', dataDir, ...args],
+    [cliPath, command, '--port', '0', '--data', dataDir, ...args],
     { env: childEnv(env), stdio: 'pipe' },
   );
   child.stdin.end();

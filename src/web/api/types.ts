@@ -18,7 +18,8 @@ export type DocumentInfo = DocumentList['documents'][number];
 export type SearchHit = SearchResponse['hits'][number];
 export type AgentStatus = StatusResponse;
 
-export type GraphName = 'chat' | 'react' | 'ops';
+/** A chat graph: `chat`, `react`, `ops`, or one of the server's config file. */
+export type GraphName = string;
 
 export interface ToolCall {
   id: string;
