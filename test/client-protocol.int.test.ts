@@ -38,6 +38,7 @@ import {
   statusResponseSchema,
 } from '../src/protocol/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
+import { schemaDrift } from '../src/testing/index.ts';
 import { startTestServer } from '../src/testing/test-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-client-protocol-'));
@@ -298,33 +299,6 @@ const concretePath = (path: string) => path.replace('{id}', 's-1').replace('{nam
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' });
 
-type JsonSchema = {
-  properties?: Record<string, JsonSchema>;
-  additionalProperties?: boolean | JsonSchema;
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-};
-
-/** Fields of `value` that `schema` (JSON Schema) does not describe, with their paths. */
-function undescribedFields(schema: JsonSchema, value: unknown, path = '$'): string[] {
-  const branches = schema.anyOf ?? schema.oneOf;
-  if (branches) {
-    const results = branches.map((branch) => undescribedFields(branch, value, path));
-    return results.reduce((best, result) => (result.length < best.length ? result : best));
-  }
-  if (Array.isArray(value) && schema.items) {
-    const items = schema.items;
-    return value.flatMap((item, index) => undescribedFields(items, item, `${path}[${index}]`));
-  }
-  if (value === null || typeof value !== 'object' || schema.properties === undefined) return [];
-  return Object.entries(value).flatMap(([key, field]) => {
-    const property = schema.properties?.[key];
-    if (property) return undescribedFields(property, field, `${path}.${key}`);
-    return schema.additionalProperties === false ? [`${path}.${key}`] : [];
-  });
-}
-
 describe('the client and the server share one protocol', () => {
   const recorded: Recorded[] = [];
   const recorder = recordingClient(recorded);
@@ -466,18 +440,7 @@ describe('the client and the server share one protocol', () => {
           event.data,
         ]);
       }
-      const problems = answers.flatMap(([name, schema, value]) => {
-        const parsed = schema.safeParse(value);
-        const invalid = parsed.success
-          ? []
-          : parsed.error.issues.map(
-              (issue) => `${name}: ${issue.path.join('.')}: ${issue.message}`,
-            );
-        const extra = undescribedFields(jsonSchema(schema, 'output') as JsonSchema, value).map(
-          (path) => `${name}: ${path} is not in the schema`,
-        );
-        return [...invalid, ...extra];
-      });
+      const problems = answers.flatMap(([name, schema, value]) => schemaDrift(name, schema, value));
       assert.deepEqual(problems, []);
     });
   });

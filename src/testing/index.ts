@@ -73,6 +73,7 @@ export {
 } from './postgres-server.ts';
 export { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
+export { schemaDrift } from './schema-drift.ts';
 export {
   type ScriptedLanguageModel,
   type ScriptedReply,
