@@ -14,6 +14,7 @@ import {
   makeConfigProject,
   type ServeProcess,
   schemaDrift,
+  startCuttingProxy,
   startServeProcess,
   yeoulDoor,
 } from '../src/testing/index.ts';
@@ -21,7 +22,7 @@ import {
 const root = mkdtempSync(join(tmpdir(), 'yeoul-client-graphs-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** A counter, and a graph that asks a question before it finishes. */
+/** A counter, a graph that asks a question before it finishes, and a slow two-step one. */
 const configText = `
 import { defineConfig } from '${yeoulDoor('config')}';
 import { END, START, StateGraph, defineState, increment, interrupt, replace } from '${yeoulDoor('graph')}';
@@ -40,6 +41,12 @@ export default defineConfig({
       })
       .addEdge(START, 'ask')
       .addEdge('ask', END),
+    slow: new StateGraph(defineState({ trail: replace('') }))
+      .addNode('first', async () => { await new Promise((done) => setTimeout(done, 300)); return { trail: 'first' }; })
+      .addNode('second', async (state) => { await new Promise((done) => setTimeout(done, 300)); return { trail: state.trail + ', second' }; })
+      .addEdge(START, 'first')
+      .addEdge('first', 'second')
+      .addEdge('second', END),
   },
 });
 `;
@@ -147,5 +154,35 @@ describe('YeoulClient.graphs against a server with a config file', () => {
     assert.equal(invalid.code, 'invalid_input');
     assert.match(invalid.message, /input\.count/);
     assert.match(invalid.message, /input\.colour/);
+  });
+
+  it('rejoins a graph stream that drops, with Last-Event-ID: every event once, then done', async () => {
+    const proxy = await startCuttingProxy(server.url, 1);
+    const rejoins: Array<string | undefined> = [];
+    const viaProxy = new YeoulClient({
+      baseUrl: proxy.url,
+      reconnect: { delayMs: 50 },
+      fetch: (input, init) => {
+        const headers = (init?.headers ?? {}) as Record<string, string>;
+        if ((init?.method ?? 'GET') === 'GET') rejoins.push(headers['last-event-id']);
+        return fetch(input, init);
+      },
+    });
+    try {
+      const events = await collect(viaProxy.graphs.stream('slow', { input: {} }));
+      assert.equal(proxy.cuts(), 1);
+      const done = events.at(-1);
+      assert.ok(done?.event === 'done');
+      assert.deepEqual(done.data.values, { trail: 'first, second' });
+      const numbers = events.map((event) => Number(event.id?.split(':')[1]));
+      assert.deepEqual(
+        numbers,
+        numbers.map((_, index) => index + 1),
+      );
+      assert.equal(rejoins.length, 1);
+      assert.ok(events.some((event) => event.id === rejoins[0]));
+    } finally {
+      await proxy.close();
+    }
   });
 });

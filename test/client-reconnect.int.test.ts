@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +9,7 @@ import {
   type ChatCompletionRequest,
   type FakeCompletion,
   type FakeOpenAiServer,
+  startCuttingProxy,
   startFakeOpenAiServer,
 } from '../src/testing/index.ts';
 import { startTestServer } from '../src/testing/test-server.ts';
@@ -25,51 +25,6 @@ function script(request: ChatCompletionRequest, index: number): FakeCompletion {
   return {
     kind: 'tool-calls',
     calls: [{ id: `calc-${index}`, name: 'calculator', arguments: '{"expression":"6 * 7"}' }],
-  };
-}
-
-/**
- * A TCP proxy in front of the server that cuts its first connection (both ways) once the
- * answer has carried `events` SSE events: the connection drop a client sees when a network
- * or a load balancer fails mid-stream. Later connections pass untouched.
- */
-async function startCuttingProxy(target: URL, events: number) {
-  let connections = 0;
-  let cuts = 0;
-  const open = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    connections += 1;
-    open.add(client);
-    client.on('close', () => open.delete(client));
-    const first = connections === 1;
-    const upstream = createConnection(Number(target.port), target.hostname);
-    client.pipe(upstream);
-    let seen = '';
-    upstream.on('data', (chunk: Buffer) => {
-      client.write(chunk);
-      if (!first) return;
-      seen += chunk.toString('utf8');
-      if ((seen.match(/\nevent: /g) ?? []).length >= events) {
-        cuts += 1;
-        client.destroy();
-        upstream.destroy();
-      }
-    });
-    upstream.on('end', () => client.end());
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    cuts: () => cuts,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // The client's keep-alive connection would hold the close for seconds.
-        for (const socket of open) socket.destroy();
-      }),
   };
 }
 
@@ -89,7 +44,7 @@ describe('YeoulClient.stream when the connection drops mid-run', () => {
   });
 
   it('rejoins with Last-Event-ID and yields every event once, in order, through done', async () => {
-    const proxy = await startCuttingProxy(new URL(server.url), 2);
+    const proxy = await startCuttingProxy(server.url, 2);
     const requests: Array<{ method: string; path: string; lastEventId: string | undefined }> = [];
     const client = new YeoulClient({
       baseUrl: proxy.url,
