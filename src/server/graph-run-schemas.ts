@@ -1,38 +1,12 @@
 import { z } from 'zod';
 import type { StateSchema } from '../graph/index.ts';
+import type { graphRunBody } from '../protocol/index.ts';
 import { HttpError } from './http-error.ts';
-import { sessionIdSchema } from './schemas.ts';
 
 /** A graph name in a path: `chat`, `react`, `ops` or a config file's graph. */
 export const graphParams = z.object({
   name: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a graph name'),
 });
-
-/**
- * POST /api/graphs/:name/invoke and /stream: a state update (`input`) on a new thread or on
- * `threadId`; or, for a paused thread, `resume.answers` by interrupt id.
- */
-export const graphRunBody = z
-  .strictObject({
-    input: z.record(z.string(), z.unknown()).optional(),
-    threadId: sessionIdSchema.optional(),
-    resume: z.strictObject({ answers: z.record(z.string(), z.unknown()) }).optional(),
-  })
-  .superRefine((body, context) => {
-    if (body.input === undefined && body.resume === undefined) {
-      context.addIssue({ code: 'custom', path: ['input'], message: 'required: a state update' });
-    }
-    if (body.input !== undefined && body.resume !== undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['resume'],
-        message: 'send input or resume, not both',
-      });
-    }
-    if (body.resume !== undefined && body.threadId === undefined) {
-      context.addIssue({ code: 'custom', path: ['threadId'], message: 'required with `resume`' });
-    }
-  });
 
 /** A graph run's body, parsed. */
 export type GraphRunBody = z.infer<typeof graphRunBody>;

@@ -10,7 +10,6 @@ export { evalGraphNames, evalTargetOf, userScorersOf } from './eval-target.ts';
 export { chatGraphNames, requireChatGraph, requireUserGraph } from './graph-names.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
-export { sessionIdSchema } from './schemas.ts';
 export { serverMigrations, storeMigrations } from './server-migrations.ts';
 export {
   anonymousOwner,

@@ -1,12 +1,30 @@
 import { z } from 'zod';
 import {
+  documentListSchema,
+  documentsBody,
+  documentsCreatedSchema,
+  errorResponseSchema,
   evalRunBody,
   evalRunListSchema,
   evalRunSchema,
   evalRunStartedSchema,
   feedbackBody,
   feedbackSavedSchema,
-} from './eval-schemas.ts';
+  forkBody,
+  forkResponseSchema,
+  graphListSchema,
+  graphRunBody,
+  graphRunResponseSchema,
+  historySchema,
+  invokeBody,
+  invokeResponseSchema,
+  searchBody,
+  searchResponseSchema,
+  sessionIdSchema,
+  sessionListSchema,
+  sessionSchema,
+  statusResponseSchema,
+} from '../protocol/index.ts';
 import { chatCompletionBody } from './openai/chat-completion-request.ts';
 import {
   chatCompletionChunkSchema,
@@ -14,19 +32,6 @@ import {
   modelListSchema,
 } from './openai/chat-completion-response.ts';
 import { openAiErrorSchema } from './openai/openai-error.ts';
-import {
-  documentListSchema,
-  documentsCreatedSchema,
-  errorResponseSchema,
-  graphListSchema,
-  historySchema,
-  invokeResponseSchema,
-  searchResponseSchema,
-  sessionListSchema,
-  sessionSchema,
-  statusResponseSchema,
-} from './response-schemas.ts';
-import { documentsBody, invokeBody, searchBody, sessionIdSchema } from './schemas.ts';
 
 type Schema = z.ZodType;
 
@@ -63,6 +68,13 @@ const sessionPath = {
   required: true,
   description: 'the session id',
   schema: jsonSchema(sessionIdSchema, 'input'),
+};
+const graphPath = {
+  name: 'name',
+  in: 'path',
+  required: true,
+  description: 'the graph name (GET /api/graphs lists them)',
+  schema: { type: 'string' },
 };
 const documentPath = {
   name: 'id',
@@ -142,8 +154,30 @@ export function openApiDocument(version: string) {
       '/api/graphs': {
         get: operation(
           'listGraphs',
-          'The graphs as Mermaid flowcharts',
+          'The built-in and user graphs, with Mermaid flowcharts',
           ok('graphs', graphListSchema),
+        ),
+      },
+      '/api/graphs/{name}/invoke': {
+        post: operation(
+          'invokeGraph',
+          'Run any graph on a state update, on a new thread or a continued one',
+          { ...ok('the run', graphRunResponseSchema), ...errorResponses(400, 401, 404, 409) },
+          { parameters: [graphPath], ...body(graphRunBody) },
+        ),
+      },
+      '/api/graphs/{name}/stream': {
+        post: operation(
+          'streamGraph',
+          'Run any graph and stream its events (Server-Sent Events: step, custom, interrupt, done)',
+          {
+            '200': {
+              description: 'text/event-stream; the `done` event carries the invoke answer',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...errorResponses(400, 401, 404, 409),
+          },
+          { parameters: [graphPath], ...body(graphRunBody) },
         ),
       },
       '/api/sessions': {
@@ -227,6 +261,17 @@ export function openApiDocument(version: string) {
               { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
             ],
           },
+        ),
+      },
+      '/api/sessions/{id}/fork': {
+        post: operation(
+          'forkSession',
+          'A new session whose state is this one’s after step atStep (-1: before any)',
+          {
+            '201': { description: 'forked', ...json(forkResponseSchema) },
+            ...errorResponses(400, 401, 404, 409),
+          },
+          { parameters: [sessionPath], ...body(forkBody) },
         ),
       },
       '/api/sessions/{id}/cancel': {

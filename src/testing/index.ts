@@ -8,6 +8,7 @@ export {
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 export { closedPortUrl, freePort } from './closed-port.ts';
 export { makeConfigProject, yeoulDoor } from './config-project.ts';
+export { type CuttingProxy, startCuttingProxy } from './cutting-proxy.ts';
 export { MissingProgramError } from './errors/missing-program-error.ts';
 export { evalOutcome } from './eval-outcome.ts';
 export { evalStoreConformance, type OpenedEvalStore } from './eval-store-conformance.ts';
@@ -79,6 +80,7 @@ export {
 } from './postgres-server.ts';
 export { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
+export { schemaDrift } from './schema-drift.ts';
 export {
   type ScriptedLanguageModel,
   type ScriptedReply,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentResponse } from '../../agents/index.ts';
-import { interruptSchema } from '../response-schemas.ts';
+import { interruptSchema } from '../../protocol/index.ts';
 import { v1ModelOf } from './chat-completion-request.ts';
 
 const usageSchema = z.object({

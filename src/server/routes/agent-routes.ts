@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateInput } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
+import { invokeBody } from '../../protocol/index.ts';
 import { requireChatGraph } from '../graph-names.ts';
 import { HttpError } from '../http-error.ts';
 import { runAgentCall } from '../run-request.ts';
 import type { FollowableStream } from '../run-streams.ts';
-import { invokeBody, parseWith, sessionParams } from '../schemas.ts';
+import { parseWith, sessionParams } from '../schemas.ts';
 import { sseHeaders, sseWriter } from '../sse.ts';
 import type { RouteContext } from './route-context.ts';
 

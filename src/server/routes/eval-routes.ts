@@ -7,7 +7,7 @@ import {
   selectScorers,
   UnknownScorerError,
 } from '../../evals/index.ts';
-import { evalRunBody, feedbackBody } from '../eval-schemas.ts';
+import { evalRunBody, feedbackBody } from '../../protocol/index.ts';
 import { evalGraphNames, evalTargetOf, userScorersOf } from '../eval-target.ts';
 import { HttpError } from '../http-error.ts';
 import { idParams, parseWith, sessionParams } from '../schemas.ts';

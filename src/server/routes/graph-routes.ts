@@ -1,13 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createId } from '../../core/index.ts';
 import type { GraphEvent, RunResult, StateSchema } from '../../graph/index.ts';
+import { graphRunBody } from '../../protocol/index.ts';
 import { requireUserGraph } from '../graph-names.ts';
-import {
-  checkGraphInput,
-  type GraphRunBody,
-  graphParams,
-  graphRunBody,
-} from '../graph-run-schemas.ts';
+import { checkGraphInput, type GraphRunBody, graphParams } from '../graph-run-schemas.ts';
 import { errorResponse } from '../http-error.ts';
 import { parseWith } from '../schemas.ts';
 import { sseHeaders, sseWriter } from '../sse.ts';
@@ -89,18 +85,19 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
   app.post('/api/graphs/:name/stream', async (request, reply) => {
     const prepared = await prepare(request);
     const controller = new AbortController();
-    const runId = createId();
-    let count = 0;
+    // Recorded as an agent run's events are: a client that drops rejoins the run with
+    // GET /api/sessions/:id/stream and Last-Event-ID, and the run goes on without it.
+    const stream = context.streams.open(prepared.threadId, createId());
     let writer: ReturnType<typeof sseWriter> | undefined;
     const send = (event: string, data: unknown) => {
+      const entry = stream.push(event, data);
       if (writer === undefined) {
         reply.hijack();
         reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
         writer = sseWriter(reply.raw);
         reply.raw.on('close', () => writer?.close());
       }
-      count += 1;
-      writer.write({ id: `${runId}:${count}`, event, data });
+      writer.write(entry);
     };
     try {
       const body = await start(prepared, controller.signal, (event) => {
@@ -112,6 +109,7 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
       if (writer === undefined) throw error;
       send('error', errorResponse(error).body.error);
     } finally {
+      context.streams.finish(stream);
       writer?.close();
     }
   });

@@ -7,6 +7,7 @@ import {
 } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { MemoryCheckpointer } from '../../graph/index.ts';
+import { sessionIdSchema } from '../../protocol/index.ts';
 import { approvalNotice } from '../approval-notice.ts';
 import { chatGraphNames } from '../graph-names.ts';
 import { HttpError } from '../http-error.ts';
@@ -16,7 +17,7 @@ import { CompletionStream } from '../openai/completion-stream.ts';
 import { keepPausedRun } from '../openai/keep-paused-run.ts';
 import { openAiError } from '../openai/openai-error.ts';
 import { type AgentCall, runAgentCall } from '../run-request.ts';
-import { parseWith, sessionIdSchema } from '../schemas.ts';
+import { parseWith } from '../schemas.ts';
 import type { RouteContext } from './route-context.ts';
 
 const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;

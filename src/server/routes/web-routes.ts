@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,8 @@ import type { RouteContext } from './route-context.ts';
 
 /** Where the console's own files live (browser TypeScript, CSS, the page, the icon). */
 const webRoot = join(import.meta.dirname, '..', '..', 'web');
+/** The typed HTTP client (`yeoul/client`), which the console's modules import as `../../client/`. */
+const clientRoot = join(import.meta.dirname, '..', '..', 'client');
 
 /** A file as served: its bytes (TypeScript already stripped), gzipped copy and validator. */
 interface Asset {
@@ -43,11 +45,13 @@ const mermaidDist = () => dirname(resolvePackageFile('mermaid'));
 const mermaidFile = /^(?:mermaid\.esm\.min\.mjs|chunks\/mermaid\.esm\.min\/[A-Za-z0-9_.-]+\.mjs)$/;
 /** Console files: lower-case kebab names in folders, no tests, no declaration files. */
 const webFile = /^(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:ts|css|svg)$/;
+/** Client modules: TypeScript in the repository, JavaScript in the built package. */
+const clientFile = /^(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:ts|js)$/;
 
 /**
  * GET / (the web console, with a Content-Security-Policy that allows no inline script
  * except the page's import map, by hash), /web/* (its modules, TypeScript served with the
- * types stripped), /vendor/* (Preact, htm, marked, DOMPurify and Mermaid from node_modules)
+ * types stripped) and /client/* (the typed client they use, likewise), /vendor/* (Preact, htm, marked, DOMPurify and Mermaid from node_modules)
  * and the favicon, plus GET /api/graphs, which the console draws. No build step: files are
  * read, stripped and gzipped on first request and again whenever they change on disk.
  */
@@ -68,12 +72,23 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext): 
   app.get('/favicon.svg', favicon);
   app.get('/favicon.ico', favicon);
 
-  app.get('/web/*', async (request, reply) => {
-    const path = (request.params as { '*': string })['*'];
-    if (!webFile.test(path) || path.endsWith('.test.ts') || path.endsWith('.d.ts'))
-      return notFound(request, reply);
-    return sendFile(request, reply, join(webRoot, path));
-  });
+  for (const [prefix, root, pattern] of [
+    ['/web/*', webRoot, webFile],
+    ['/client/*', clientRoot, clientFile],
+  ] as const) {
+    app.get(prefix, async (request, reply) => {
+      const path = (request.params as { '*': string })['*'];
+      if (!pattern.test(path) || path.endsWith('.test.ts') || path.endsWith('.d.ts'))
+        return notFound(request, reply);
+      const file = join(root, path);
+      // The built package holds the client compiled (x.js beside x.d.ts): the console's
+      // imports of x.ts get the same module.
+      if (root === clientRoot && path.endsWith('.ts') && !existsSync(file)) {
+        return sendFile(request, reply, file.replace(/\.ts$/, '.js'));
+      }
+      return sendFile(request, reply, file);
+    });
+  }
 
   app.get('/vendor/mermaid/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];

@@ -1,22 +1,7 @@
+import { YeoulApiError, YeoulClient } from '../../client/index.ts';
 import type { ErrorInfo } from './types.ts';
 
 const keyName = 'yeoul.apiKey';
-
-/** An API answer that was not a success, in the contract's words, or a network failure. */
-export class ApiError extends Error {
-  readonly code: string;
-  readonly status: number;
-
-  constructor(info: ErrorInfo, status: number) {
-    super(info.message);
-    this.code = info.code;
-    this.status = status;
-  }
-
-  get info(): ErrorInfo {
-    return { code: this.code, message: this.message };
-  }
-}
 
 const unauthorizedListeners = new Set<() => void>();
 
@@ -56,58 +41,31 @@ export function authHeaders(extra: Record<string, string> = {}): Record<string, 
   return key ? { ...extra, authorization: `Bearer ${key}` } : extra;
 }
 
-/** Reads an error body `{error: {code, message}}`, or names the status when there is none. */
-export async function errorOf(response: Response): Promise<ErrorInfo> {
-  try {
-    const body = (await response.json()) as { error?: Partial<ErrorInfo> };
-    if (body.error?.code)
-      return { code: body.error.code, message: body.error.message ?? response.statusText };
-  } catch {
-    // Not JSON: fall through to the status.
-  }
-  return { code: `http_${response.status}`, message: response.statusText || 'request failed' };
-}
+/**
+ * fetch for the API: adds the key of this browser session, and on 401 forgets the key and
+ * tells the listeners (the key prompt comes back).
+ */
+const consoleFetch: typeof fetch = async (input, init = {}) => {
+  const response = await fetch(input, {
+    ...init,
+    headers: authHeaders((init.headers ?? {}) as Record<string, string>),
+  });
+  if (response.status === 401) reportUnauthorized();
+  return response;
+};
 
 /**
- * fetch for the API: adds the key, turns failures into ApiError, and on 401 forgets the
- * key and tells the listeners (the key prompt comes back).
+ * The console's client of the API (`yeoul/client`): this page's origin, the key of this
+ * browser session, and a stream that drops rejoined up to 3 times in a row.
  */
-export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      ...init,
-      headers: authHeaders((init.headers ?? {}) as Record<string, string>),
-    });
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError({ code: 'network_error', message: (error as Error).message }, 0);
-  }
-  if (response.ok) return response;
-  const info = await errorOf(response);
-  if (response.status === 401) reportUnauthorized();
-  throw new ApiError(info, response.status);
-}
-
-/** GET (or any method without a body) and parse JSON; 204 gives undefined. */
-export async function getJson<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await apiFetch(path, init);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-}
-
-/** POST a JSON body and parse the JSON answer. */
-export function postJson<T>(path: string, body: unknown, init: RequestInit = {}): Promise<T> {
-  return getJson<T>(path, {
-    ...init,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-}
+export const api = new YeoulClient({
+  baseUrl: '',
+  fetch: consoleFetch,
+  reconnect: { attempts: 3, delayMs: 400 },
+});
 
 /** The error of anything thrown, in the contract's shape. */
 export function toErrorInfo(error: unknown): ErrorInfo {
-  if (error instanceof ApiError) return error.info;
+  if (error instanceof YeoulApiError) return error.toJSON();
   return { code: 'client_error', message: (error as Error)?.message ?? String(error) };
 }

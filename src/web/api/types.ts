@@ -1,13 +1,25 @@
-// The shapes of Yeoul's HTTP API as the console reads them (../shared/CONTRACT.md "HTTP API").
+// The shapes of Yeoul's HTTP API as the console reads them: the answers' types are the
+// client's (inferred from the protocol's schemas); the rest are the console's own views.
+import type {
+  DocumentList,
+  InvokeResponse,
+  SearchResponse,
+  StatusResponse,
+} from '../../client/index.ts';
+
+/** The invoke payload: the body of the stream's `done` event. */
+export type DonePayload = InvokeResponse;
+export type Usage = InvokeResponse['usage'];
+export type Source = NonNullable<InvokeResponse['sources']>[number];
+export type Evaluation = NonNullable<InvokeResponse['evaluation']>;
+/** A tool call waiting for a person's decision. */
+export type Interrupt = NonNullable<InvokeResponse['interrupts']>[number];
+export type DocumentInfo = DocumentList['documents'][number];
+export type SearchHit = SearchResponse['hits'][number];
+export type AgentStatus = StatusResponse;
 
 /** A chat graph: `chat`, `react`, `ops`, or one of the server's config file. */
 export type GraphName = string;
-
-export interface Usage {
-  llmCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-}
 
 export interface ToolCall {
   id: string;
@@ -18,56 +30,12 @@ export interface ToolCall {
 /** A stored message of a session (`GET /api/sessions/:id`). */
 export interface StoredMessage {
   id?: string;
-  role: 'user' | 'assistant' | 'tool';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
   toolCalls?: ToolCall[];
   toolCallId?: string;
   name?: string;
   isError?: boolean;
-}
-
-/** A tool call waiting for a person's decision. */
-export interface Interrupt {
-  id: string;
-  type: string;
-  tool: string;
-  args: unknown;
-  createdAt?: string;
-}
-
-export interface Source {
-  documentId: string;
-  chunkId: string;
-  title: string;
-}
-
-export interface EvaluationCheck {
-  name: string;
-  score: number;
-  passed: boolean;
-  feedback?: string;
-}
-
-export interface Evaluation {
-  score: number;
-  verdict: string;
-  checks: EvaluationCheck[];
-}
-
-/** The invoke payload: the body of the stream's `done` event. */
-export interface DonePayload {
-  response: string;
-  sessionId: string;
-  toolsUsed: string[];
-  executionTime: number;
-  status: 'published' | 'rejected' | 'error' | 'interrupted' | 'cancelled';
-  error?: true;
-  errorCode?: string;
-  interrupts?: Interrupt[];
-  sources?: Source[];
-  steps: string[];
-  usage?: Usage;
-  evaluation?: Evaluation;
 }
 
 export interface SessionSummary {
@@ -94,31 +62,6 @@ export interface HistoryStep {
   kind?: string;
   update: Record<string, unknown> | null;
   at: string | number;
-}
-
-export interface DocumentInfo {
-  id: string;
-  title: string;
-  chunks: number;
-  metadata?: Record<string, unknown>;
-  updatedAt?: string;
-}
-
-export interface SearchHit {
-  documentId: string;
-  chunkId: string;
-  title: string;
-  text: string;
-  score: number;
-}
-
-export interface AgentStatus {
-  status: string;
-  version?: string;
-  model: string;
-  lastModelError?: { code: string; message: string; at: string } | null;
-  /** The config file's state (`yeoul dev` reports a broken save here until it is fixed). */
-  config?: { state: 'ok' | 'error'; error?: string; loadedAt: string };
 }
 
 /** An error in the contract's words: `{code, message}`. */

@@ -110,7 +110,15 @@ describe('itemsFromMessages', () => {
         { role: 'assistant', content: '123 * 456 = 56,088입니다.' },
         { role: 'user', content: 'thanks' },
       ],
-      [{ id: 'i1', type: 'tool-approval', tool: 'write_file', args: {} }],
+      [
+        {
+          id: 'i1',
+          type: 'tool-approval',
+          tool: 'write_file',
+          args: {},
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
     );
     assert.deepEqual(
       items.map((item) => item.kind),

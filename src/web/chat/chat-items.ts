@@ -62,8 +62,6 @@ export interface AssistantItem {
   evaluation?: Evaluation;
   usage?: Usage;
   executionTime?: number;
-  /** The last SSE id seen, `<runId>:<n>`: where a rejoin resumes. */
-  lastEventId?: string;
 }
 
 export type ChatItem = UserItem | AssistantItem;
@@ -241,6 +239,7 @@ export function itemsFromMessages(messages: StoredMessage[], interrupts: Interru
     turn = undefined;
   };
   for (const message of messages) {
+    if (message.role === 'system') continue;
     if (message.role === 'user') {
       finish();
       items.push({

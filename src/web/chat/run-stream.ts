@@ -1,5 +1,5 @@
-import { apiFetch } from '../api/api-client.ts';
-import { parseSse } from '../api/parse-sse.ts';
+import type { AgentEvent } from '../../client/index.ts';
+import { api } from '../api/api-client.ts';
 import type { GraphName } from '../api/types.ts';
 
 /** The run options the composer offers. */
@@ -10,79 +10,40 @@ export interface RunOptions {
   temperature: number | null;
 }
 
-/** How a stream ended: with `done`, with an `error` event, or cut off before either. */
-export interface StreamOutcome {
-  done: boolean;
-  failed: boolean;
-}
+/** A run's events, as `yeoul/client` yields them (rejoined when the connection drops). */
+export type RunEvents = AsyncGenerator<AgentEvent, void>;
 
-/** Starts a run: POST /api/agent/stream with a message, or with decisions that resume a paused run. */
-export function postRunStream(
-  body:
-    | { message: string; sessionId: string; options: RunOptions }
-    | {
-        sessionId: string;
-        resume: { decisions: Array<{ id: string; approve: boolean; reason?: string }> };
-      },
-  signal: AbortSignal,
-): Promise<Response> {
-  const payload =
-    'message' in body
-      ? {
-          message: body.message,
-          sessionId: body.sessionId,
-          options: {
-            graph: body.options.graph,
-            ...(body.options.evaluate ? { evaluate: true } : {}),
-            ...(body.options.temperature === null ? {} : { temperature: body.options.temperature }),
-          },
-        }
-      : body;
-  return apiFetch('/api/agent/stream', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify(payload),
-    signal,
-  });
-}
-
-/** Joins a session's running run: GET /api/sessions/:id/stream, replaying after `lastEventId`. */
-export function joinRunStream(
+/** Starts a run: POST /api/agent/stream with a message and the composer's options. */
+export function streamMessage(
+  message: string,
   sessionId: string,
-  lastEventId: string | undefined,
+  options: RunOptions,
   signal: AbortSignal,
-): Promise<Response> {
-  return apiFetch(`/api/sessions/${encodeURIComponent(sessionId)}/stream`, {
-    headers: {
-      accept: 'text/event-stream',
-      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+): RunEvents {
+  return api.stream(
+    {
+      message,
+      sessionId,
+      options: {
+        graph: options.graph,
+        ...(options.evaluate ? { evaluate: true } : {}),
+        ...(options.temperature === null ? {} : { temperature: options.temperature }),
+      },
     },
-    signal,
-  });
+    { signal },
+  );
 }
 
-/** Reads a run's events, handing each (JSON data parsed) to `onEvent`, until the stream ends. */
-export async function readRunEvents(
-  response: Response,
-  onEvent: (event: string, data: unknown, id: string | undefined) => void,
-): Promise<StreamOutcome> {
-  const outcome: StreamOutcome = { done: false, failed: false };
-  if (!response.body) return outcome;
-  try {
-    for await (const event of parseSse(response.body)) {
-      let data: unknown;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        data = event.data;
-      }
-      onEvent(event.event, data, event.id);
-      if (event.event === 'done') outcome.done = true;
-      if (event.event === 'error') outcome.failed = true;
-    }
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    // The connection broke: the caller decides whether to rejoin.
-  }
-  return outcome;
+/** Resumes a paused run with decisions: POST /api/agent/stream with `resume`. */
+export function streamDecisions(
+  sessionId: string,
+  decisions: Array<{ id: string; approve: boolean; reason?: string }>,
+  signal: AbortSignal,
+): RunEvents {
+  return api.stream({ sessionId, resume: { decisions } }, { signal });
+}
+
+/** Joins a session's running run from its start: GET /api/sessions/:id/stream. */
+export function joinRun(sessionId: string, signal: AbortSignal): RunEvents {
+  return api.sessions.join(sessionId, { signal });
 }

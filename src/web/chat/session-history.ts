@@ -1,4 +1,4 @@
-import { getJson } from '../api/api-client.ts';
+import { api } from '../api/api-client.ts';
 import type { HistoryStep } from '../api/types.ts';
 
 let cached: { key: string; steps: Promise<HistoryStep[]> } | null = null;
@@ -11,9 +11,9 @@ let cached: { key: string; steps: Promise<HistoryStep[]> } | null = null;
 export function sessionHistory(sessionId: string, runsVersion: number): Promise<HistoryStep[]> {
   const key = `${runsVersion} ${sessionId}`;
   if (cached?.key === key) return cached.steps;
-  const steps = getJson<{ steps?: HistoryStep[] }>(
-    `/api/sessions/${encodeURIComponent(sessionId)}/history`,
-  ).then(({ steps }) => steps ?? []);
+  const steps: Promise<HistoryStep[]> = api.sessions
+    .history(sessionId)
+    .then((history) => history.steps);
   const entry = { key, steps };
   cached = entry;
   steps.catch(() => {

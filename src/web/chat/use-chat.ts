@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, apiFetch, getJson, toErrorInfo } from '../api/api-client.ts';
+import { YeoulApiError } from '../../client/index.ts';
+import { api, toErrorInfo } from '../api/api-client.ts';
 import type { ErrorInfo, Interrupt, SessionDetail } from '../api/types.ts';
 import {
   type AssistantItem,
@@ -9,7 +10,13 @@ import {
   itemsFromMessages,
   startTurn,
 } from './chat-items.ts';
-import { joinRunStream, postRunStream, type RunOptions, readRunEvents } from './run-stream.ts';
+import {
+  joinRun,
+  type RunEvents,
+  type RunOptions,
+  streamDecisions,
+  streamMessage,
+} from './run-stream.ts';
 import { newSessionId, savedSessionId, saveSessionId } from './saved-state.ts';
 import { forgetSessionHistory } from './session-history.ts';
 
@@ -37,11 +44,8 @@ interface QueuedEvent {
   key: string;
   event: string;
   data: unknown;
-  id: string | undefined;
   at: number;
 }
-
-const session = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
 /**
  * The conversation of one session: sends messages and decisions, streams the runs into
@@ -86,7 +90,6 @@ export function useChat(authVersion: number): ChatController {
         for (const queued of events) {
           if (queued.key !== item.key) continue;
           next = applyEvent(next, queued.event, queued.data, queued.at);
-          if (queued.id) next = { ...next, lastEventId: queued.id };
         }
         return next;
       }),
@@ -100,42 +103,23 @@ export function useChat(authVersion: number): ChatController {
     }
   };
 
-  /** Reads a run into the turn `key`, rejoining when the connection drops before `done`. */
-  const runStream = async (
-    id: string,
-    key: string,
-    start: (signal: AbortSignal) => Promise<Response>,
-  ) => {
+  /** Reads a run into the turn `key` (the client rejoins it when the connection drops). */
+  const runStream = async (id: string, key: string, start: (signal: AbortSignal) => RunEvents) => {
     const controller = new AbortController();
     active.current = { controller, key };
     let finished = false;
     try {
-      let response = await start(controller.signal);
-      for (let attempt = 1; ; attempt += 1) {
-        const outcome = await readRunEvents(response, (event, data, eventId) =>
-          enqueue({ key, event, data, id: eventId, at: Date.now() }),
-        );
-        flush();
-        if (outcome.done || outcome.failed) {
-          finished = outcome.done;
-          break;
-        }
-        if (attempt > 3) throw new ApiError({ code: 'stream_interrupted', message: '' }, 0);
-        await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
-        try {
-          response = await joinRunStream(id, turnOf(key)?.lastEventId, controller.signal);
-        } catch (error) {
-          // The run ended while we were away: what it left is in the session.
-          if (error instanceof ApiError && error.status === 404) {
-            if (sessionRef.current === id) await load(id, false);
-            return;
-          }
-          throw error;
-        }
+      for await (const event of start(controller.signal)) {
+        enqueue({ key, event: event.event, data: event.data, at: Date.now() });
+        if (event.event === 'done') finished = true;
       }
     } catch (error) {
-      if (!controller.signal.aborted)
+      if (error instanceof YeoulApiError && error.code === 'no_active_run') {
+        // The run ended while we were away: what it left is in the session.
+        if (sessionRef.current === id) await load(id, false);
+      } else if (!controller.signal.aborted) {
         updateTurn(key, (item) => ({ ...item, errors: [...item.errors, toErrorInfo(error)] }));
+      }
     } finally {
       flush();
       updateTurn(key, (item) =>
@@ -157,7 +141,7 @@ export function useChat(authVersion: number): ChatController {
 
   const load = async (id: string, rejoin: boolean) => {
     try {
-      const detail = await getJson<SessionDetail>(session(id));
+      const detail: SessionDetail = await api.sessions.get(id);
       if (sessionRef.current !== id) return;
       setSummary(detail.summary ?? '');
       let next = itemsFromMessages(detail.messages ?? [], detail.interrupts ?? []);
@@ -169,13 +153,13 @@ export function useChat(authVersion: number): ChatController {
             : startTurn(last?.kind === 'user' ? last.text : '', last?.messageId);
         next = last?.kind === 'assistant' ? [...next.slice(0, -1), turn] : [...next, turn];
         setItems(() => next);
-        void runStream(id, turn.key, (signal) => joinRunStream(id, undefined, signal));
+        void runStream(id, turn.key, (signal) => joinRun(id, signal));
         return;
       }
       setItems(() => next);
     } catch (error) {
       if (sessionRef.current !== id) return;
-      if (error instanceof ApiError && error.status === 404) {
+      if (error instanceof YeoulApiError && error.status === 404) {
         // The saved session is gone (deleted elsewhere): start a new one.
         saveSessionId(null);
         switchTo(newSessionId());
@@ -224,14 +208,12 @@ export function useChat(authVersion: number): ChatController {
       ]);
       setNotice(null);
       setInspectKey(turn.key);
-      void runStream(id, turn.key, (signal) =>
-        postRunStream({ message, sessionId: id, options }, signal),
-      );
+      void runStream(id, turn.key, (signal) => streamMessage(message, id, options, signal));
     },
     stop() {
       const current = active.current;
       if (!current) return;
-      apiFetch(`${session(sessionRef.current)}/cancel`, { method: 'POST' }).catch(() =>
+      api.sessions.cancel(sessionRef.current).catch(() =>
         // The server could not stop it by name: dropping the stream does.
         current.controller.abort(),
       );
@@ -263,9 +245,7 @@ export function useChat(authVersion: number): ChatController {
         approve: yes,
         ...(why ? { reason: why } : {}),
       }));
-      void runStream(id, key, (signal) =>
-        postRunStream({ sessionId: id, resume: { decisions } }, signal),
-      );
+      void runStream(id, key, (signal) => streamDecisions(id, decisions, signal));
     },
     openSession(id) {
       if (id === sessionRef.current && items.length > 0) return;
@@ -279,7 +259,7 @@ export function useChat(authVersion: number): ChatController {
     },
     async deleteSession(id) {
       try {
-        await apiFetch(session(id), { method: 'DELETE' });
+        await api.sessions.delete(id);
       } catch (error) {
         setNotice(toErrorInfo(error));
       }

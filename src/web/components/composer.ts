@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { getJson } from '../api/api-client.ts';
+import { api } from '../api/api-client.ts';
 import type { GraphName } from '../api/types.ts';
 import type { RunOptions } from '../chat/run-stream.ts';
 import { savedRunOptions, saveRunOptions } from '../chat/saved-state.ts';
@@ -26,10 +26,11 @@ export function Composer(props: ComposerProps) {
   // Every chat graph the server serves, the config file's included.
   useEffect(() => {
     let live = true;
-    getJson<{ graphs: Array<{ name: string; chat: boolean }> }>('/api/graphs')
+    api.graphs
+      .list()
       .then((body) => {
         if (!live) return;
-        const names = (body.graphs ?? []).filter((graph) => graph.chat).map((graph) => graph.name);
+        const names = body.graphs.filter((graph) => graph.chat).map((graph) => graph.name);
         if (names.length > 0) setGraphs(names);
         // A graph saved from an earlier config that is gone now falls back to chat.
         if (!names.includes(options.graph))

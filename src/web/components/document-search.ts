@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { postJson, toErrorInfo } from '../api/api-client.ts';
+import { api, toErrorInfo } from '../api/api-client.ts';
 import type { ErrorInfo, SearchHit } from '../api/types.ts';
 import { html } from '../html.ts';
 import { formatScore, t } from '../i18n.ts';
@@ -21,9 +21,9 @@ export function DocumentSearch() {
       return;
     }
     try {
-      const body = await postJson<{ hits: SearchHit[] }>('/api/search', { query: text, k: 5 });
+      const body = await api.search(text, 5);
       if (ticket !== latest.current) return;
-      setHits(body.hits ?? []);
+      setHits(body.hits);
       setError(null);
     } catch (reason) {
       if (ticket === latest.current) setError(toErrorInfo(reason));

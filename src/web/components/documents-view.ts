@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { apiFetch, getJson, toErrorInfo } from '../api/api-client.ts';
+import { api, toErrorInfo } from '../api/api-client.ts';
 import type { DocumentInfo, ErrorInfo } from '../api/types.ts';
 import { html } from '../html.ts';
 import { locale, t } from '../i18n.ts';
@@ -15,8 +15,9 @@ export function DocumentsView(props: { version: number }) {
 
   useEffect(() => {
     let live = true;
-    getJson<{ documents: DocumentInfo[] }>('/api/documents')
-      .then((body) => live && setDocuments(body.documents ?? []))
+    api.documents
+      .list()
+      .then((body) => live && setDocuments(body.documents))
       .catch((reason: unknown) => live && setError(toErrorInfo(reason)));
     return () => {
       live = false;
@@ -26,7 +27,7 @@ export function DocumentsView(props: { version: number }) {
   const remove = async (id: string) => {
     setError(null);
     try {
-      await apiFetch(`/api/documents/${encodeURIComponent(id)}`, { method: 'DELETE' });
+      await api.documents.delete(id);
       setDocuments((current) => current?.filter((document) => document.id !== id) ?? null);
     } catch (reason) {
       setError(toErrorInfo(reason));

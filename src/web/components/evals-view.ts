@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getJson, toErrorInfo } from '../api/api-client.ts';
+import { api, toErrorInfo } from '../api/api-client.ts';
 import type { ErrorInfo, EvalItem, EvalRun } from '../api/types.ts';
 import { html } from '../html.ts';
 import { formatNumber, locale, t } from '../i18n.ts';
@@ -13,7 +13,8 @@ function useRun(id: string | null, version: number): EvalRun | null {
     setRun(null);
     if (id === null) return;
     let live = true;
-    getJson<EvalRun>(`/api/evals/${encodeURIComponent(id)}`)
+    api.evals
+      .get(id)
       .then((body) => live && setRun(body))
       .catch(() => live && setRun(null));
     return () => {
@@ -91,7 +92,8 @@ export function EvalsView(props: { version: number; onOpenSession: (sessionId: s
 
   useEffect(() => {
     let live = true;
-    getJson<{ runs: EvalRun[] }>('/api/evals')
+    api.evals
+      .list()
       .then((body) => live && setRuns(body.runs ?? []))
       .catch((reason: unknown) => live && setError(toErrorInfo(reason)));
     return () => {

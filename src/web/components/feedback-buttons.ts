@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { postJson, toErrorInfo } from '../api/api-client.ts';
+import { api, toErrorInfo } from '../api/api-client.ts';
 import type { ErrorInfo } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
@@ -16,9 +16,7 @@ export function FeedbackButtons(props: { sessionId: string; latest: boolean }) {
   const rate = async (value: 1 | -1) => {
     setError(null);
     try {
-      await postJson(`/api/sessions/${encodeURIComponent(props.sessionId)}/feedback`, {
-        rating: value,
-      });
+      await api.sessions.feedback(props.sessionId, { rating: value });
       setRating(value);
     } catch (reason) {
       setError(toErrorInfo(reason));

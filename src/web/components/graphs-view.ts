@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getJson, toErrorInfo } from '../api/api-client.ts';
-import type { ErrorInfo, GraphName } from '../api/types.ts';
+import { api, toErrorInfo } from '../api/api-client.ts';
+import type { ErrorInfo } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 import { ErrorView } from './error-view.ts';
 
+/** A graph as GET /api/graphs lists it (built-in or from the config file). */
 interface GraphSource {
-  name: GraphName;
+  name: string;
   mermaid: string;
 }
 
@@ -62,8 +63,9 @@ export function GraphsView(props: { version: number }) {
   const [error, setError] = useState<ErrorInfo | null>(null);
   useEffect(() => {
     let live = true;
-    getJson<{ graphs: GraphSource[] }>('/api/graphs')
-      .then((body) => live && setGraphs(body.graphs ?? []))
+    api.graphs
+      .list()
+      .then((body) => live && setGraphs(body.graphs))
       .catch((reason: unknown) => live && setError(toErrorInfo(reason)));
     return () => {
       live = false;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getJson } from '../api/api-client.ts';
+import { api } from '../api/api-client.ts';
 import type { SessionSummary } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
@@ -22,8 +22,9 @@ export function SessionList(props: SessionListProps) {
 
   useEffect(() => {
     let live = true;
-    getJson<{ sessions: SessionSummary[] }>('/api/sessions')
-      .then((body) => live && setSessions(body.sessions ?? []))
+    api.sessions
+      .list()
+      .then((body) => live && setSessions(body.sessions))
       .catch(() => undefined);
     return () => {
       live = false;

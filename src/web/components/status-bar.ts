@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getJson } from '../api/api-client.ts';
+import { api } from '../api/api-client.ts';
 import type { AgentStatus } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
@@ -11,7 +11,8 @@ export function StatusBar(props: { runsVersion: number; authVersion: number }) {
   useEffect(() => {
     let live = true;
     const load = () =>
-      getJson<AgentStatus>('/api/agent/status')
+      api
+        .status()
         .then((value) => live && setStatus(value))
         .catch(() => undefined);
     void load();

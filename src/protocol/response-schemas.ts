@@ -72,6 +72,17 @@ export const statusResponseSchema = z.object({
     state: z.enum(['ok', 'unavailable']),
     lastError: z.string().optional(),
   }),
+  config: z
+    .object({
+      state: z.enum(['ok', 'error']),
+      error: z
+        .string()
+        .optional()
+        .describe('the last load’s problems, while the file cannot be used'),
+      loadedAt: z.string().describe('when the version serving now was loaded (ISO time)'),
+      file: z.string().optional(),
+    })
+    .describe('the config file’s state (`yeoul dev` reports a broken save here)'),
   mcpServers: z.array(
     z.object({
       name: z.string(),
@@ -98,6 +109,9 @@ export const sessionListSchema = z.object({
     z.object({
       sessionId: z.string(),
       title: z.string().describe('the first message'),
+      graph: z
+        .string()
+        .describe('the graph that runs the session (`chat` unless another started it)'),
       status: z.string(),
       updatedAt: z.string(),
     }),
@@ -107,6 +121,7 @@ export const sessionListSchema = z.object({
 /** GET /api/sessions/:id. */
 export const sessionSchema = z.object({
   sessionId: z.string(),
+  graph: z.string().describe('the graph that runs the session'),
   messages: z.array(message).describe('the memory window the model sees'),
   summary: z.string(),
   interrupts: z.array(interruptSchema),
@@ -162,12 +177,5 @@ export const searchResponseSchema = z.object({
       score: z.number(),
       metadata: z.record(z.string(), z.unknown()),
     }),
-  ),
-});
-
-/** GET /api/graphs. */
-export const graphListSchema = z.object({
-  graphs: z.array(
-    z.object({ name: z.string(), chat: z.boolean(), builtin: z.boolean(), mermaid: z.string() }),
   ),
 });

@@ -1,0 +1,38 @@
+export {
+  evalRunBody,
+  evalRunListSchema,
+  evalRunSchema,
+  evalRunStartedSchema,
+  feedbackBody,
+  feedbackSavedSchema,
+} from './eval-schemas.ts';
+export {
+  forkBody,
+  forkResponseSchema,
+  graphInterruptSchema,
+  graphListSchema,
+  graphRunBody,
+  graphRunResponseSchema,
+} from './graph-schemas.ts';
+export {
+  decisionSchema,
+  documentsBody,
+  invokeBody,
+  requestOptions,
+  searchBody,
+  sessionIdPattern,
+  sessionIdSchema,
+} from './request-schemas.ts';
+export {
+  documentListSchema,
+  documentsCreatedSchema,
+  errorResponseSchema,
+  historySchema,
+  interruptSchema,
+  invokeResponseSchema,
+  searchResponseSchema,
+  sessionListSchema,
+  sessionSchema,
+  statusResponseSchema,
+} from './response-schemas.ts';
+export { agentStreamEventSchemas, graphStreamEventSchemas } from './stream-event-schemas.ts';

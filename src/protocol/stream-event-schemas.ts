@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { graphInterruptSchema, graphRunResponseSchema } from './graph-schemas.ts';
+import { interruptSchema, invokeResponseSchema } from './response-schemas.ts';
+
+const errorEvent = z.object({ code: z.string(), message: z.string() });
+
+/** Where inside subgraphs an event happened (absent at the top level). */
+const path = z.array(z.string()).optional();
+
+/** The data of each event of POST /api/graphs/:name/stream, by event name. */
+export const graphStreamEventSchemas = {
+  /** A node started or ended (with the update it returned). */
+  step: z.object({
+    node: z.string(),
+    phase: z.enum(['start', 'end']),
+    update: z.unknown().optional(),
+    path,
+  }),
+  /** What a node emitted itself. */
+  custom: z.object({ node: z.string(), name: z.string(), data: z.unknown(), path }),
+  /** The run paused on these questions. */
+  interrupt: z.object({
+    node: z.string(),
+    interrupts: z.array(graphInterruptSchema.pick({ id: true, value: true })),
+    path,
+  }),
+  error: errorEvent,
+  done: graphRunResponseSchema,
+} as const;
+
+/** The data of each event of POST /api/agent/stream (and GET /api/sessions/:id/stream), by event name. */
+export const agentStreamEventSchemas = {
+  step: z.object({ node: z.string(), phase: z.enum(['start', 'end']) }),
+  token: z.object({ text: z.string() }),
+  'tool-call': z.object({ id: z.string(), name: z.string(), args: z.unknown() }),
+  'tool-result': z.object({
+    id: z.string(),
+    name: z.string(),
+    result: z.unknown(),
+    error: z.literal(true).optional(),
+    durationMs: z.number().optional(),
+  }),
+  interrupt: interruptSchema,
+  error: errorEvent,
+  done: invokeResponseSchema,
+} as const;
