@@ -4,7 +4,7 @@ import type { Checkpointer, ThreadInfo } from './checkpoint/types.ts';
 import { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
 import { toMermaid } from './mermaid.ts';
 import { type RunStart, runGraph } from './run-graph.ts';
-import { RunWriter } from './run-writer.ts';
+import { type Durability, RunWriter } from './run-writer.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
 import { type ThreadQueue, threadQueueFor } from './thread-queue.ts';
 import { ThreadStore } from './thread-store.ts';
@@ -13,6 +13,7 @@ import type {
   Edge,
   GraphEvent,
   HistoryEntry,
+  Join,
   NodeFunction,
   RunConfig,
   RunEnding,
@@ -37,8 +38,11 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   readonly name: string | undefined;
   readonly schema: Schema;
   readonly nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
-  readonly edges: ReadonlyMap<string, Edge<Schema>>;
+  readonly edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
+  readonly joins: readonly Join[];
   readonly maxSteps: number;
+  readonly maxConcurrency: number | undefined;
+  readonly durability: Durability;
   readonly errorNode: string | undefined;
   readonly checkpointer: Checkpointer | undefined;
   readonly store: ThreadStore | undefined;
@@ -51,7 +55,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   constructor(fields: {
     schema: Schema;
     nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
-    edges: ReadonlyMap<string, Edge<Schema>>;
+    edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
+    joins: readonly Join[];
     options: CompileOptions;
   }) {
     const { options } = fields;
@@ -59,7 +64,10 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     this.schema = fields.schema;
     this.nodes = fields.nodes;
     this.edges = fields.edges;
+    this.joins = fields.joins;
     this.maxSteps = options.maxSteps ?? defaultMaxSteps;
+    this.maxConcurrency = options.maxConcurrency;
+    this.durability = options.durability ?? 'sync';
     this.errorNode = options.errorNode;
     this.checkpointer = options.checkpointer;
     this.closeRun = options.closeRun;
@@ -205,7 +213,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
 
   /** The graph as a Mermaid flowchart. */
   toMermaid(): string {
-    return toMermaid(this.nodes.keys(), this.edges);
+    return toMermaid(this.nodes.keys(), this.edges, this.joins);
   }
 
   #start(start: RunStart, config: RunConfig<Context>): Promise<RunResult<Schema>> {

@@ -26,6 +26,7 @@ export type {
   EntryPayload,
   PendingInterrupt,
   RunStatus,
+  Task,
   ThreadInfo,
   ThreadLog,
   ThreadSnapshot,
@@ -62,6 +63,8 @@ export {
   removeAllMessages,
   removeMessage,
 } from './messages.ts';
+export { type Durability, durabilityModes } from './run-writer.ts';
+export { isSend, type Send, send } from './send.ts';
 export {
   defineState,
   initialState,
@@ -74,6 +77,7 @@ export {
   END,
   type GraphEvent,
   type HistoryEntry,
+  type Join,
   type NodeContext,
   type NodeFunction,
   type NodeResult,
