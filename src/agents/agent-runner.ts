@@ -1,6 +1,7 @@
 import { combineSignals, createId } from '../core/index.ts';
 import {
   type Checkpointer,
+  type Durability,
   NothingToResumeError,
   RunCancelledError,
   type RunResult,
@@ -49,11 +50,19 @@ export function isSessionThread(threadId: string): boolean {
  * const runner = createAgentRunner(deps, new SqliteCheckpointer({ path: 'data/threads.sqlite' }));
  * const payload = await runner.invoke({ message: '123 * 456 계산해줘' });
  */
-export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpointer) {
-  const chat = buildChatGraph(deps, { checkpointer });
-  const react = buildReactGraph(deps, { checkpointer });
+export function createAgentRunner(
+  deps: AgentDependencies,
+  checkpointer: Checkpointer,
+  options: { durability?: Durability } = {},
+) {
+  const compile = {
+    checkpointer,
+    ...(options.durability ? { durability: options.durability } : {}),
+  };
+  const chat = buildChatGraph(deps, compile);
+  const react = buildReactGraph(deps, compile);
   const judge = deps.model.info.provider === 'offline' ? undefined : deps.model;
-  const ops = buildOpsGraph(judge ? { judge } : {}, { checkpointer });
+  const ops = buildOpsGraph(judge ? { judge } : {}, compile);
   const graphs = { chat, react } as unknown as AgentGraphs;
   /** Controllers of the runs of each session in this process, oldest (the running one) first. */
   const active = new Map<string, AbortController[]>();

@@ -135,7 +135,9 @@ export async function createRuntime(
   });
   await ensureDemoDatabase(toolEnvironment.sqlDatabasePath);
   const agentDependencies = { model, tools: tools.registry, toolEnvironment, knowledge };
-  const runner = createAgentRunner(agentDependencies, checkpointer);
+  const runner = createAgentRunner(agentDependencies, checkpointer, {
+    durability: config.durability,
+  });
   const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};
   const mcp = new McpClients(runsAgents ? mcpServers : [], {
     registry: tools.registry,
