@@ -1,7 +1,8 @@
-import { AsyncQueue, combineSignals } from '../core/index.ts';
+import { AsyncQueue, combineSignals, createId } from '../core/index.ts';
 import { runsElsewhere } from './checkpoint/host-identity.ts';
 import type { Checkpointer, ThreadInfo } from './checkpoint/types.ts';
 import { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
+import { type ForkOptions, forkThread, stepOf } from './fork-thread.ts';
 import { toMermaid } from './mermaid.ts';
 import { type RunStart, runGraph } from './run-graph.ts';
 import { type Durability, RunWriter } from './run-writer.ts';
@@ -179,7 +180,23 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       interrupts:
         record.last.status === 'interrupted' ? (record.last.payload?.interrupts ?? []) : [],
       owner: record.last.owner,
+      ...(record.forkedFrom ? { forkedFrom: record.forkedFrom } : {}),
     };
+  }
+
+  /**
+   * A new thread from the state after step `atStep` of this one (see `history`), with
+   * `update` applied; the original is not touched. A fork taken at the end of a run is a
+   * finished thread that new input continues; one taken inside a run is that run paused
+   * there: `resume(newThreadId)` re-runs the nodes after it, asking their questions again.
+   */
+  async fork(threadId: string, options: ForkOptions): Promise<{ threadId: string }> {
+    const store = this.#requireStore('fork');
+    const newThreadId = options.threadId ?? createId();
+    await (this.#queue as ThreadQueue).run(newThreadId, () =>
+      forkThread(store, this.schema, threadId, options, newThreadId),
+    );
+    return { threadId: newThreadId };
   }
 
   /** Every kept step of the thread, oldest first, with the state after each. */
@@ -189,7 +206,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return Array.from(store.replay(log), ({ entry, values }) => ({
       seq: entry.seq,
       runId: entry.runId,
-      step: entry.step,
+      step: stepOf(entry),
+      superstep: entry.step,
       kind: entry.kind,
       node: entry.node,
       update: entry.update,

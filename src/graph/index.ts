@@ -33,6 +33,7 @@ export type {
 } from './checkpoint/types.ts';
 export { CompiledGraph, type ResumeConfig } from './compiled-graph.ts';
 export { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
+export { ForkPointError } from './errors/fork-point-error.ts';
 export { GraphValidationError } from './errors/graph-validation-error.ts';
 export { InterruptAnsweredError } from './errors/interrupt-answered-error.ts';
 export { InterruptNotFoundError } from './errors/interrupt-not-found-error.ts';
@@ -47,6 +48,9 @@ export { PendingRunError } from './errors/pending-run-error.ts';
 export { RecursionLimitError } from './errors/recursion-limit-error.ts';
 export { RunCancelledError } from './errors/run-cancelled-error.ts';
 export { RunInterruptedError } from './errors/run-interrupted-error.ts';
+export { ThreadExistsError } from './errors/thread-exists-error.ts';
+export { ThreadNotFoundError } from './errors/thread-not-found-error.ts';
+export type { ForkOptions } from './fork-thread.ts';
 export {
   answerFor,
   type InterruptOutcome,

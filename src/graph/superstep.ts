@@ -77,6 +77,7 @@ export function superstepAfter(
       return startedBy(entry);
     case 'interrupt':
     case 'resume':
+    case 'fork':
       return superstep;
     case 'end':
       return null;

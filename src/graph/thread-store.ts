@@ -12,6 +12,8 @@ export interface ThreadRecord {
   runStarts: number[];
   /** The super-step the last run is in (its tasks and committed writes); null when it ended. */
   superstep: Superstep | null;
+  /** The thread and step this thread was forked from, when it is a fork. */
+  forkedFrom: { threadId: string; step: number } | null;
 }
 
 /**
@@ -103,6 +105,7 @@ export class ThreadStore {
       last: null,
       runStarts: [],
       superstep: null,
+      forkedFrom: null,
     };
   }
 
@@ -123,6 +126,7 @@ export class ThreadStore {
       record.seq = entry.seq;
       record.last = entry;
       if (entry.kind === 'input') record.runStarts.push(entry.seq);
+      if (entry.kind === 'fork') record.forkedFrom = entry.payload?.forkedFrom ?? null;
     }
     return record;
   }

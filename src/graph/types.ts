@@ -175,14 +175,18 @@ export interface ThreadState<Schema extends StateSchema> {
   interrupts: PendingInterrupt[];
   /** The instance that wrote the last entry. */
   owner: string | null;
+  /** The thread and step this thread was forked from (absent when it is not a fork). */
+  forkedFrom?: { threadId: string; step: number };
 }
 
 /** One step of a thread's history with the state after it. */
 export interface HistoryEntry<Schema extends StateSchema> {
   seq: number;
   runId: string;
-  /** Node executions of the run up to this entry. */
+  /** The entry's number in the thread: 0, 1, 2, … across runs (a run's input included); what `fork` takes. */
   step: number;
+  /** The run's super-step the entry belongs to (0 for a run's input). */
+  superstep: number;
   kind: EntryKind;
   node: string | null;
   update: Record<string, unknown> | null;

@@ -292,6 +292,38 @@ export function checkpointerConformance(
       assert.equal((await graph.getState('half'))?.status, 'done');
     });
 
+    it('forks a thread at a step without changing the original, byte for byte', async () => {
+      const graph = new StateGraph(defineState({ log: append<string>() }))
+        .addNode('a', () => ({ log: 'a' }))
+        .addNode('b', () => ({ log: 'b' }))
+        .addEdge(START, 'a')
+        .addEdge('a', 'b')
+        .addEdge('b', END)
+        .compile({ checkpointer });
+      await graph.invoke({ log: 'one' }, { threadId: 'src' });
+      await graph.invoke({ log: 'two' }, { threadId: 'src' });
+      const before = JSON.stringify(await checkpointer.read('src'));
+      const history = await graph.history('src');
+      const atA = history.findLast((entry) => entry.node === 'a') as { step: number };
+      const { threadId } = await graph.fork('src', { atStep: atA.step, update: { log: 'edit' } });
+      assert.deepEqual((await graph.getState(threadId))?.values.log, [
+        'one',
+        'a',
+        'b',
+        'two',
+        'a',
+        'edit',
+      ]);
+      const resumed = await graph.resume(threadId);
+      assert.deepEqual(resumed.log, ['one', 'a', 'b', 'two', 'a', 'edit', 'b']);
+      await graph.invoke({ log: 'three' }, { threadId });
+      assert.equal(JSON.stringify(await checkpointer.read('src')), before);
+      assert.deepEqual((await graph.getState(threadId))?.forkedFrom, {
+        threadId: 'src',
+        step: atA.step,
+      });
+    });
+
     it('knows it is alive itself, and that an instance it never heard of is not', async () => {
       assert.equal(typeof checkpointer.instanceId, 'string');
       assert.ok(checkpointer.instanceId.length > 0);

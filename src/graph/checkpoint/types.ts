@@ -7,10 +7,10 @@ export type RunStatus = 'running' | 'interrupted' | 'done' | 'error' | 'cancelle
 /**
  * What an entry records: a run's input, a node's step (the last task of a super-step), a
  * task of a super-step of several that finished before the others (`task`), a node
- * pausing the run (`interrupt`), the answers that continue it (`resume`), or a run's
- * abnormal end.
+ * pausing the run (`interrupt`), the answers that continue it (`resume`), a run's
+ * abnormal end, or the start of a fork (`fork`: the update made to the forked state).
  */
-export type EntryKind = 'input' | 'node' | 'task' | 'interrupt' | 'resume' | 'end';
+export type EntryKind = 'input' | 'node' | 'task' | 'interrupt' | 'resume' | 'end' | 'fork';
 
 /** One task of a super-step: a node, and the input a `send` gave it (else it sees the state). */
 export interface Task {
@@ -47,6 +47,8 @@ export interface EntryPayload {
   tasks?: Task[];
   /** Joins (by key) waiting for more of their sources, with the sources that finished. */
   joins?: Record<string, string[]>;
+  /** On a `fork` entry: the thread and step it was forked from. */
+  forkedFrom?: { threadId: string; step: number };
 }
 
 /**
