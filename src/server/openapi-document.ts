@@ -10,6 +10,7 @@ import {
   documentListSchema,
   documentsCreatedSchema,
   errorResponseSchema,
+  forkResponseSchema,
   graphListSchema,
   historySchema,
   invokeResponseSchema,
@@ -18,7 +19,7 @@ import {
   sessionSchema,
   statusResponseSchema,
 } from './response-schemas.ts';
-import { documentsBody, invokeBody, searchBody, sessionIdSchema } from './schemas.ts';
+import { documentsBody, forkBody, invokeBody, searchBody, sessionIdSchema } from './schemas.ts';
 
 type Schema = z.ZodType;
 
@@ -165,6 +166,23 @@ export function openApiDocument(version: string) {
           'Every stored step of the session, oldest first: node, update, time',
           { ...ok('the steps', historySchema), ...errorResponses(400, 401, 404) },
           { parameters: [sessionPath] },
+        ),
+      },
+      '/api/sessions/{id}/fork': {
+        post: operation(
+          'forkSession',
+          'A new session from the state after a step of this one (the original is untouched)',
+          {
+            '201': { description: 'forked', ...json(forkResponseSchema) },
+            ...errorResponses(400, 401, 404, 409),
+          },
+          {
+            parameters: [sessionPath],
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(forkBody, 'input') } },
+            },
+          },
         ),
       },
       '/api/sessions/{id}/stream': {

@@ -86,6 +86,12 @@ export const idParams = z.strictObject({ id: z.string().min(1).max(200) });
 /** Path parameters with a session id. */
 export const sessionParams = z.strictObject({ id: sessionIdSchema });
 
+/** POST /api/sessions/:id/fork: the step to fork after (-1: before any), and the new session's id. */
+export const forkBody = z.strictObject({
+  atStep: z.number().int().min(-1),
+  sessionId: sessionIdSchema.optional(),
+});
+
 /** Parses with a schema, or throws a 400 listing every problem. */
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);

@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { isSessionThread } from '../../agents/index.ts';
+import { createId } from '../../core/index.ts';
 import { HttpError } from '../http-error.ts';
 import { runAgentCall } from '../run-request.ts';
-import { parseWith, sessionParams } from '../schemas.ts';
+import { forkBody, parseWith, sessionParams } from '../schemas.ts';
 import { anonymousOwner, notFound } from '../session-registry.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**
  * GET /api/sessions, GET and DELETE /api/sessions/:id, GET /api/sessions/:id/history,
- * POST /api/sessions/:id/cancel and DELETE /api/sessions/:id/interrupts.
+ * POST /api/sessions/:id/fork, POST /api/sessions/:id/cancel and
+ * DELETE /api/sessions/:id/interrupts.
  */
 export function registerSessionRoutes(app: FastifyInstance, context: RouteContext): void {
   const { runtime } = context;
@@ -72,7 +74,29 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       status: state.status,
       running: runner.isRunning(id),
       updatedAt: new Date(state.updatedAt).toISOString(),
+      ...(state.forkedFrom
+        ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
+        : {}),
     };
+  });
+
+  app.post('/api/sessions/:id/fork', async (request, reply) => {
+    const id = await ownedSession(request);
+    const body = parseWith(forkBody, request.body);
+    const owner = context.ownerOf(request);
+    const sessionId = body.sessionId ?? createId();
+    if (await runtime.sessions.has(sessionId)) {
+      throw new HttpError({
+        status: 409,
+        code: 'thread_exists',
+        message: `session "${sessionId}" already exists; choose another id`,
+      });
+    }
+    await chat.fork(id, { atStep: body.atStep, threadId: sessionId });
+    const state = await chat.getState(sessionId);
+    const first = state?.values.messages.find((message) => message.role === 'user');
+    await runtime.sessions.claim(sessionId, owner, first?.content ?? '');
+    return reply.code(201).send({ sessionId, forkedFrom: { sessionId: id, step: body.atStep } });
   });
 
   app.get('/api/sessions/:id/history', async (request) => {
@@ -81,6 +105,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     if (history.length === 0) throw notFound(id);
     return {
       steps: history.map((entry) => ({
+        step: entry.step,
         runId: entry.runId,
         node: entry.node ?? entry.kind,
         kind: entry.kind,
