@@ -176,6 +176,28 @@ describe('graph builder', () => {
     );
   });
 
+  it('draws fan-out as several solid edges and a join as thick edges from each source', () => {
+    const graph = new StateGraph(schema)
+      .addNode('a', visit('a'))
+      .addNode('b', visit('b'))
+      .addNode('c', visit('c'))
+      .addEdge(START, 'a')
+      .addEdge(START, 'b')
+      .addEdge(['a', 'b'], 'c')
+      .addEdge('c', END)
+      .compile();
+    const lines = graph.toMermaid().split('\n');
+    for (const line of [
+      '  __start__ --> n_a',
+      '  __start__ --> n_b',
+      '  n_a ==> n_c',
+      '  n_b ==> n_c',
+      '  n_c --> __end__',
+    ]) {
+      assert.ok(lines.includes(line), line);
+    }
+  });
+
   it('gives node names with odd characters safe Mermaid ids', () => {
     const graph = new StateGraph(schema)
       .addNode('call "tool" 1', visit('x'))
