@@ -74,7 +74,10 @@ export class RunWriter {
       this.#held.push({ fields, after });
       return Promise.resolve();
     }
-    const stored = this.#tail.then(() => this.#append(fields, after));
+    // After a failed commit nothing more is stored: the run fails with the first error.
+    const stored = this.#tail.then(() =>
+      this.#failure === undefined ? this.#append(fields, after) : undefined,
+    );
     this.#tail = stored.catch((error: unknown) => {
       this.#failure ??= error;
     });
