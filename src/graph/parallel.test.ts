@@ -273,4 +273,46 @@ describe('parallel branches', () => {
     assert.deepEqual(done.visited, ['paid', 'approved yes', 'joined']);
     assert.equal(done.total, 1, "the asking branch's partial work is kept once");
   });
+
+  it("routes a super-step whose branch throws to the error node, dropping the branches' writes", async () => {
+    const graph = new StateGraph(schema)
+      .addNode('ok', visit('ok'))
+      .addNode('broken', () => {
+        throw new Error('boom');
+      })
+      .addNode('error', (_state, context) => ({
+        answer: `recovered from ${context.error?.message}`,
+      }))
+      .addEdge(START, 'ok')
+      .addEdge(START, 'broken')
+      .addEdge('ok', END)
+      .addEdge('broken', END)
+      .addEdge('error', END)
+      .compile({ errorNode: 'error', checkpointer: new MemoryCheckpointer() });
+    const state = await graph.invoke({}, { threadId: 'e' });
+    assert.match(state.answer, /recovered from Node "broken" failed/);
+    assert.deepEqual(state.visited, [], 'the failed super-step merged nothing');
+    assert.deepEqual((await graph.getState('e'))?.values.visited, []);
+  });
+
+  it('cancels a super-step of several tasks and records the run as cancelled', async () => {
+    const controller = new AbortController();
+    const graph = new StateGraph(schema)
+      .addNode('quick', visit('quick'))
+      .addNode('slow', async (_state, context) => {
+        controller.abort();
+        await sleep(5);
+        context.signal.throwIfAborted();
+        return { visited: 'slow' };
+      })
+      .addEdge(START, 'quick')
+      .addEdge(START, 'slow')
+      .addEdge('quick', END)
+      .addEdge('slow', END)
+      .compile({ checkpointer: new MemoryCheckpointer() });
+    await assert.rejects(graph.invoke({}, { threadId: 'c', signal: controller.signal }), {
+      code: 'run_cancelled',
+    });
+    assert.equal((await graph.getState('c'))?.status, 'cancelled');
+  });
 });
