@@ -11,6 +11,13 @@ import { MemoryCheckpointer, SqliteCheckpointer } from '../src/graph/index.ts';
 import { buildChatFixtureGraph, chatFixtureInput } from '../src/testing/index.ts';
 import { onlyPostgres } from './lib/bench-postgres.ts';
 import { concurrentTurns, measureConcurrentTurns } from './lib/concurrent-turns.ts';
+import {
+  buildFanOutGraph,
+  buildMapGraph,
+  fanOutStorage,
+  mapItems,
+  timeSupersteps,
+} from './lib/fan-out.ts';
 import { benchPostgres } from './lib/postgres-graph.ts';
 import { microsecondsSince, ratio, summarize, target } from './lib/stats.ts';
 
@@ -53,6 +60,32 @@ async function timeInvokes(graph: Graph, count: number, label: string, useThread
   const stepUs = summarize(samples.map((sample) => sample / stepsPerInvoke));
   log(`${label}: ${invokeUs.p50} µs/invoke p50, ${stepUs.p50} µs/step p50 (${count} invokes)`);
   return { invokeUs, stepUs, count };
+}
+
+/** The fan-out shapes (bench/lib/fan-out.ts): in memory, on SQLite, a 50-item map, storage. */
+async function measureFanOut() {
+  const fanOut = { warmup, threads: true, expect: 4 };
+  const memory = await timeSupersteps(
+    buildFanOutGraph(new MemoryCheckpointer()),
+    { ...fanOut, count: fastCount, label: 'fan-out memory' },
+    log,
+  );
+  const checkpointer = new SqliteCheckpointer({ path: freshFile() });
+  const sqlite = await timeSupersteps(
+    buildFanOutGraph(checkpointer),
+    { ...fanOut, count: sqliteCount, label: 'fan-out sqlite' },
+    log,
+  );
+  const map = await timeSupersteps(
+    buildMapGraph(checkpointer),
+    { warmup: scale(30), threads: true, expect: mapItems, count: scale(300), label: 'map sqlite' },
+    log,
+  );
+  await checkpointer.close();
+  const path = freshFile();
+  const storage = await fanOutStorage(new SqliteCheckpointer({ path }), path, turns);
+  log(`fan-out storage: ${storage.bytes} bytes after ${turns} turns on one thread`);
+  return { memory, sqlite, map, storage50Turns: storage };
 }
 
 async function checkShape() {
@@ -197,6 +230,16 @@ try {
     true,
   );
   await sqliteCheckpointer.close();
+  // LangGraph.js commits in the background by default ("async"); this is the same mode.
+  const asyncCheckpointer = new SqliteCheckpointer({ path: freshFile() });
+  const sqliteAsync = await timeInvokes(
+    buildChatFixtureGraph({ checkpointer: asyncCheckpointer, durability: 'async' }),
+    sqliteCount,
+    'sqlite async',
+    true,
+  );
+  await asyncCheckpointer.close();
+  const fanOut = await measureFanOut();
   const turnsResult = await measureTurns();
   const storage50Turns = await measureStorage();
   const concurrentResult = await measureConcurrent();
@@ -212,6 +255,8 @@ try {
     none,
     memory,
     sqlite,
+    sqliteAsync,
+    fanOut,
     turns: turnsResult,
     storage50Turns,
     concurrent: concurrentResult,
@@ -222,6 +267,17 @@ try {
   const stepMemory = ratio(langgraph.memory.stepUs.p50, memory.stepUs.p50);
   const stepSqlite = ratio(langgraph.sqlite.stepUs.p50, sqlite.stepUs.p50);
   const storage50TurnsRatio = ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes);
+  const stepSqliteAsync = ratio(langgraph.sqliteAsync.stepUs.p50, sqliteAsync.stepUs.p50);
+  const fanoutMemory = ratio(
+    langgraph.fanOut.memory.superstepUs.p50,
+    fanOut.memory.superstepUs.p50,
+  );
+  const fanoutSqlite = ratio(
+    langgraph.fanOut.sqlite.superstepUs.p50,
+    fanOut.sqlite.superstepUs.p50,
+  );
+  const mapSqlite = ratio(langgraph.fanOut.map.invokeUs.p50, fanOut.map.invokeUs.p50);
+  const storageFanout = ratio(langgraph.fanOut.storage50Turns.bytes, fanOut.storage50Turns.bytes);
   const report = {
     bench: 'graph',
     quick,
@@ -235,6 +291,11 @@ try {
       stepMemory,
       stepSqlite,
       storage50Turns: storage50TurnsRatio,
+      stepSqliteAsync,
+      fanoutMemory,
+      fanoutSqlite,
+      mapSqlite,
+      storageFanout,
       langgraphTurn50OverTurn1: ratio(langgraph.turns.turn50Us, langgraph.turns.turn1Us),
       rssGrowthDefaultV8: ratio(
         rssDefaultV8[`rssAfter${largeCount}`] as number,
@@ -245,6 +306,11 @@ try {
       stepMemoryRatio: target(stepMemory, 20, 'higher'),
       stepSqliteRatio: target(stepSqlite, 15, 'higher'),
       storage50TurnsRatio: target(storage50TurnsRatio, 8, 'higher'),
+      stepSqliteAsyncRatio: target(stepSqliteAsync, 15, 'higher'),
+      fanoutMemoryRatio: target(fanoutMemory, 10, 'higher'),
+      fanoutSqliteRatio: target(fanoutSqlite, 5, 'higher'),
+      mapSqliteRatio: target(mapSqlite, 5, 'higher'),
+      storageFanoutRatio: target(storageFanout, 20, 'higher'),
       turn50OverTurn1: target(ratio(turnsResult.turn50Us, turnsResult.turn1Us), 1.1, 'lower'),
       rssGrowth: target(
         ratio(rss[`rssAfter${largeCount}`] as number, rss[`rssAfter${smallCount}`] as number),

@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { PendingRunError, SqliteCheckpointer } from '../src/graph/index.ts';
 import {
   buildChatFixtureGraph,
+  buildFanOutPipelineGraph,
   buildPipelineGraph,
   chatFixtureInput,
 } from '../src/testing/index.ts';
@@ -78,6 +79,41 @@ describe('durability', () => {
       history.map((entry) => entry.step),
       [0, 1, 2, 3, 4, 5, 6],
     );
+    await checkpointer.close();
+  });
+
+  it('after a SIGKILL mid-super-step, re-runs only the branch that had not finished: the side effect of the done one happens once, the join once', async () => {
+    const database = join(directory, 'fan-out.sqlite');
+    const log = join(directory, 'fan-out.log');
+    writeFileSync(log, '');
+    await runAndKill(database, log, 'paying', 'fan-out');
+    assert.equal(readFileSync(log, 'utf8'), 'split\npay\nwait\n');
+
+    const checkpointer = new SqliteCheckpointer({ path: database });
+    const graph = buildFanOutPipelineGraph({ checkpointer, executionLog: log });
+    const interrupted = await graph.getState('paying');
+    assert.equal(interrupted?.status, 'running');
+    assert.equal(interrupted?.values.total, 1, "pay's write waits for its super-step");
+    const resumed = await graph.resume('paying');
+    assert.equal(readFileSync(log, 'utf8'), 'split\npay\nwait\nwait\nfinish\n');
+    assert.equal(resumed.total, 1 + 10 + 100 + 1000);
+    assert.deepEqual(
+      resumed.notes.map((note) => note.node),
+      ['input', 'split', 'pay', 'wait', 'finish'],
+      'merged in the order the edges were declared',
+    );
+    const history = await graph.history('paying');
+    assert.deepEqual(
+      history.map((entry) => [entry.kind, entry.node]),
+      [
+        ['input', null],
+        ['node', 'split'],
+        ['task', 'pay'],
+        ['node', 'wait'],
+        ['node', 'finish'],
+      ],
+    );
+    assert.equal(new Set(history.map((entry) => entry.runId)).size, 1, 'one run, continued');
     await checkpointer.close();
   });
 

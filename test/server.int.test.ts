@@ -322,6 +322,22 @@ describe('HTTP API lifecycle', () => {
     await runtime.close();
   });
 
+  it('runs the agent graphs in the durability YEOUL_DURABILITY names', async () => {
+    const runtime = await createRuntime(
+      readServerConfig({
+        YEOUL_DATA_DIR: mkdtempSync(join(root, 'durability-')),
+        YEOUL_SAMPLE_KNOWLEDGE: 'false',
+        YEOUL_DURABILITY: 'async',
+      }),
+    );
+    const { chat, react, ops } = runtime.runner;
+    assert.deepEqual(
+      [chat.durability, react.durability, ops.durability],
+      ['async', 'async', 'async'],
+    );
+    await runtime.close();
+  });
+
   it('remembers a conversation across a restart', async () => {
     const first = await serve({ YEOUL_SAMPLE_KNOWLEDGE: 'false' });
     await client(first.server).post('/api/agent/invoke', {

@@ -2,6 +2,7 @@ import { combineSignals, createId } from '../core/index.ts';
 import {
   type Checkpointer,
   type CompiledGraph,
+  type Durability,
   NothingToResumeError,
   RunCancelledError,
   type RunResult,
@@ -184,8 +185,14 @@ export function createAgentRunner(
      * Swaps in graphs built from new settings (`yeoul dev` after a save): requests from now
      * on run on them; runs going on finish on the graphs they started with.
      */
-    reconfigure(nextDeps: AgentDependencies, nextOptions: Omit<RunnerOptions, 'graphOfSession'>) {
-      current = buildGraphs(nextDeps, checkpointer, nextOptions);
+    reconfigure(
+      nextDeps: AgentDependencies,
+      nextOptions: Omit<RunnerOptions, 'graphOfSession' | 'durability'>,
+    ) {
+      current = buildGraphs(nextDeps, checkpointer, {
+        ...nextOptions,
+        durability: options.durability,
+      });
     },
 
     /** The graph whose state a session's thread holds (a user graph's, or the chat agent's). */
@@ -364,6 +371,8 @@ export interface RunnerOptions {
   userGraphs?: readonly UserGraphEntry[];
   /** Which user graph a session belongs to (from the session store); undefined for built-ins. */
   graphOfSession?: (sessionId: string) => Promise<string | undefined>;
+  /** How much durability the agents' runs pay for (`YEOUL_DURABILITY`; default `sync`). */
+  durability?: Durability;
 }
 
 /** The graphs of one configuration. */
@@ -378,17 +387,21 @@ function buildGraphs(
   const chatDeps = options.agents?.chat ?? deps;
   const reactDeps = options.agents?.react ?? deps;
   const opsDeps = options.agents?.ops;
-  const chat = buildChatGraph(chatDeps, { checkpointer });
-  const react = buildReactGraph(reactDeps, { checkpointer });
+  const compile = {
+    checkpointer,
+    ...(options.durability ? { durability: options.durability } : {}),
+  };
+  const chat = buildChatGraph(chatDeps, compile);
+  const react = buildReactGraph(reactDeps, compile);
   const judgeModel = (opsDeps ?? deps).model;
   const judge = judgeModel.info.provider === 'offline' ? undefined : judgeModel;
-  const ops = buildOpsGraph(judge ? { judge } : {}, { checkpointer });
+  const ops = buildOpsGraph(judge ? { judge } : {}, compile);
   const graphs = { chat, react } as unknown as AgentGraphs;
   // The ops loop's inner agent runs with the ops agent's settings when it has its own.
   const opsInner = opsDeps
     ? ({
-        chat: buildChatGraph(opsDeps, { checkpointer }),
-        react: buildReactGraph(opsDeps, { checkpointer }),
+        chat: buildChatGraph(opsDeps, compile),
+        react: buildReactGraph(opsDeps, compile),
       } as unknown as AgentGraphs)
     : graphs;
   const users = new Map((options.userGraphs ?? []).map((entry) => [entry.name, entry]));

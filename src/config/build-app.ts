@@ -6,7 +6,7 @@ import {
   type RunnerOptions,
   type UserGraphEntry,
 } from '../agents/index.ts';
-import type { Checkpointer, StateGraph, StateSchema } from '../graph/index.ts';
+import type { Checkpointer, Durability, StateGraph, StateSchema } from '../graph/index.ts';
 import { chatModelFrom } from '../models/index.ts';
 import type { Permission, ToolDefinition, ToolRegistry } from '../tools/index.ts';
 import { type BuiltinAgentName, builtinAgentNames, type YeoulConfig } from './types.ts';
@@ -22,6 +22,8 @@ export interface AppBase {
   envPermissions: ReadonlyArray<[string, Permission]>;
   /** Tool-name prefixes of the configured MCP servers (`NAME__`): their tools join later. */
   mcpPrefixes: readonly string[];
+  /** The server's durability mode (`YEOUL_DURABILITY`), for the config's graphs too. */
+  durability?: Durability;
 }
 
 /** What the runtime runs on for one version of the config file. */
@@ -108,7 +110,11 @@ export async function buildApp(
         problems.push(`graphs.${name}: the function returned ${describe(built)}, not a StateGraph`);
         continue;
       }
-      const graph = built.compile({ name, checkpointer: base.checkpointer });
+      const graph = built.compile({
+        name,
+        checkpointer: base.checkpointer,
+        ...(base.durability ? { durability: base.durability } : {}),
+      });
       graphs.push({ name, graph, chat: isChatSchema(graph.schema), source: built });
     } catch (error) {
       problems.push(...problemsOf(error).map((problem) => `graphs.${name}: ${problem}`));

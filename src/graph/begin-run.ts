@@ -10,8 +10,10 @@ import { NothingToResumeError } from './errors/nothing-to-resume-error.ts';
 import { PendingRunError } from './errors/pending-run-error.ts';
 import { RunInterruptedError } from './errors/run-interrupted-error.ts';
 import type { ResumeInfo } from './interrupt.ts';
-import { RunWriter, type WritableGraph } from './run-writer.ts';
+import { type NextTasks, nextFields } from './next-tasks.ts';
+import { type Durability, RunWriter, type WritableGraph } from './run-writer.ts';
 import { applyUpdate, initialState, prepareUpdate } from './state.ts';
+import type { Superstep } from './superstep.ts';
 import type { ThreadRecord } from './thread-store.ts';
 import { START } from './types.ts';
 
@@ -26,8 +28,8 @@ export type RunStart =
 export interface RunBeginning {
   writer: RunWriter;
   values: Values;
-  next: string;
-  step: number;
+  /** The super-step to run first: the first of a new run, or the one the run stopped in. */
+  superstep: Superstep | null;
   /** The answers for the node that paused the run (resume only). */
   resume: ResumeInfo | undefined;
 }
@@ -38,14 +40,22 @@ export interface RunBeginning {
  * would break the thread: a run still going elsewhere, questions left unanswered.
  */
 export async function beginRun(
-  graph: WritableGraph & { route(from: string, values: Values): string },
+  graph: WritableGraph & {
+    route(finished: readonly string[], values: Values, joins: Record<string, string[]>): NextTasks;
+  },
   record: ThreadRecord | undefined,
   start: RunStart,
-  options: { threadId: string | undefined; onPendingRun: 'throw' | 'abandon' },
+  options: {
+    threadId: string | undefined;
+    onPendingRun: 'throw' | 'abandon';
+    durability: Durability;
+  },
 ): Promise<RunBeginning> {
   const last = record?.last ?? null;
   const threadId = options.threadId ?? '(none)';
-  if (start.kind === 'resume') return beginResume(graph, record, last, start, threadId);
+  if (start.kind === 'resume') {
+    return beginResume(graph, record, last, start, threadId, options.durability);
+  }
   if (last !== null && last.status === 'running') {
     const live = await isLive(graph, last);
     if (live || options.onPendingRun !== 'abandon') {
@@ -67,15 +77,19 @@ export async function beginRun(
   if (last !== null && last.status === 'interrupted') {
     throw new RunInterruptedError({ threadId, interrupts: last.payload?.interrupts ?? [] });
   }
-  const writer = new RunWriter(graph.store, record, createId());
+  const writer = new RunWriter(graph.store, record, createId(), options.durability);
   const prepared = prepareUpdate(graph.schema, start.input, START);
   const values = applyUpdate(graph.schema, record?.values ?? initialState(graph.schema), prepared);
-  const next = graph.route(START, values);
+  const next = graph.route([START], values, {});
   await writer.commit(
-    { kind: 'input', node: null, step: 0, update: prepared ?? null, next },
+    { kind: 'input', node: null, step: 0, update: prepared ?? null, ...nextFields(next) },
     values,
   );
-  return { writer, values, next, step: 0, resume: undefined };
+  const superstep =
+    next.tasks.length === 0
+      ? null
+      : { step: 1, tasks: next.tasks, writes: [], finished: [], joins: next.joins };
+  return { writer, values, superstep, resume: undefined };
 }
 
 async function beginResume(
@@ -84,14 +98,15 @@ async function beginResume(
   last: CheckpointEntry | null,
   start: { answers?: Record<string, unknown> },
   threadId: string,
+  durability: Durability,
 ): Promise<RunBeginning> {
   const ids = Object.keys(start.answers ?? {});
   if (record === undefined || last === null || last.next === null) {
     if (ids.length > 0) await refuseAnswers(graph, threadId, last, ids);
     throw new NothingToResumeError({ threadId });
   }
-  const writer = new RunWriter(graph.store, record, last.runId);
-  const resumed = { writer, values: record.values, next: last.next, step: last.step };
+  const writer = new RunWriter(graph.store, record, last.runId, durability);
+  const resumed = { writer, values: record.values, superstep: record.superstep };
   if (last.status === 'interrupted') {
     const payload = last.payload ?? { interrupts: [], answered: [] };
     if (ids.length === 0) {
@@ -107,7 +122,8 @@ async function beginResume(
     const answers = start.answers as Record<string, unknown>;
     const answered = [...payload.answered, ...ids];
     try {
-      await writer.commit(
+      // Committed before the run goes on, whatever the durability: a second answer must lose.
+      await new RunWriter(graph.store, record, last.runId).commit(
         {
           kind: 'resume',
           node: null,

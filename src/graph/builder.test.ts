@@ -102,7 +102,7 @@ describe('graph builder', () => {
     }
   });
 
-  it('refuses a node without an outgoing edge and a node with two', () => {
+  it('refuses a node without an outgoing edge, and a join from or to unknown nodes', () => {
     const problems = problemsOf(() =>
       new StateGraph(schema)
         .addNode('a', visit('a'))
@@ -110,10 +110,33 @@ describe('graph builder', () => {
         .addEdge(START, 'a')
         .addEdge('a', 'b')
         .addEdge('a', END)
+        .addEdge(['a', 'ghost'], 'nowhere')
         .compile(),
     );
-    assert.ok(problems.some((problem) => problem.includes('"a" has 2 outgoing edges')));
     assert.ok(problems.some((problem) => problem.includes('node "b" has no outgoing edge')));
+    assert.ok(
+      problems.some((problem) => problem.includes('waits for "ghost", which is not a node')),
+    );
+    assert.ok(
+      problems.some((problem) => problem.includes('join into "nowhere" goes to an unknown')),
+    );
+    assert.ok(!problems.some((problem) => problem.includes('"a"')), 'two edges out of a fan out');
+  });
+
+  it('refuses maxConcurrency and durability values it does not know', () => {
+    const problems = problemsOf(() =>
+      new StateGraph(schema)
+        .addNode('a', visit('a'))
+        .addEdge(START, 'a')
+        .addEdge('a', END)
+        .compile({ maxConcurrency: 0, durability: 'eventually' as never }),
+    );
+    assert.ok(problems.some((problem) => problem.includes('maxConcurrency must be a positive')));
+    assert.ok(
+      problems.some((problem) =>
+        problem.includes('durability must be "sync", "async" or "exit", not "eventually"'),
+      ),
+    );
   });
 
   it('treats nodes reachable only from the error node as reachable', () => {
@@ -151,6 +174,28 @@ describe('graph builder', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('draws fan-out as several solid edges and a join as thick edges from each source', () => {
+    const graph = new StateGraph(schema)
+      .addNode('a', visit('a'))
+      .addNode('b', visit('b'))
+      .addNode('c', visit('c'))
+      .addEdge(START, 'a')
+      .addEdge(START, 'b')
+      .addEdge(['a', 'b'], 'c')
+      .addEdge('c', END)
+      .compile();
+    const lines = graph.toMermaid().split('\n');
+    for (const line of [
+      '  __start__ --> n_a',
+      '  __start__ --> n_b',
+      '  n_a ==> n_c',
+      '  n_b ==> n_c',
+      '  n_c --> __end__',
+    ]) {
+      assert.ok(lines.includes(line), line);
+    }
   });
 
   it('gives node names with odd characters safe Mermaid ids', () => {

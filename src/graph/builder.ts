@@ -5,6 +5,7 @@ import {
   type CompileOptions,
   type Edge,
   END,
+  type Join,
   type NodeFunction,
   type RouterFunction,
   START,
@@ -27,6 +28,7 @@ export class StateGraph<Schema extends StateSchema, Context = unknown> {
   readonly schema: Schema;
   #nodes = new Map<string, NodeFunction<Schema, Context>>();
   #edges = new Map<string, Edge<Schema>[]>();
+  #joins: Join[] = [];
   #problems: string[] = [];
 
   constructor(schema: Schema) {
@@ -43,9 +45,16 @@ export class StateGraph<Schema extends StateSchema, Context = unknown> {
     return this;
   }
 
-  /** After `from` (or START), always go to `to` (or END). */
-  addEdge(from: string, to: string): this {
-    return this.#addEdge(from, { kind: 'plain', to });
+  /**
+   * After `from` (or START), always go to `to` (or END). Several edges out of one node run
+   * their destinations together, in the order declared. With a list of sources (a join),
+   * `to` runs once, after every one of them finished.
+   */
+  addEdge(from: string | readonly string[], to: string): this {
+    if (typeof from === 'string') return this.#addEdge(from, { kind: 'plain', to });
+    if (from.length === 1) return this.#addEdge(from[0] as string, { kind: 'plain', to });
+    this.#joins.push({ sources: [...from], to });
+    return this;
   }
 
   /** After `from`, go where `router` says; it must return one of `destinations`. */
@@ -61,12 +70,16 @@ export class StateGraph<Schema extends StateSchema, Context = unknown> {
   compile(options: CompileOptions = {}): CompiledGraph<Schema, Context> {
     const problems = [
       ...this.#problems,
-      ...validateGraph({ nodes: this.#nodes, edges: this.#edges, options }),
+      ...validateGraph({ nodes: this.#nodes, edges: this.#edges, joins: this.#joins, options }),
     ];
     if (problems.length > 0) throw new GraphValidationError({ problems });
-    const edges = new Map<string, Edge<Schema>>();
-    for (const [from, list] of this.#edges) edges.set(from, list[0] as Edge<Schema>);
-    return new CompiledGraph({ schema: this.schema, nodes: this.#nodes, edges, options });
+    return new CompiledGraph({
+      schema: this.schema,
+      nodes: this.#nodes,
+      edges: this.#edges,
+      joins: this.#joins,
+      options,
+    });
   }
 
   #addEdge(from: string, edge: Edge<Schema>): this {

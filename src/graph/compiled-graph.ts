@@ -1,10 +1,11 @@
-import { AsyncQueue, combineSignals } from '../core/index.ts';
+import { AsyncQueue, combineSignals, createId } from '../core/index.ts';
 import { runsElsewhere } from './checkpoint/host-identity.ts';
 import type { Checkpointer, ThreadInfo } from './checkpoint/types.ts';
 import { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
+import { type ForkOptions, forkThread, stepOf } from './fork-thread.ts';
 import { toMermaid } from './mermaid.ts';
 import { type RunStart, runGraph } from './run-graph.ts';
-import { RunWriter } from './run-writer.ts';
+import { type Durability, RunWriter } from './run-writer.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
 import { type ThreadQueue, threadQueueFor } from './thread-queue.ts';
 import { ThreadStore } from './thread-store.ts';
@@ -13,6 +14,7 @@ import type {
   Edge,
   GraphEvent,
   HistoryEntry,
+  Join,
   NodeFunction,
   RunConfig,
   RunEnding,
@@ -37,8 +39,11 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   readonly name: string | undefined;
   readonly schema: Schema;
   readonly nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
-  readonly edges: ReadonlyMap<string, Edge<Schema>>;
+  readonly edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
+  readonly joins: readonly Join[];
   readonly maxSteps: number;
+  readonly maxConcurrency: number | undefined;
+  readonly durability: Durability;
   readonly errorNode: string | undefined;
   readonly checkpointer: Checkpointer | undefined;
   readonly store: ThreadStore | undefined;
@@ -51,7 +56,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   constructor(fields: {
     schema: Schema;
     nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
-    edges: ReadonlyMap<string, Edge<Schema>>;
+    edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
+    joins: readonly Join[];
     options: CompileOptions;
   }) {
     const { options } = fields;
@@ -59,7 +65,10 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     this.schema = fields.schema;
     this.nodes = fields.nodes;
     this.edges = fields.edges;
+    this.joins = fields.joins;
     this.maxSteps = options.maxSteps ?? defaultMaxSteps;
+    this.maxConcurrency = options.maxConcurrency;
+    this.durability = options.durability ?? 'sync';
     this.errorNode = options.errorNode;
     this.checkpointer = options.checkpointer;
     this.closeRun = options.closeRun;
@@ -171,7 +180,23 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       interrupts:
         record.last.status === 'interrupted' ? (record.last.payload?.interrupts ?? []) : [],
       owner: record.last.owner,
+      ...(record.forkedFrom ? { forkedFrom: record.forkedFrom } : {}),
     };
+  }
+
+  /**
+   * A new thread from the state after step `atStep` of this one (see `history`), with
+   * `update` applied; the original is not touched. A fork taken at the end of a run is a
+   * finished thread that new input continues; one taken inside a run is that run paused
+   * there: `resume(newThreadId)` re-runs the nodes after it, asking their questions again.
+   */
+  async fork(threadId: string, options: ForkOptions): Promise<{ threadId: string }> {
+    const store = this.#requireStore('fork');
+    const newThreadId = options.threadId ?? createId();
+    await (this.#queue as ThreadQueue).run(newThreadId, () =>
+      forkThread(store, this.schema, threadId, options, newThreadId),
+    );
+    return { threadId: newThreadId };
   }
 
   /** Every kept step of the thread, oldest first, with the state after each. */
@@ -181,7 +206,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return Array.from(store.replay(log), ({ entry, values }) => ({
       seq: entry.seq,
       runId: entry.runId,
-      step: entry.step,
+      step: stepOf(entry),
+      superstep: entry.step,
       kind: entry.kind,
       node: entry.node,
       update: entry.update,
@@ -205,7 +231,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
 
   /** The graph as a Mermaid flowchart. */
   toMermaid(): string {
-    return toMermaid(this.nodes.keys(), this.edges);
+    return toMermaid(this.nodes.keys(), this.edges, this.joins);
   }
 
   #start(start: RunStart, config: RunConfig<Context>): Promise<RunResult<Schema>> {

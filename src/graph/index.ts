@@ -26,12 +26,14 @@ export type {
   EntryPayload,
   PendingInterrupt,
   RunStatus,
+  Task,
   ThreadInfo,
   ThreadLog,
   ThreadSnapshot,
 } from './checkpoint/types.ts';
 export { CompiledGraph, type ResumeConfig } from './compiled-graph.ts';
 export { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
+export { ForkPointError } from './errors/fork-point-error.ts';
 export { GraphValidationError } from './errors/graph-validation-error.ts';
 export { InterruptAnsweredError } from './errors/interrupt-answered-error.ts';
 export { InterruptNotFoundError } from './errors/interrupt-not-found-error.ts';
@@ -46,6 +48,9 @@ export { PendingRunError } from './errors/pending-run-error.ts';
 export { RecursionLimitError } from './errors/recursion-limit-error.ts';
 export { RunCancelledError } from './errors/run-cancelled-error.ts';
 export { RunInterruptedError } from './errors/run-interrupted-error.ts';
+export { ThreadExistsError } from './errors/thread-exists-error.ts';
+export { ThreadNotFoundError } from './errors/thread-not-found-error.ts';
+export type { ForkOptions } from './fork-thread.ts';
 export {
   answerFor,
   type InterruptOutcome,
@@ -62,6 +67,8 @@ export {
   removeAllMessages,
   removeMessage,
 } from './messages.ts';
+export { type Durability, durabilityModes } from './run-writer.ts';
+export { isSend, type Send, send } from './send.ts';
 export {
   defineState,
   initialState,
@@ -74,6 +81,7 @@ export {
   END,
   type GraphEvent,
   type HistoryEntry,
+  type Join,
   type NodeContext,
   type NodeFunction,
   type NodeResult,

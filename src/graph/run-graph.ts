@@ -1,24 +1,26 @@
 import { genAi, inSpan, neverAbortedSignal, type Span, SpanKind } from '../core/index.ts';
 import { beginRun, interruptsOf, type RunStart } from './begin-run.ts';
-import { InvalidRouteError } from './errors/invalid-route-error.ts';
+import type { PendingInterrupt, Task } from './checkpoint/types.ts';
 import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
-import { InvalidUpdateError } from './errors/invalid-update-error.ts';
-import { NodeFailedError } from './errors/node-failed-error.ts';
 import { RecursionLimitError } from './errors/recursion-limit-error.ts';
 import { RunCancelledError } from './errors/run-cancelled-error.ts';
-import { isInterrupt } from './interrupt.ts';
-import type { RunWriter, WritableGraph } from './run-writer.ts';
-import { applyUpdate, prepareUpdate, type StateSchema } from './state.ts';
+import type { ResumeInfo } from './interrupt.ts';
+import { checkConcurrentWrites, type NextTasks, nextFields, nextTasks } from './next-tasks.ts';
+import { runTask, type TaskOutcome } from './run-task.ts';
+import type { Durability, RunWriter, WritableGraph } from './run-writer.ts';
+import { applyUpdate, type StateSchema } from './state.ts';
+import { mergeWrites, type Superstep, type TaskWrite } from './superstep.ts';
 import type { ThreadStore } from './thread-store.ts';
-import {
-  type Edge,
-  END,
-  type GraphEvent,
-  type NodeContext,
-  type NodeFunction,
-  type RunConfig,
-  type RunResult,
+import type {
+  Edge,
+  GraphEvent,
+  Join,
+  NodeContext,
+  NodeFunction,
+  RunConfig,
+  RunResult,
 } from './types.ts';
+import { durabilityProblem } from './validate-graph.ts';
 
 export type { RunStart } from './begin-run.ts';
 
@@ -28,8 +30,11 @@ export interface RunnableGraph extends WritableGraph {
   name?: string | undefined;
   schema: StateSchema;
   nodes: ReadonlyMap<string, NodeFunction<StateSchema, unknown>>;
-  edges: ReadonlyMap<string, Edge<StateSchema>>;
+  edges: ReadonlyMap<string, readonly Edge<StateSchema>[]>;
+  joins: readonly Join[];
   maxSteps: number;
+  maxConcurrency: number | undefined;
+  durability: Durability;
   errorNode: string | undefined;
   store: ThreadStore | undefined;
 }
@@ -38,10 +43,10 @@ type Values = Record<string, unknown>;
 
 /**
  * Runs a graph from START (or from where a paused or interrupted run stopped) to END or
- * to an interrupt, committing one entry per step when the graph has a checkpointer and
- * the run a thread. The caller serializes runs of one thread; this function assumes it
- * is alone on it. Traced as one `invoke_workflow` span with a child span per node (no-ops
- * until an OpenTelemetry SDK is registered).
+ * to an interrupt, one super-step at a time, committing its entries when the graph has
+ * a checkpointer and the run a thread. The caller serializes runs of one thread; this
+ * function assumes it is alone on it. Traced as one `invoke_workflow` span with a child
+ * span per node (no-ops until an OpenTelemetry SDK is registered).
  */
 export function runGraph(
   graph: RunnableGraph,
@@ -65,6 +70,12 @@ export function runGraph(
   });
 }
 
+/** The super-step that runs `tasks`, numbered `step`. */
+function superstepOf(step: number, next: NextTasks): Superstep | null {
+  if (next.tasks.length === 0) return null;
+  return { step, tasks: next.tasks, writes: [], finished: [], joins: next.joins };
+}
+
 async function runSteps(
   graph: RunnableGraph,
   start: RunStart,
@@ -78,15 +89,22 @@ async function runSteps(
   const signal = config.signal ?? neverAbortedSignal;
   const maxSteps = config.maxSteps ?? graph.maxSteps;
   const onEvent = config.onEvent as ((event: GraphEvent<StateSchema>) => void) | undefined;
-  const routable = { ...graph, store, route: (from: string, at: Values) => route(graph, from, at) };
+  const routable = {
+    ...graph,
+    store,
+    route: (finished: readonly string[], at: Values, joins: Record<string, string[]>) =>
+      nextTasks(graph, finished, at, joins),
+  };
   const beginning = await beginRun(routable, record, start, {
     threadId,
     onPendingRun: config.onPendingRun ?? 'throw',
+    durability: config.durability ?? graph.durability,
   });
   const writer: RunWriter = beginning.writer;
   const runId = writer.runId;
   if (span.isRecording()) span.setAttribute('yeoul.graph.run_id', runId);
-  let { values, next, step, resume } = beginning;
+  let { values, superstep, resume } = beginning;
+  let step = superstep?.step ?? 0;
   onEvent?.({ type: 'run-start', threadId, runId, resumed: start.kind === 'resume' });
 
   /** Records the run's abnormal end (best effort: the error being thrown matters more). */
@@ -103,115 +121,250 @@ async function runSteps(
     throw error;
   }
 
-  let routedError: Error | undefined;
-  let errorNodeUsed = false;
-  while (next !== END) {
-    if (signal.aborted)
-      await endRun('cancelled', new RunCancelledError({ runId, cause: signal.reason }));
-    if (step >= maxSteps && routedError === undefined) {
-      const limitError = new RecursionLimitError({ limit: maxSteps, node: next });
-      if (graph.errorNode === undefined || errorNodeUsed) await endRun('error', limitError);
-      routedError = limitError;
-      next = graph.errorNode as string;
-    }
-    const node = next;
-    const run = graph.nodes.get(node) as NodeFunction<StateSchema, unknown>;
-    step += 1;
-    onEvent?.({ type: 'node-start', node, step });
-    const context: NodeContext<unknown> = {
+  /** Ends the run paused on questions, once every write is committed. */
+  async function pause(node: string, interrupts: PendingInterrupt[], update: Values | undefined) {
+    await writer.commit(
+      {
+        kind: 'interrupt',
+        node,
+        step,
+        update: update ?? null,
+        next: node,
+        status: 'interrupted',
+        payload: { interrupts, answered: resume?.answered ?? [] },
+      },
+      values,
+    );
+    await writer.flush();
+    onEvent?.({ type: 'interrupt', node, step, interrupts });
+    return finish('interrupted', interrupts);
+  }
+
+  /** The run's result, announced as the `final` event. */
+  function finish(status: 'done' | 'interrupted', interrupts: PendingInterrupt[]) {
+    const result = { values: values as never, runId, status, interrupts };
+    onEvent?.({
+      type: 'final',
       threadId,
       runId,
-      step,
-      signal,
-      context: config.context,
-      error: node === graph.errorNode ? routedError : undefined,
-      resume,
-      emit: onEvent
-        ? (name, data) => onEvent({ type: 'custom', node, name, data })
-        : () => undefined,
+      values: values as never,
+      steps: step,
+      status,
+      interrupts,
+    });
+    return result;
+  }
+
+  const contextFor = (node: string, taskResume: ResumeInfo | undefined): NodeContext<unknown> => ({
+    threadId,
+    runId,
+    step,
+    signal,
+    context: config.context,
+    error: node === graph.errorNode ? routedError : undefined,
+    resume: taskResume,
+    emit: onEvent ? (name, data) => onEvent({ type: 'custom', node, name, data }) : () => undefined,
+  });
+
+  let routedError: Error | undefined;
+  let errorNodeUsed = false;
+  /** After a failed task: the error node's super-step, or the run's end when there is none. */
+  async function routeFailure(node: string, failure: Error): Promise<Superstep> {
+    if (signal.aborted) await endRun('cancelled', new RunCancelledError({ runId, cause: failure }));
+    if (graph.errorNode === undefined || errorNodeUsed || node === graph.errorNode) {
+      await endRun('error', failure);
+    }
+    routedError = failure;
+    return {
+      step: step + 1,
+      tasks: [{ node: graph.errorNode as string }],
+      writes: [],
+      finished: [],
+      joins: {},
     };
-    resume = undefined;
-    let outcome: unknown;
-    let prepared: Values | undefined;
-    try {
-      const result = inSpan(`node ${node}`, SpanKind.INTERNAL, (nodeSpan) => {
-        if (nodeSpan.isRecording()) {
-          nodeSpan.setAttributes({ 'yeoul.graph.node': node, 'yeoul.graph.step': step });
-        }
-        return run(values as never, context);
+  }
+
+  while (superstep !== null) {
+    step = superstep.step;
+    if (signal.aborted)
+      await endRun('cancelled', new RunCancelledError({ runId, cause: signal.reason }));
+    if (step > maxSteps && routedError === undefined) {
+      const limitError = new RecursionLimitError({
+        limit: maxSteps,
+        node: (superstep.tasks[0] as Task).node,
       });
-      outcome = result instanceof Promise ? await result : result;
-      prepared = prepareUpdate(
-        graph.schema,
-        (isInterrupt(outcome) ? outcome.update : outcome) as Values | undefined,
-        node,
-      );
-    } catch (cause) {
-      if (signal.aborted) await endRun('cancelled', new RunCancelledError({ runId, cause }));
-      const failure =
-        cause instanceof InvalidUpdateError ? cause : new NodeFailedError({ node, cause });
-      if (graph.errorNode === undefined || errorNodeUsed || node === graph.errorNode) {
-        await endRun('error', failure);
+      if (graph.errorNode === undefined || errorNodeUsed) await endRun('error', limitError);
+      routedError = limitError;
+      superstep = {
+        ...superstep,
+        tasks: [{ node: graph.errorNode as string }],
+        writes: [],
+        finished: [],
+        joins: {},
+      };
+    }
+    if (superstep.tasks.length === 1) {
+      // One task: one entry, its update applied at once (the common, fast path).
+      const task = superstep.tasks[0] as Task;
+      const node = task.node;
+      const context = contextFor(node, resume);
+      resume = undefined;
+      const outcome = await runTask(graph, task, values, context, onEvent);
+      if (outcome.status === 'failed') {
+        superstep = await routeFailure(node, outcome.error);
+        continue;
       }
-      routedError = failure;
-      next = graph.errorNode as string;
+      if (node === graph.errorNode && routedError !== undefined) {
+        errorNodeUsed = true;
+        routedError = undefined;
+      }
+      values = applyUpdate(graph.schema, values, outcome.update);
+      if (outcome.status === 'interrupted') {
+        resume = context.resume;
+        const interrupts = interruptsOf(node, outcome.requests, context.resume);
+        return pause(node, interrupts, outcome.update);
+      }
+      let following: NextTasks;
+      try {
+        following = nextTasks(graph, [node], values, superstep.joins);
+      } catch (error) {
+        return endRun('error', error as Error);
+      }
+      await writer.commit(
+        { kind: 'node', node, step, update: outcome.update ?? null, ...nextFields(following) },
+        values,
+      );
+      onEvent?.({ type: 'node-end', node, step, update: outcome.update as never });
+      superstep = superstepOf(step + 1, following);
       continue;
     }
-    if (node === graph.errorNode && routedError !== undefined) {
-      errorNodeUsed = true;
-      routedError = undefined;
-    }
-    values = applyUpdate(graph.schema, values, prepared);
-    if (isInterrupt(outcome)) {
-      const interrupts = interruptsOf(node, outcome.requests, context.resume);
-      const answered = context.resume?.answered ?? [];
+    const current: Superstep = superstep;
+    const taskResume = resume;
+    resume = undefined;
+    const writes: TaskWrite[] = [...current.writes];
+    const open = current.tasks
+      .map((_task, index) => index)
+      .filter((index) => !current.finished.includes(index));
+    const outcomes = new Map<number, TaskOutcome>();
+    const contexts = new Map<number, NodeContext<unknown>>();
+    let running = open.length;
+    let last: number | undefined;
+    const settle = async (index: number) => {
+      const task = current.tasks[index] as Task;
+      const asked = taskResume?.interrupts.some((pending) => pending.node === task.node);
+      const context = contextFor(task.node, asked ? taskResume : undefined);
+      contexts.set(index, context);
+      const outcome = await runTask(graph, task, values, context, onEvent);
+      outcomes.set(index, outcome);
+      running -= 1;
+      const trouble = [...outcomes.values()].some((other) => other.status !== 'done');
+      if (outcome.status === 'failed') return;
+      if (outcome.status === 'done' && running === 0 && !trouble) {
+        last = index;
+        return;
+      }
+      if (outcome.update === undefined && outcome.status === 'interrupted') return;
+      const write = { index, node: task.node, update: outcome.update ?? null };
+      writes.push(write);
       await writer.commit(
         {
-          kind: 'interrupt',
-          node,
+          kind: 'task',
+          node: task.node,
           step,
-          update: prepared ?? null,
-          next: node,
-          status: 'interrupted',
-          payload: { interrupts, answered },
+          update: write.update,
+          next: task.node,
+          payload: {
+            interrupts: [],
+            answered: [],
+            task: index,
+            ...(outcome.status === 'interrupted' ? { partial: true as const } : {}),
+          },
         },
         values,
       );
-      onEvent?.({ type: 'interrupt', node, step, interrupts });
-      onEvent?.({
-        type: 'final',
-        threadId,
-        runId,
-        values: values as never,
-        steps: step,
-        status: 'interrupted',
-        interrupts,
-      });
-      return { values: values as never, runId, status: 'interrupted', interrupts };
+      if (outcome.status === 'done') {
+        onEvent?.({ type: 'node-end', node: task.node, step, update: outcome.update as never });
+      }
+    };
+    await runLimited(open, graph.maxConcurrency, settle);
+    const failed = open.find((index) => outcomes.get(index)?.status === 'failed');
+    if (failed !== undefined) {
+      const outcome = outcomes.get(failed) as Extract<TaskOutcome, { status: 'failed' }>;
+      superstep = await routeFailure((current.tasks[failed] as Task).node, outcome.error);
+      continue;
     }
-    let following: string;
+    const paused = open.filter((index) => outcomes.get(index)?.status === 'interrupted');
+    if (paused.length > 0) {
+      resume = taskResume;
+      const interrupts = paused.flatMap((index) => {
+        const outcome = outcomes.get(index) as Extract<TaskOutcome, { status: 'interrupted' }>;
+        const node = (current.tasks[index] as Task).node;
+        return interruptsOf(node, outcome.requests, contexts.get(index)?.resume);
+      });
+      return pause((current.tasks[paused[0] as number] as Task).node, interrupts, undefined);
+    }
+    if (routedError !== undefined && current.tasks.some((task) => task.node === graph.errorNode)) {
+      errorNodeUsed = true;
+      routedError = undefined;
+    }
+    const lastTask = last === undefined ? undefined : (current.tasks[last] as Task);
+    const lastUpdate =
+      last === undefined
+        ? undefined
+        : (outcomes.get(last) as { update: Values | undefined }).update;
+    const merged = [
+      ...writes,
+      { index: last ?? -1, node: lastTask?.node ?? '', update: lastUpdate ?? null },
+    ];
+    let following: NextTasks;
     try {
-      following = route(graph, node, values);
+      checkConcurrentWrites(graph.schema, merged);
+      values = mergeWrites(graph.schema, values, merged);
+      following = nextTasks(
+        graph,
+        current.tasks.map((task) => task.node),
+        values,
+        current.joins,
+      );
     } catch (error) {
       return endRun('error', error as Error);
     }
+    const fields = nextFields(following);
     await writer.commit(
-      { kind: 'node', node, step, update: prepared ?? null, next: following },
+      {
+        kind: 'node',
+        node: lastTask?.node ?? null,
+        step,
+        update: lastUpdate ?? null,
+        next: fields.next,
+        payload: { interrupts: [], answered: [], ...fields.payload, task: last ?? -1 },
+      },
       values,
     );
-    onEvent?.({ type: 'node-end', node, step, update: prepared as never });
-    next = following;
+    if (lastTask !== undefined) {
+      onEvent?.({ type: 'node-end', node: lastTask.node, step, update: lastUpdate as never });
+    }
+    superstep = superstepOf(step + 1, following);
   }
-  onEvent?.({
-    type: 'final',
-    threadId,
-    runId,
-    values: values as never,
-    steps: step,
-    status: 'done',
-    interrupts: [],
-  });
-  return { values: values as never, runId, status: 'done', interrupts: [] };
+  await writer.flush();
+  return finish('done', []);
+}
+
+/** Runs `work` for every item, at most `limit` at once (all at once without a limit). */
+async function runLimited(
+  items: readonly number[],
+  limit: number | undefined,
+  work: (item: number) => Promise<void>,
+): Promise<void> {
+  if (limit === undefined || limit >= items.length) {
+    await Promise.all(items.map(work));
+    return;
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as number);
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
 }
 
 function checkRunConfig(config: RunConfig<unknown>): void {
@@ -223,20 +376,7 @@ function checkRunConfig(config: RunConfig<unknown>): void {
   if (threadId !== undefined && (typeof threadId !== 'string' || threadId.length === 0)) {
     problems.push('threadId must be a non-empty string');
   }
+  const durability = durabilityProblem(config.durability);
+  if (durability !== undefined) problems.push(durability);
   if (problems.length > 0) throw new InvalidRunConfigError({ problems });
-}
-
-/** Where the run goes after `from`, checked against the declared destinations. */
-function route(graph: RunnableGraph, from: string, values: Values): string {
-  const edge = graph.edges.get(from) as Edge<StateSchema>;
-  if (edge.kind === 'plain') return edge.to;
-  const destination = edge.router(values as never);
-  if (!edge.destinations.includes(destination)) {
-    throw new InvalidRouteError({
-      node: from,
-      route: destination,
-      allowed: [...edge.destinations],
-    });
-  }
-  return destination;
 }

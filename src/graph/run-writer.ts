@@ -27,27 +27,83 @@ export interface WritableGraph {
 }
 
 /**
+ * How much a run pays for durability: `sync` commits each entry before the run goes on,
+ * `async` commits while the run goes on, `exit` commits every entry when the run ends.
+ */
+export type Durability = 'sync' | 'async' | 'exit';
+
+/** The durability modes, for validation. */
+export const durabilityModes: readonly Durability[] = ['sync', 'async', 'exit'];
+
+/**
  * Commits the entries of one run of one thread, stamped with the run id and this
- * instance as owner. Without a thread or checkpointer it commits nothing.
+ * instance as owner, one after another in the order they were given. Without a thread
+ * or checkpointer it commits nothing. `flush` resolves once every entry is committed.
  */
 export class RunWriter {
   readonly record: ThreadRecord | undefined;
   runId: string;
   #store: ThreadStore | undefined;
+  #durability: Durability;
+  /** The commits given so far, one after another (sync and async). */
+  #tail: Promise<void> = Promise.resolve();
+  #failure: unknown;
+  /** Entries held until the run ends (exit). */
+  #held: Array<{ fields: EntryFields; after: Values }> = [];
 
-  constructor(store: ThreadStore | undefined, record: ThreadRecord | undefined, runId: string) {
+  constructor(
+    store: ThreadStore | undefined,
+    record: ThreadRecord | undefined,
+    runId: string,
+    durability: Durability = 'sync',
+  ) {
     this.#store = store;
     this.record = record;
     this.runId = runId;
+    this.#durability = durability;
   }
 
-  /** Commits one entry (when the run is durable) and moves the thread's record to it. */
-  async commit(fields: EntryFields, after: Values): Promise<void> {
-    if (this.record === undefined || this.#store === undefined) return;
+  /**
+   * Commits one entry after those given before it (when the run is durable) and moves the
+   * thread's record to it. In `sync` mode it resolves once the entry is stored; in `async`
+   * and `exit` at once, and `flush` reports a failure.
+   */
+  commit(fields: EntryFields, after: Values): Promise<void> {
+    if (this.record === undefined || this.#store === undefined) return Promise.resolve();
+    if (this.#durability === 'exit') {
+      this.#held.push({ fields, after });
+      return Promise.resolve();
+    }
+    // After a failed commit nothing more is stored: the run fails with the first error.
+    const stored = this.#tail.then(() =>
+      this.#failure === undefined ? this.#append(fields, after) : undefined,
+    );
+    this.#tail = stored.catch((error: unknown) => {
+      this.#failure ??= error;
+    });
+    return this.#durability === 'sync' ? stored : Promise.resolve();
+  }
+
+  /** Resolves once every entry given so far is committed; rejects with the first failure. */
+  async flush(): Promise<void> {
+    for (const { fields, after } of this.#held.splice(0)) {
+      this.#tail = this.#tail.then(() =>
+        this.#failure === undefined ? this.#append(fields, after) : undefined,
+      );
+    }
+    await this.#tail.catch((error: unknown) => {
+      this.#failure ??= error;
+    });
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  async #append(fields: EntryFields, after: Values): Promise<void> {
+    const record = this.record as ThreadRecord;
+    const store = this.#store as ThreadStore;
     const next = fields.next === END ? null : fields.next;
     const entry: CheckpointEntry = {
-      threadId: this.record.threadId,
-      seq: this.record.seq + 1,
+      threadId: record.threadId,
+      seq: record.seq + 1,
       runId: this.runId,
       kind: fields.kind,
       node: fields.node,
@@ -57,10 +113,10 @@ export class RunWriter {
       status: fields.status ?? (next === null ? 'done' : 'running'),
       error: fields.error ?? null,
       createdAt: Date.now(),
-      owner: this.#store.checkpointer.instanceId,
+      owner: store.checkpointer.instanceId,
       payload: fields.payload ?? null,
     };
-    await this.#store.commit(this.record, entry, after);
+    await store.commit(record, entry, after);
   }
 
   /**
@@ -87,6 +143,7 @@ export class RunWriter {
       },
       after,
     );
+    await this.flush();
     return after;
   }
 }

@@ -1,5 +1,6 @@
 import type { CheckpointEntry, Checkpointer, ThreadLog } from './checkpoint/types.ts';
-import { type AnyChannel, applyUpdate, initialState, type StateSchema } from './state.ts';
+import { type AnyChannel, initialState, type StateSchema } from './state.ts';
+import { applyEntry, type Superstep, superstepAfter } from './superstep.ts';
 
 /** What the runtime knows of a thread: its state after `seq`, and its last entry. */
 export interface ThreadRecord {
@@ -9,6 +10,10 @@ export interface ThreadRecord {
   last: CheckpointEntry | null;
   /** Seqs of the input entries of the runs kept since the base snapshot. */
   runStarts: number[];
+  /** The super-step the last run is in (its tasks and committed writes); null when it ended. */
+  superstep: Superstep | null;
+  /** The thread and step this thread was forked from, when it is a fork. */
+  forkedFrom: { threadId: string; step: number } | null;
 }
 
 /**
@@ -58,6 +63,9 @@ export class ThreadStore {
     if (entry.kind === 'input' && record.runStarts.at(-1) !== entry.seq) {
       record.runStarts.push(entry.seq);
     }
+    if (record.seq < entry.seq) {
+      record.superstep = superstepAfter(record.superstep, entry);
+    }
     record.seq = entry.seq;
     record.values = values;
     record.last = entry;
@@ -82,14 +90,23 @@ export class ThreadStore {
   /** The state as each entry of `log` left it, starting from its base. */
   *replay(log: ThreadLog): Generator<{ entry: CheckpointEntry; values: Record<string, unknown> }> {
     let values = log.base ? this.#baseValues(log.base.values) : initialState(this.#schema);
+    let superstep: Superstep | null = null;
     for (const entry of log.entries) {
-      values = applyUpdate(this.#schema, values, entry.update ?? undefined);
+      ({ values, superstep } = applyEntry(this.#schema, values, superstep, entry));
       yield { entry, values };
     }
   }
 
   #emptyRecord(threadId: string): ThreadRecord {
-    return { threadId, seq: 0, values: initialState(this.#schema), last: null, runStarts: [] };
+    return {
+      threadId,
+      seq: 0,
+      values: initialState(this.#schema),
+      last: null,
+      runStarts: [],
+      superstep: null,
+      forkedFrom: null,
+    };
   }
 
   #fold(record: ThreadRecord, log: ThreadLog): ThreadRecord {
@@ -97,12 +114,19 @@ export class ThreadStore {
       record.values = this.#baseValues(log.base.values);
       record.seq = log.base.seq;
       record.runStarts = [];
+      record.superstep = null;
     }
     for (const entry of log.entries) {
-      record.values = applyUpdate(this.#schema, record.values, entry.update ?? undefined);
+      ({ values: record.values, superstep: record.superstep } = applyEntry(
+        this.#schema,
+        record.values,
+        record.superstep,
+        entry,
+      ));
       record.seq = entry.seq;
       record.last = entry;
       if (entry.kind === 'input') record.runStarts.push(entry.seq);
+      if (entry.kind === 'fork') record.forkedFrom = entry.payload?.forkedFrom ?? null;
     }
     return record;
   }

@@ -6,6 +6,8 @@ import type {
   RunStatus,
 } from './checkpoint/types.ts';
 import type { InterruptOutcome, ResumeInfo } from './interrupt.ts';
+import type { Durability } from './run-writer.ts';
+import type { Send } from './send.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
 
 /** The name of the virtual node every run starts from. */
@@ -17,7 +19,7 @@ export const END = '__end__';
 export interface NodeContext<Context = unknown> {
   readonly threadId: string | undefined;
   readonly runId: string;
-  /** Node executions of this run so far, this one included. */
+  /** The run's super-step this task belongs to, numbered from 1 (tasks run together share it). */
   readonly step: number;
   /** Fires when the run is cancelled; long nodes should pass it on or check it. */
   readonly signal: AbortSignal;
@@ -45,13 +47,24 @@ export type NodeResult<Schema extends StateSchema> =
   // biome-ignore lint/suspicious/noConfusingVoidType: lets nodes end without a return statement
   | void;
 
-/** A conditional edge's router: reads the state, returns one of its declared destinations. */
-export type RouterFunction<Schema extends StateSchema> = (state: StateOf<Schema>) => string;
+/**
+ * A conditional edge's router: reads the state, returns one of its declared destinations,
+ * several of them (run together in the next super-step, in this order), or `send`s.
+ */
+export type RouterFunction<Schema extends StateSchema> = (
+  state: StateOf<Schema>,
+) => string | Send | ReadonlyArray<string | Send>;
 
 /** An edge as compiled: a fixed destination, or a router with its declared destinations. */
 export type Edge<Schema extends StateSchema> =
   | { kind: 'plain'; to: string }
   | { kind: 'conditional'; router: RouterFunction<Schema>; destinations: readonly string[] };
+
+/** A join (`addEdge(['a', 'b'], 'c')`): `to` runs once after every source finished. */
+export interface Join {
+  sources: readonly string[];
+  to: string;
+}
 
 /**
  * Events a streamed run yields, in order: run-start, then node-start / custom / node-end
@@ -88,8 +101,10 @@ export interface RunConfig<Context = unknown> {
   threadId?: string;
   /** Cancels the run between steps, and is handed to nodes. */
   signal?: AbortSignal;
-  /** Overrides the compiled cap on node executions for this run. */
+  /** Overrides the compiled cap on super-steps for this run. */
   maxSteps?: number;
+  /** Overrides the compiled durability for this run (`sync`, `async` or `exit`). */
+  durability?: Durability;
   /** Passed to every node as `context.context`. */
   context?: Context;
   /** Receives every event of the run as it happens (what `stream` yields). */
@@ -107,8 +122,16 @@ export interface CompileOptions {
   /** Names the graph in traces (`invoke_workflow <name>` spans). */
   name?: string;
   checkpointer?: Checkpointer;
-  /** Cap on node executions per run (default 15). */
+  /** Cap on super-steps per run (default 15); the tasks of one super-step count once. */
   maxSteps?: number;
+  /** How many tasks of one super-step run at once (default: all). */
+  maxConcurrency?: number;
+  /**
+   * `sync` (default): each super-step is committed before the next starts; `async`: it is
+   * committed while the next runs; `exit`: the run's entries are committed when it ends.
+   * In every mode a run returns only once all its writes are committed.
+   */
+  durability?: Durability;
   /**
    * A node the run is routed to, with `context.error` set, when it hits the step cap or
    * a node throws. Without one, those errors are thrown to the caller.
@@ -152,14 +175,18 @@ export interface ThreadState<Schema extends StateSchema> {
   interrupts: PendingInterrupt[];
   /** The instance that wrote the last entry. */
   owner: string | null;
+  /** The thread and step this thread was forked from (absent when it is not a fork). */
+  forkedFrom?: { threadId: string; step: number };
 }
 
 /** One step of a thread's history with the state after it. */
 export interface HistoryEntry<Schema extends StateSchema> {
   seq: number;
   runId: string;
-  /** Node executions of the run up to this entry. */
+  /** The entry's number in the thread: 0, 1, 2, … across runs (a run's input included); what `fork` takes. */
   step: number;
+  /** The run's super-step the entry belongs to (0 for a run's input). */
+  superstep: number;
   kind: EntryKind;
   node: string | null;
   update: Record<string, unknown> | null;

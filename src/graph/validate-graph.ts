@@ -1,9 +1,11 @@
+import { durabilityModes } from './run-writer.ts';
 import type { StateSchema } from './state.ts';
-import { type CompileOptions, type Edge, END, START } from './types.ts';
+import { type CompileOptions, type Edge, END, type Join, START } from './types.ts';
 
 interface Declaration<Schema extends StateSchema> {
   nodes: ReadonlyMap<string, unknown>;
   edges: ReadonlyMap<string, Edge<Schema>[]>;
+  joins: readonly Join[];
   options: CompileOptions;
 }
 
@@ -11,7 +13,7 @@ interface Declaration<Schema extends StateSchema> {
 export function validateGraph<Schema extends StateSchema>(
   declaration: Declaration<Schema>,
 ): string[] {
-  const { nodes, edges, options } = declaration;
+  const { nodes, edges, joins, options } = declaration;
   const problems: string[] = [];
   const isTarget = (name: string) => name === END || nodes.has(name);
 
@@ -21,11 +23,6 @@ export function validateGraph<Schema extends StateSchema>(
     if (from === END) problems.push('an edge leaves END, which ends the run');
     else if (from !== START && !nodes.has(from))
       problems.push(`an edge leaves unknown node "${from}"`);
-    if (list.length > 1) {
-      problems.push(
-        `"${from}" has ${list.length} outgoing edges; use one edge or one conditional edge`,
-      );
-    }
     for (const edge of list) {
       if (edge.kind === 'plain') {
         if (!isTarget(edge.to))
@@ -47,8 +44,18 @@ export function validateGraph<Schema extends StateSchema>(
       }
     }
   }
+  const joined = new Set<string>();
+  for (const join of joins) {
+    for (const source of join.sources) {
+      joined.add(source);
+      if (!nodes.has(source)) {
+        problems.push(`the join into "${join.to}" waits for "${source}", which is not a node`);
+      }
+    }
+    if (!isTarget(join.to)) problems.push(`the join into "${join.to}" goes to an unknown node`);
+  }
   for (const name of nodes.keys()) {
-    if (!edges.has(name))
+    if (!edges.has(name) && !joined.has(name))
       problems.push(`node "${name}" has no outgoing edge (add one, to END if it finishes the run)`);
   }
   if (options.errorNode !== undefined && !nodes.has(options.errorNode)) {
@@ -61,6 +68,14 @@ export function validateGraph<Schema extends StateSchema>(
     problems.push(`maxSteps must be a positive whole number, not ${options.maxSteps}`);
   }
   if (
+    options.maxConcurrency !== undefined &&
+    !(Number.isInteger(options.maxConcurrency) && options.maxConcurrency > 0)
+  ) {
+    problems.push(`maxConcurrency must be a positive whole number, not ${options.maxConcurrency}`);
+  }
+  const durability = durabilityProblem(options.durability);
+  if (durability !== undefined) problems.push(durability);
+  if (
     options.retention !== undefined &&
     !(Number.isInteger(options.retention.keepRuns) && options.retention.keepRuns > 0)
   ) {
@@ -72,9 +87,9 @@ export function validateGraph<Schema extends StateSchema>(
     problems.push('retention needs a checkpointer');
   }
 
-  const reachable = reachableFrom(START, edges);
+  const reachable = reachableFrom([START], edges, joins);
   if (options.errorNode !== undefined) {
-    for (const name of reachableFrom(options.errorNode, edges)) reachable.add(name);
+    for (const name of reachableFrom([options.errorNode], edges, joins)) reachable.add(name);
     reachable.add(options.errorNode);
   }
   for (const name of nodes.keys()) {
@@ -83,21 +98,29 @@ export function validateGraph<Schema extends StateSchema>(
   return problems;
 }
 
+/** What is wrong with a durability mode, or undefined when it is one of the three. */
+export function durabilityProblem(durability: unknown): string | undefined {
+  if (durability === undefined || durabilityModes.includes(durability as never)) return undefined;
+  return `durability must be "sync", "async" or "exit", not ${JSON.stringify(durability)}`;
+}
+
 function reachableFrom<Schema extends StateSchema>(
-  origin: string,
+  origins: string[],
   edges: ReadonlyMap<string, Edge<Schema>[]>,
+  joins: readonly Join[],
 ): Set<string> {
   const seen = new Set<string>();
-  const pending = [origin];
+  const pending = [...origins];
   while (pending.length > 0) {
     const from = pending.pop() as string;
+    const targets = joins.filter((join) => join.sources.includes(from)).map((join) => join.to);
     for (const edge of edges.get(from) ?? []) {
-      const targets = edge.kind === 'plain' ? [edge.to] : edge.destinations;
-      for (const to of targets) {
-        if (!seen.has(to)) {
-          seen.add(to);
-          pending.push(to);
-        }
+      targets.push(...(edge.kind === 'plain' ? [edge.to] : edge.destinations));
+    }
+    for (const to of targets) {
+      if (!seen.has(to)) {
+        seen.add(to);
+        pending.push(to);
       }
     }
   }

@@ -128,15 +128,26 @@ export const sessionSchema = z.object({
   status: z.string(),
   running: z.boolean(),
   updatedAt: z.string(),
+  forkedFrom: z
+    .object({ sessionId: z.string(), step: z.number().int() })
+    .optional()
+    .describe('the session and step this session was forked from (absent when not a fork)'),
+});
+
+/** POST /api/sessions/:id/fork. */
+export const forkResponseSchema = z.object({
+  sessionId: z.string(),
+  forkedFrom: z.object({ sessionId: z.string(), step: z.number().int() }),
 });
 
 /** GET /api/sessions/:id/history. */
 export const historySchema = z.object({
   steps: z.array(
     z.object({
+      step: z.number().int().describe('0, 1, 2, … per session across runs; what a fork takes'),
       runId: z.string(),
       node: z.string(),
-      kind: z.enum(['input', 'node', 'interrupt', 'resume', 'end']),
+      kind: z.enum(['input', 'node', 'task', 'interrupt', 'resume', 'end', 'fork']),
       update: z.record(z.string(), z.unknown()).nullable(),
       status: z.string(),
       error: z.object({ code: z.string(), message: z.string() }).optional(),

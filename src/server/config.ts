@@ -23,6 +23,8 @@ export interface ServerConfig {
   migrate: boolean;
   /** How long an instance (and its runs) counts as alive after its last heartbeat (`YEOUL_LEASE_MS`, default 30 s). */
   leaseMs: number;
+  /** How much the agent graphs' runs pay for durability (`YEOUL_DURABILITY`: sync, async or exit; default sync). */
+  durability: 'sync' | 'async' | 'exit';
   /** Everything else (model and tool keys) is read from here by the parts that need it. */
   env: Record<string, string | undefined>;
 }
@@ -57,6 +59,7 @@ const schema = z.object({
     .optional(),
   YEOUL_SEARCH_URL: z.string().optional(),
   YEOUL_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
+  YEOUL_DURABILITY: z.enum(['sync', 'async', 'exit']).default('sync'),
 });
 
 /** Reads the server configuration; `overrides` (from command-line flags) win over the environment. */
@@ -101,6 +104,7 @@ export function readServerConfig(
     databaseUrl: values.DATABASE_URL,
     migrate: overrides.migrate ?? true,
     leaseMs: values.YEOUL_LEASE_MS,
+    durability: values.YEOUL_DURABILITY,
     env,
   };
 }

@@ -179,6 +179,7 @@ export async function createRuntime(
     logger,
     envPermissions: envPermissions.entries,
     mcpPrefixes,
+    durability: config.durability,
   };
   /** Applies a config file (or none) to the server's parts; refuses one that cannot work. */
   const appOf = async (loaded: LoadedConfig | undefined): Promise<App> => {
@@ -203,6 +204,7 @@ export async function createRuntime(
   }
   const runner = createAgentRunner(app.deps, checkpointer, {
     ...app.runner,
+    durability: config.durability,
     graphOfSession: (sessionId) => sessions.graphOf(sessionId),
   });
   const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};

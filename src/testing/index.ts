@@ -71,7 +71,12 @@ export { type FakeTavily, type FakeWebPage, fakeWebPages, startFakeTavily } from
 export { logSourceConformance, type OpenedLogSource } from './log-source-conformance.ts';
 export { conformanceEvents } from './log-source-events.ts';
 export { minimalPdf } from './minimal-pdf.ts';
-export { buildPipelineGraph, pipelineNodes, pipelineSchema } from './pipeline-graph.ts';
+export {
+  buildFanOutPipelineGraph,
+  buildPipelineGraph,
+  pipelineNodes,
+  pipelineSchema,
+} from './pipeline-graph.ts';
 export {
   createDatabaseOn,
   type PostgresServer,

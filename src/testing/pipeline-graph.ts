@@ -48,3 +48,44 @@ export function buildPipelineGraph(options: {
   });
   return builder.compile({ checkpointer: options.checkpointer });
 }
+
+/**
+ * split → pay and wait together → finish (a join) → END. `pay` is a side effect (it
+ * appends `pay` to `executionLog`, like a payment or a tool call); every node appends its
+ * name when it starts. With `hang`, `wait` prints `ready` once `pay` is committed as a
+ * finished task, then never returns.
+ */
+export function buildFanOutPipelineGraph(options: {
+  checkpointer: Checkpointer;
+  executionLog: string;
+  hang?: boolean;
+}) {
+  const logged = (name: string, total: number) => () => {
+    appendFileSync(options.executionLog, `${name}\n`);
+    return { notes: { node: name, text: name }, total };
+  };
+  return new StateGraph(pipelineSchema)
+    .addNode('split', logged('split', 1))
+    .addNode('pay', logged('pay', 10))
+    .addNode('wait', async (_state, context) => {
+      appendFileSync(options.executionLog, 'wait\n');
+      if (options.hang) {
+        const threadId = context.threadId as string;
+        const committed = async () =>
+          (await options.checkpointer.read(threadId)).entries.some(
+            (entry) => entry.kind === 'task',
+          );
+        while (!(await committed())) await new Promise((resolve) => setTimeout(resolve, 5));
+        process.stdout.write('ready\n');
+        await new Promise(() => setInterval(() => undefined, 60_000));
+      }
+      return { notes: { node: 'wait', text: 'wait' }, total: 100 };
+    })
+    .addNode('finish', logged('finish', 1000))
+    .addEdge(START, 'split')
+    .addEdge('split', 'pay')
+    .addEdge('split', 'wait')
+    .addEdge(['pay', 'wait'], 'finish')
+    .addEdge('finish', END)
+    .compile({ checkpointer: options.checkpointer });
+}

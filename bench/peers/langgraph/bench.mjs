@@ -21,6 +21,7 @@ import {
   END,
   MemorySaver,
   MessagesAnnotation,
+  Send,
   START,
   StateGraph,
 } from '@langchain/langgraph';
@@ -221,9 +222,107 @@ async function verify() {
 // Measurements
 // ---------------------------------------------------------------------------
 
-async function measure(label, graph, n, withThread) {
+// ---------------------------------------------------------------------------
+// Fan-out shapes (Yeoul's side: bench/lib/fan-out.ts): 3 super-steps per invoke each
+// ---------------------------------------------------------------------------
+
+const SUPERSTEPS = 3;
+const MAP_ITEMS = 50;
+const FanState = Annotation.Root({
+  turn: Annotation({ reducer: (_prev, next) => next, default: () => 0 }),
+  results: Annotation({ reducer: (prev, next) => prev.concat(next), default: () => [] }),
+  total: Annotation({ reducer: (_prev, next) => next, default: () => 0 }),
+});
+const BRANCHES = ['b1', 'b2', 'b3', 'b4'];
+
+function fanOutBuilder() {
+  const builder = new StateGraph(FanState).addNode('router', () => ({})).addEdge(START, 'router');
+  for (const name of BRANCHES) {
+    builder.addNode(name, (state) => ({ results: [`${name}:${state.turn}`] }));
+    builder.addEdge('router', name);
+  }
+  return builder
+    .addNode('join', (state) => ({ total: state.results.length }))
+    .addEdge(BRANCHES, 'join')
+    .addEdge('join', END);
+}
+
+function mapBuilder() {
+  const items = Array.from({ length: MAP_ITEMS }, (_, i) => `item-${i}`);
+  return new StateGraph(FanState)
+    .addNode('plan', () => ({}))
+    .addNode('work', (input) => ({ results: [`done ${input.item}`] }))
+    .addNode('reduce', (state) => ({ total: state.results.length }))
+    .addEdge(START, 'plan')
+    .addConditionalEdges('plan', () => items.map((item) => new Send('work', { item })), ['work'])
+    .addEdge('work', 'reduce')
+    .addEdge('reduce', END);
+}
+
+async function measureSupersteps(label, graph, n, expect, warmup = WARMUP) {
   let turn = 0;
-  const run = () => graph.invoke(turnInput(++turn), withThread ? newThread() : undefined);
+  const run = async () => {
+    const state = await graph.invoke({ turn: ++turn }, newThread());
+    if (state.total !== expect) fail(`${label}: the join saw ${state.total}, not ${expect}`);
+  };
+  for (let i = 0; i < warmup; i++) await run();
+  const samples = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await run();
+    samples[i] = usSince(t0);
+  }
+  const s = Float64Array.from(samples).sort();
+  const result = {
+    invokeUs: { p50: round(percentile(s, 0.5)), p99: round(percentile(s, 0.99)) },
+    superstepUs: {
+      p50: round(percentile(s, 0.5) / SUPERSTEPS),
+      p99: round(percentile(s, 0.99) / SUPERSTEPS),
+    },
+    count: n,
+  };
+  log(`${label}: invoke p50 ${result.invokeUs.p50} µs (super-step ${result.superstepUs.p50} µs)`);
+  return result;
+}
+
+async function measureFanOut() {
+  const memory = await measureSupersteps(
+    'fan-out memory',
+    fanOutBuilder().compile({ checkpointer: new MemorySaver() }),
+    N_FAST,
+    4,
+  );
+  const saver = sqliteSaver('fan-out.db');
+  const sqlite = await measureSupersteps(
+    'fan-out sqlite',
+    fanOutBuilder().compile({ checkpointer: saver }),
+    N_SQLITE,
+    4,
+  );
+  const map = await measureSupersteps(
+    'map sqlite',
+    mapBuilder().compile({ checkpointer: saver }),
+    scale(300),
+    MAP_ITEMS,
+    scale(30),
+  );
+  closeSaver(saver);
+  const file = path.join(tmp, 'fan-out-storage.db');
+  const storageSaver = sqliteSaver('fan-out-storage.db');
+  const graph = fanOutBuilder().compile({ checkpointer: storageSaver });
+  const cfg = newThread();
+  for (let turn = 1; turn <= TURNS; turn++) await graph.invoke({ turn }, cfg);
+  closeSaver(storageSaver);
+  const storage50Turns = { bytes: dbBytes(file) };
+  log(`fan-out storage: ${storage50Turns.bytes} bytes after ${TURNS} turns`);
+  return { memory, sqlite, map, storage50Turns };
+}
+
+/** `durability`: LangGraph's own default ("async") unless given ("sync" commits each step first). */
+async function measure(label, graph, n, withThread, durability) {
+  let turn = 0;
+  const options = (thread) => (durability ? { ...thread, durability } : thread);
+  const run = () => graph.invoke(turnInput(++turn), withThread ? options(newThread()) : undefined);
   for (let i = 0; i < WARMUP; i++) await run();
   const samples = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -314,14 +413,25 @@ async function main() {
       N_FAST,
       true,
     );
+    // Like against like (issue 26): Yeoul's default commits each step before the next ("sync").
     const sqliteCp = sqliteSaver('sqlite.db');
     const sqlite = await measure(
-      'sqlite',
+      'sqlite (sync)',
       builder.compile({ checkpointer: sqliteCp }),
       N_SQLITE,
       true,
+      'sync',
     );
     closeSaver(sqliteCp);
+    const asyncCp = sqliteSaver('sqlite-async.db');
+    const sqliteAsync = await measure(
+      'sqlite (async, the default)',
+      builder.compile({ checkpointer: asyncCp }),
+      N_SQLITE,
+      true,
+    );
+    closeSaver(asyncCp);
+    const fanOut = await measureFanOut();
     const turns = await measureTurns();
     const storage50Turns = await measureStorage();
     const concurrent = await measureConcurrent();
@@ -332,6 +442,8 @@ async function main() {
       none,
       memory,
       sqlite,
+      sqliteAsync,
+      fanOut,
       turns,
       storage50Turns,
       concurrent,

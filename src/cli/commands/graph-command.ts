@@ -11,7 +11,9 @@ interface GraphShape {
   nodes: ReadonlyMap<string, unknown>;
   edges: ReadonlyMap<
     string,
-    { kind: 'plain'; to: string } | { kind: 'conditional'; destinations: readonly string[] }
+    ReadonlyArray<
+      { kind: 'plain'; to: string } | { kind: 'conditional'; destinations: readonly string[] }
+    >
   >;
   toMermaid(): string;
 }
@@ -87,10 +89,12 @@ export function describeGraph(name: string, graph: GraphShape): string {
     `nodes: ${[...graph.nodes.keys()].join(', ')}`,
     'edges (→ always, ⇢ one of, chosen at run time):',
   ];
-  for (const [from, edge] of graph.edges) {
-    const arrow = edge.kind === 'plain' ? '→' : '⇢';
-    const to = edge.kind === 'plain' ? [edge.to] : edge.destinations;
-    lines.push(`  ${label(from).padEnd(width)} ${arrow} ${to.map(label).join(' | ')}`);
+  for (const [from, list] of graph.edges) {
+    for (const edge of list) {
+      const arrow = edge.kind === 'plain' ? '→' : '⇢';
+      const to = edge.kind === 'plain' ? [edge.to] : edge.destinations;
+      lines.push(`  ${label(from).padEnd(width)} ${arrow} ${to.map(label).join(' | ')}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -8,10 +8,10 @@ import type { CliIo } from '../io.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { choiceOption, dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
-const actions = ['list', 'show', 'delete', 'resume', 'abandon'] as const;
+const actions = ['list', 'show', 'delete', 'resume', 'abandon', 'fork'] as const;
 const previewLength = 60;
 
-/** `yeoul sessions [list|show ID|delete ID|resume ID|abandon ID]`: the stored conversations. */
+/** `yeoul sessions [list|show ID|delete ID|resume ID|abandon ID|fork ID --at-step N]`: the stored conversations. */
 export const sessionsCommand = defineCommand({
   name: 'sessions',
   summary: 'list, show or delete conversations; finish or drop a run a crash interrupted',
@@ -21,6 +21,7 @@ export const sessionsCommand = defineCommand({
     'sessions delete ID',
     'sessions resume ID [--json]',
     'sessions abandon ID',
+    'sessions fork ID --at-step N [--json]',
   ],
   details: [
     'list         every session, newest first (the default)',
@@ -28,6 +29,8 @@ export const sessionsCommand = defineCommand({
     'delete ID    remove a session and everything stored for it',
     'resume ID    run again the step a crash interrupted, and go on to the answer',
     'abandon ID   drop that run: its open tool calls get an error result saying so',
+    'fork ID      a new session from the state after step N of ID (steps as its history numbers',
+    '             them; -1: empty); the original is not changed. Prints the new session id',
     '--json       print list/show/resume as JSON (show: {sessionId, messages, summary})',
     'resume and abandon exit 1 when the session has no interrupted run.',
   ],
@@ -36,7 +39,7 @@ export const sessionsCommand = defineCommand({
     const { values, positionals } = parseCommandArgs(
       'sessions',
       args,
-      { ...dataOption, json: { type: 'boolean' } },
+      { ...dataOption, json: { type: 'boolean' }, 'at-step': { type: 'string' } },
       { min: 0, max: 2, names: 'ID' },
     );
     const action = choiceOption('sessions', 'the action', positionals[0], actions) ?? 'list';
@@ -48,6 +51,7 @@ export const sessionsCommand = defineCommand({
       throw new UsageError({ problem: `missing ID (sessions ${action} ID)`, command: 'sessions' });
     }
     sessionOption('sessions', sessionId, 'ID');
+    const atStep = action === 'fork' ? stepOption(values['at-step']) : undefined;
     // Only `resume` runs an agent: the others need no MCP servers or tracing.
     const options = { agents: action === 'resume' };
     return withRuntime(
@@ -62,6 +66,9 @@ export const sessionsCommand = defineCommand({
           await runtime.sessions.forget(state.threadId);
           io.stdout.write(`deleted session ${state.threadId}\n`);
           return 0;
+        }
+        if (action === 'fork') {
+          return forkSession(runtime, io, state.threadId, atStep as number, values.json === true);
         }
         if (action === 'abandon') {
           const reason = 'the run was interrupted and then abandoned from the command line';
@@ -112,6 +119,48 @@ export const sessionsCommand = defineCommand({
     );
   },
 });
+
+/** `--at-step N`: a whole number from -1 (write `--at-step=-1`). */
+function stepOption(value: string | undefined): number {
+  if (value === undefined) {
+    throw new UsageError({
+      problem: 'missing --at-step N (sessions fork ID --at-step N)',
+      command: 'sessions',
+    });
+  }
+  if (!/^-?\d+$/.test(value.trim()) || Number(value) < -1) {
+    throw new UsageError({
+      problem: `--at-step must be a whole number from -1, not "${value}"`,
+      command: 'sessions',
+    });
+  }
+  return Number(value);
+}
+
+async function forkSession(
+  runtime: Runtime,
+  io: CliIo,
+  sessionId: string,
+  atStep: number,
+  json: boolean,
+): Promise<number> {
+  const { anonymousOwner } = await import('../../server/index.ts');
+  const chat = runtime.runner.chat;
+  let forked: string;
+  try {
+    forked = (await chat.fork(sessionId, { atStep })).threadId;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'invalid_fork_point') throw error;
+    io.stderr.write(`yeoul: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const first = (await chat.getState(forked))?.values.messages.find((m) => m.role === 'user');
+  await runtime.sessions.claim(forked, anonymousOwner, first?.content ?? '');
+  const forkedFrom = { sessionId, step: atStep };
+  if (json) io.stdout.write(`${JSON.stringify({ sessionId: forked, forkedFrom }, null, 2)}\n`);
+  else io.stdout.write(`forked session ${sessionId} at step ${atStep} into ${forked}\n`);
+  return 0;
+}
 
 async function listSessions(runtime: Runtime, io: CliIo, json: boolean): Promise<number> {
   // The agents are loaded with the runtime already; the CLI does not load them to start.

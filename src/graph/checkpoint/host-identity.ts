@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Checkpointer } from './types.ts';
 
@@ -31,14 +31,31 @@ export function hostIdentity(): string {
   return cachedHost;
 }
 
-/** Whether a process with this id runs here (signal 0 only checks). */
+/**
+ * Whether a process with this id runs here (signal 0 only checks). A zombie — a process
+ * that ended but that its parent has not reaped yet — counts as dead: signal 0 still
+ * reaches it, so its state is read from `/proc/<pid>/stat` (Linux; elsewhere signal 0 alone).
+ */
 export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return (error as NodeJS.ErrnoException).code === 'EPERM' && !isZombie(pid);
   }
+  return !isZombie(pid);
+}
+
+/** Whether `/proc` says the process has ended (`Z` zombie, `X` dead); false when it cannot tell. */
+export function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return false;
+  }
+  // "pid (command) state …": the command may hold spaces and parentheses, so read after the last ')'.
+  const state = stat.charAt(stat.lastIndexOf(')') + 2);
+  return state === 'Z' || state === 'X';
 }
 
 /**

@@ -5,10 +5,18 @@
 export type RunStatus = 'running' | 'interrupted' | 'done' | 'error' | 'cancelled' | 'failed';
 
 /**
- * What an entry records: a run's input, a node's step, a node pausing the run
- * (`interrupt`), the answers that continue it (`resume`), or a run's abnormal end.
+ * What an entry records: a run's input, a node's step (the last task of a super-step), a
+ * task of a super-step of several that finished before the others (`task`), a node
+ * pausing the run (`interrupt`), the answers that continue it (`resume`), a run's
+ * abnormal end, or the start of a fork (`fork`: the update made to the forked state).
  */
-export type EntryKind = 'input' | 'node' | 'interrupt' | 'resume' | 'end';
+export type EntryKind = 'input' | 'node' | 'task' | 'interrupt' | 'resume' | 'end' | 'fork';
+
+/** One task of a super-step: a node, and the input a `send` gave it (else it sees the state). */
+export interface Task {
+  node: string;
+  input?: Record<string, unknown>;
+}
 
 /** A question a paused run waits on (for example: may this tool call run?). */
 export interface PendingInterrupt {
@@ -31,6 +39,16 @@ export interface EntryPayload {
   answered: string[];
   /** Only on `resume` entries: the answers by interrupt id. */
   answers?: Record<string, unknown>;
+  /** In a super-step of several tasks: the committing task's place in it. */
+  task?: number;
+  /** On a `task` entry: the work an interrupted task did before asking (it runs again). */
+  partial?: true;
+  /** The next super-step's tasks, when they are more than the entry's `next` alone. */
+  tasks?: Task[];
+  /** Joins (by key) waiting for more of their sources, with the sources that finished. */
+  joins?: Record<string, string[]>;
+  /** On a `fork` entry: the thread and step it was forked from. */
+  forkedFrom?: { threadId: string; step: number };
 }
 
 /**

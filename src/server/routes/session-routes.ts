@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isSessionThread } from '../../agents/index.ts';
+import { createId } from '../../core/index.ts';
+import { forkBody } from '../../protocol/index.ts';
 import { HttpError } from '../http-error.ts';
 import { runAgentCall } from '../run-request.ts';
 import { parseWith, sessionParams } from '../schemas.ts';
@@ -8,7 +10,8 @@ import type { RouteContext } from './route-context.ts';
 
 /**
  * GET /api/sessions, GET and DELETE /api/sessions/:id, GET /api/sessions/:id/history,
- * POST /api/sessions/:id/cancel and DELETE /api/sessions/:id/interrupts.
+ * POST /api/sessions/:id/fork, POST /api/sessions/:id/cancel and
+ * DELETE /api/sessions/:id/interrupts.
  */
 export function registerSessionRoutes(app: FastifyInstance, context: RouteContext): void {
   const { runtime } = context;
@@ -76,7 +79,39 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       status: state.status,
       running: runner.isRunning(id),
       updatedAt: new Date(state.updatedAt).toISOString(),
+      ...(state.forkedFrom
+        ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
+        : {}),
     };
+  });
+
+  app.post('/api/sessions/:id/fork', async (request, reply) => {
+    const id = await ownedSession(request);
+    const body = parseWith(forkBody, request.body);
+    const owner = context.ownerOf(request);
+    const sessionId = body.sessionId ?? createId();
+    if (await runtime.sessions.has(sessionId)) {
+      throw new HttpError({
+        status: 409,
+        code: 'thread_exists',
+        message: `session "${sessionId}" already exists; choose another id`,
+      });
+    }
+    // The fork runs on the graph of its original (a user graph's session stays with it).
+    const graph = await runner.threadGraph(id);
+    await graph.fork(id, { atStep: body.atStep, threadId: sessionId });
+    const values = (await graph.getState(sessionId))?.values as { messages?: unknown } | undefined;
+    const messages = Array.isArray(values?.messages)
+      ? (values.messages as Array<{ role?: string; content?: unknown }>)
+      : [];
+    const first = messages.find((message) => message.role === 'user');
+    await runtime.sessions.claim(
+      sessionId,
+      owner,
+      typeof first?.content === 'string' ? first.content : '',
+      await runtime.sessions.graphOf(id),
+    );
+    return reply.code(201).send({ sessionId, forkedFrom: { sessionId: id, step: body.atStep } });
   });
 
   app.get('/api/sessions/:id/history', async (request) => {
@@ -85,6 +120,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     if (history.length === 0) throw notFound(id);
     return {
       steps: history.map((entry) => ({
+        step: entry.step,
         runId: entry.runId,
         node: entry.node ?? entry.kind,
         kind: entry.kind,
