@@ -12,12 +12,24 @@ const allowed: Record<string, string[]> = {
   models: ['core'],
   tools: ['core', 'models'],
   knowledge: ['core', 'models'],
-  agents: ['core', 'graph', 'models', 'tools', 'knowledge'],
+  'memory-store': ['core', 'models', 'knowledge'],
+  agents: ['core', 'graph', 'models', 'tools', 'knowledge', 'memory-store'],
   mcp: ['core', 'tools'],
-  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp'],
-  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server'],
+  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'memory-store', 'agents', 'mcp'],
+  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'memory-store', 'agents', 'mcp', 'server'],
   web: [],
-  testing: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server', 'cli'],
+  testing: [
+    'core',
+    'graph',
+    'models',
+    'tools',
+    'knowledge',
+    'memory-store',
+    'agents',
+    'mcp',
+    'server',
+    'cli',
+  ],
 };
 
 function sourceFiles(directory: string): string[] {

@@ -61,6 +61,11 @@ export { type FakePlace, fakePlaces, findFakePlace } from './fake-places.ts';
 export { type FakeTavily, type FakeWebPage, fakeWebPages, startFakeTavily } from './fake-tavily.ts';
 export { logSourceConformance, type OpenedLogSource } from './log-source-conformance.ts';
 export { conformanceEvents } from './log-source-events.ts';
+export {
+  conceptEmbedder,
+  memoryStoreConformance,
+  type OpenedMemoryStore,
+} from './memory-store-conformance.ts';
 export { minimalPdf } from './minimal-pdf.ts';
 export { buildPipelineGraph, pipelineNodes, pipelineSchema } from './pipeline-graph.ts';
 export {

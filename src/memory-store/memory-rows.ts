@@ -1,0 +1,66 @@
+/** One stored item as a backend keeps it: the value still JSON text, the time in milliseconds. */
+export interface MemoryRow {
+  id: number;
+  namespace: string;
+  key: string;
+  value: string;
+  updatedAt: number;
+}
+
+/** What a put writes: the item, its keyword tokens (with counts) and its vector, if any. */
+export interface MemoryRowWrite {
+  owner: string;
+  namespace: string;
+  key: string;
+  value: string;
+  updatedAt: number;
+  terms: ReadonlyMap<string, number>;
+  tokenCount: number;
+  embedding: Float32Array | undefined;
+}
+
+/** The owner's keyword statistics BM25 needs: items, tokens in all, items holding each token. */
+export interface MemoryTermStatistics {
+  items: number;
+  tokens: number;
+  itemsWith: ReadonlyMap<string, number>;
+}
+
+/**
+ * The storage primitives a backend provides (SQLite, PostgreSQL). Every method is scoped to
+ * one owner; a `prefix` is matched as whole segments (`prefixRange`), never as a pattern.
+ * Validation and ranking live above, in `RowMemoryStore`, once for every backend.
+ */
+export interface MemoryRows {
+  upsert(write: MemoryRowWrite): Promise<void>;
+  get(owner: string, namespace: string, key: string): Promise<MemoryRow | undefined>;
+  delete(owner: string, namespace: string, key: string): Promise<boolean>;
+  /** The newest items under the prefix. */
+  recent(owner: string, prefix: string | undefined, limit: number): Promise<MemoryRow[]>;
+  /** Items under the prefix holding any of the tokens, those holding most of them first. */
+  keywordCandidates(
+    owner: string,
+    prefix: string | undefined,
+    tokens: readonly string[],
+    limit: number,
+  ): Promise<MemoryRow[]>;
+  statistics(owner: string, tokens: readonly string[]): Promise<MemoryTermStatistics>;
+  /** Every item under the prefix with a vector, with it. */
+  vectors(
+    owner: string,
+    prefix: string | undefined,
+  ): Promise<Array<{ row: MemoryRow; embedding: Float32Array }>>;
+  close(): Promise<void>;
+}
+
+/** A vector as stored: little-endian float32 bytes. */
+export function vectorBytes(vector: Float32Array): Uint8Array {
+  return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** The vector of stored bytes (copied, so it is aligned whatever buffer they came in). */
+export function vectorOfBytes(bytes: Uint8Array): Float32Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}

@@ -1,0 +1,185 @@
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { prefixRange } from './memory-names.ts';
+import {
+  type MemoryRow,
+  type MemoryRows,
+  type MemoryRowWrite,
+  type MemoryTermStatistics,
+  vectorBytes,
+  vectorOfBytes,
+} from './memory-rows.ts';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS memory_items (
+  id INTEGER PRIMARY KEY,
+  owner TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  token_count INTEGER NOT NULL,
+  embedding BLOB,
+  UNIQUE (owner, namespace, key)
+);
+CREATE INDEX IF NOT EXISTS memory_items_recent ON memory_items (owner, updated_at DESC);
+CREATE TABLE IF NOT EXISTS memory_terms (
+  owner TEXT NOT NULL,
+  token TEXT NOT NULL,
+  item_id INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (owner, token, item_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS memory_terms_item ON memory_terms (item_id);
+`;
+
+/** Whole-segment prefix match: `?1` null for no prefix, else the prefix, `prefix/`, `prefix0`. */
+const underPrefix = '(?1 IS NULL OR i.namespace = ?1 OR (i.namespace >= ?2 AND i.namespace < ?3))';
+const rowColumns = 'i.id, i.namespace, i.key, i.value, i.updated_at AS updatedAt';
+
+/**
+ * The memory store's rows in an embedded SQLite file of its own (`memory.sqlite` in the data
+ * folder): WAL, so a `yeoul memory` command can write beside a running server, which sees
+ * the write at once; and pruning the threads' database (VACUUM) never locks memories.
+ */
+export class SqliteMemoryRows implements MemoryRows {
+  #database: DatabaseSync;
+  #upsert: StatementSync;
+  #deleteTerms: StatementSync;
+  #insertTerm: StatementSync;
+  #get: StatementSync;
+  #delete: StatementSync;
+  #recent: StatementSync;
+  #candidates: StatementSync;
+  #totals: StatementSync;
+  #itemsWith: StatementSync;
+  #vectors: StatementSync;
+
+  constructor(options: { path: string }) {
+    this.#database = new DatabaseSync(options.path, { timeout: 5_000 });
+    if (options.path !== ':memory:') this.#database.exec('PRAGMA journal_mode = WAL');
+    this.#database.exec(schema);
+    const prepare = (sql: string) => this.#database.prepare(sql);
+    this.#upsert = prepare(
+      `INSERT INTO memory_items (owner, namespace, key, value, updated_at, token_count, embedding)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (owner, namespace, key) DO UPDATE SET value = excluded.value,
+         updated_at = excluded.updated_at, token_count = excluded.token_count,
+         embedding = excluded.embedding
+       RETURNING id`,
+    );
+    this.#deleteTerms = prepare('DELETE FROM memory_terms WHERE item_id = ?');
+    this.#insertTerm = prepare(
+      'INSERT INTO memory_terms (owner, token, item_id, count) VALUES (?, ?, ?, ?)',
+    );
+    this.#get = prepare(
+      `SELECT ${rowColumns} FROM memory_items i WHERE i.owner = ? AND i.namespace = ? AND i.key = ?`,
+    );
+    this.#delete = prepare(
+      'DELETE FROM memory_items WHERE owner = ? AND namespace = ? AND key = ? RETURNING id',
+    );
+    this.#recent = prepare(
+      `SELECT ${rowColumns} FROM memory_items i WHERE i.owner = ?4 AND ${underPrefix}
+       ORDER BY i.updated_at DESC, i.id DESC LIMIT ?5`,
+    );
+    this.#candidates = prepare(
+      `SELECT ${rowColumns} FROM memory_items i
+       JOIN (SELECT item_id, count(*) AS hits FROM memory_terms
+             WHERE owner = ?4 AND token IN (SELECT value FROM json_each(?5)) GROUP BY item_id) t
+         ON t.item_id = i.id
+       WHERE ${underPrefix} ORDER BY t.hits DESC, i.updated_at DESC LIMIT ?6`,
+    );
+    this.#totals = prepare(
+      'SELECT count(*) AS items, coalesce(sum(token_count), 0) AS tokens FROM memory_items WHERE owner = ?',
+    );
+    this.#itemsWith = prepare(
+      `SELECT token, count(*) AS items FROM memory_terms
+       WHERE owner = ? AND token IN (SELECT value FROM json_each(?)) GROUP BY token`,
+    );
+    this.#vectors = prepare(
+      `SELECT ${rowColumns}, i.embedding FROM memory_items i
+       WHERE i.owner = ?4 AND i.embedding IS NOT NULL AND ${underPrefix}`,
+    );
+  }
+
+  async upsert(write: MemoryRowWrite): Promise<void> {
+    this.#transaction(() => {
+      const { id } = this.#upsert.get(
+        write.owner,
+        write.namespace,
+        write.key,
+        write.value,
+        write.updatedAt,
+        write.tokenCount,
+        write.embedding ? vectorBytes(write.embedding) : null,
+      ) as { id: number };
+      this.#deleteTerms.run(id);
+      for (const [token, count] of write.terms) this.#insertTerm.run(write.owner, token, id, count);
+    });
+  }
+
+  async get(owner: string, namespace: string, key: string): Promise<MemoryRow | undefined> {
+    return this.#get.get(owner, namespace, key) as MemoryRow | undefined;
+  }
+
+  async delete(owner: string, namespace: string, key: string): Promise<boolean> {
+    return this.#transaction(() => {
+      const row = this.#delete.get(owner, namespace, key) as { id: number } | undefined;
+      if (row) this.#deleteTerms.run(row.id);
+      return row !== undefined;
+    });
+  }
+
+  async recent(owner: string, prefix: string | undefined, limit: number): Promise<MemoryRow[]> {
+    return this.#recent.all(...prefixRange(prefix), owner, limit) as unknown as MemoryRow[];
+  }
+
+  async keywordCandidates(
+    owner: string,
+    prefix: string | undefined,
+    tokens: readonly string[],
+    limit: number,
+  ): Promise<MemoryRow[]> {
+    return this.#candidates.all(
+      ...prefixRange(prefix),
+      owner,
+      JSON.stringify(tokens),
+      limit,
+    ) as unknown as MemoryRow[];
+  }
+
+  async statistics(owner: string, tokens: readonly string[]): Promise<MemoryTermStatistics> {
+    const totals = this.#totals.get(owner) as { items: number; tokens: number };
+    const rows = this.#itemsWith.all(owner, JSON.stringify(tokens)) as Array<{
+      token: string;
+      items: number;
+    }>;
+    return {
+      items: totals.items,
+      tokens: totals.tokens,
+      itemsWith: new Map(rows.map((row) => [row.token, row.items])),
+    };
+  }
+
+  async vectors(owner: string, prefix: string | undefined) {
+    const rows = this.#vectors.all(...prefixRange(prefix), owner) as unknown as Array<
+      MemoryRow & { embedding: Uint8Array }
+    >;
+    return rows.map(({ embedding, ...row }) => ({ row, embedding: vectorOfBytes(embedding) }));
+  }
+
+  async close(): Promise<void> {
+    if (this.#database.isOpen) this.#database.close();
+  }
+
+  #transaction<T>(work: () => T): T {
+    this.#database.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#database.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.#database.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}
