@@ -16,6 +16,11 @@ import {
   readMcpConfig,
   splitToolPermissions,
 } from '../mcp/index.ts';
+import {
+  type MemoryStore,
+  openPostgresMemoryStore,
+  openSqliteMemoryStore,
+} from '../memory-store/index.ts';
 import { readModelConfig, resolveEmbedder, resolveModel } from '../models/index.ts';
 import {
   applyToolPermissions,
@@ -149,6 +154,11 @@ export async function createRuntime(
   // One registry of sessions for the API and the CLI, in the checkpoints' database.
   const sessions: SessionStore =
     postgres?.sessions ?? new SessionRegistry((sqliteCheckpointer as SqliteCheckpointer).database);
+  // Long-term memory: PostgreSQL with DATABASE_URL, else a SQLite file of its own (WAL, so a
+  // `yeoul memory` command writes beside a running server; pruning threads never locks it).
+  const memory: MemoryStore = postgres
+    ? openPostgresMemoryStore(postgres.pool, { embedder })
+    : openSqliteMemoryStore({ path: join(config.dataDir, 'memory.sqlite'), embedder });
   const sampleIngested =
     firstStart && config.sampleKnowledge
       ? await knowledge.ingestPaths([sampleKnowledgeDir])
@@ -170,6 +180,8 @@ export async function createRuntime(
     agentDependencies,
     runner,
     sessions,
+    /** The long-term memory store of every owner (`forOwner` gives one owner's view). */
+    memory,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */
     mcp,
     /** The search index's state, for the status endpoint (no request to a cluster). */
@@ -182,6 +194,7 @@ export async function createRuntime(
       await mcp.close();
       await tools.close();
       await checkpointer.close();
+      await memory.close();
       await search.close();
       await postgres?.close();
       await tracing?.shutdown(); // last: the spans of the shutdown itself go out too

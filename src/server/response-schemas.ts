@@ -169,3 +169,15 @@ export const searchResponseSchema = z.object({
 export const graphListSchema = z.object({
   graphs: z.array(z.object({ name: z.string(), mermaid: z.string() })),
 });
+
+/** One long-term memory item. */
+export const memoryItemSchema = z.object({
+  namespace: z.string(),
+  key: z.string(),
+  value: z.unknown(),
+  updatedAt: z.string(),
+  score: z.number().optional(),
+});
+
+/** GET /api/memory. */
+export const memoryListSchema = z.object({ items: z.array(memoryItemSchema) });

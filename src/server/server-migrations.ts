@@ -1,6 +1,7 @@
 import { combineMigrations, type Migration } from '../core/index.ts';
 import { checkpointMigrations } from '../graph/index.ts';
 import { knowledgeMigrations } from '../knowledge/index.ts';
+import { memoryMigrations } from '../memory-store/index.ts';
 
 const sessionsSql = `
 -- The session registry (SessionStore): who owns each session and what it is about.
@@ -75,5 +76,10 @@ export const serverMigrations: readonly Migration[] = [
 
 /** Every migration of Yeoul's PostgreSQL store, in version order (what `yeoul migrate` applies). */
 export function storeMigrations(): Migration[] {
-  return combineMigrations(knowledgeMigrations, checkpointMigrations, serverMigrations);
+  return combineMigrations(
+    knowledgeMigrations,
+    checkpointMigrations,
+    serverMigrations,
+    memoryMigrations,
+  );
 }

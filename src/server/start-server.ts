@@ -21,6 +21,7 @@ import {
   uploadFilesLimit,
 } from './routes/document-routes.ts';
 import { registerMcpRoutes } from './routes/mcp-routes.ts';
+import { registerMemoryRoutes } from './routes/memory-routes.ts';
 import type { RouteContext } from './routes/route-context.ts';
 import { registerSessionRoutes } from './routes/session-routes.ts';
 import { registerSystemRoutes } from './routes/system-routes.ts';
@@ -211,6 +212,7 @@ export async function startServer(
   registerAgentRoutes(app, context);
   registerSessionRoutes(app, context);
   registerDocumentRoutes(app, context);
+  registerMemoryRoutes(app, context);
   registerSystemRoutes(app, context);
   registerV1Routes(app, context);
   registerMcpRoutes(app, context);
