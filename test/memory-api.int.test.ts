@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RunningServer } from '../src/server/index.ts';
+import { runYeoul } from '../src/testing/index.ts';
 import { startTestServer } from '../src/testing/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
@@ -137,5 +138,51 @@ describe('/api/memory with two API keys', () => {
     assert.ok(openapi.paths['/api/memory'].get);
     const item = openapi.paths['/api/memory/{namespace}/{key}'];
     assert.ok(item.put && item.get && item.delete);
+  });
+});
+
+describe('yeoul memory beside a running server', () => {
+  let server: RunningServer;
+  let dataDir: string;
+  before(async () => {
+    dataDir = mkdtempSync(join(root, 'data-'));
+    ({ server } = await startTestServer(dataDir, {
+      YEOUL_API_KEYS: 'key-a,key-b',
+      YEOUL_SAMPLE_KNOWLEDGE: 'false',
+    }));
+  });
+  after(() => server.close());
+
+  const yeoul = (...args: string[]) =>
+    runYeoul(['memory', ...args, '--data', dataDir], {
+      env: { YEOUL_SAMPLE_KNOWLEDGE: 'false' },
+      timeoutMs: 60_000,
+    });
+
+  it('writes as a key’s owner, which the server sees at once, and keeps owners apart', async () => {
+    const put = await yeoul('put', 'profile', 'team', '"결제팀"', '--key', 'key-a');
+    assert.equal(put.code, 0, put.stderr);
+    const a = client(server, 'key-a');
+    assert.equal((await a('GET', '/api/memory/profile/team')).body.value, '결제팀');
+    assert.equal((await client(server, 'key-b')('GET', '/api/memory/profile/team')).status, 404);
+    await a('PUT', '/api/memory/profile/name', { value: '철수' });
+    const listed = await yeoul('list', '--prefix', 'profile', '--json', '--key', 'key-a');
+    assert.deepEqual(
+      JSON.parse(listed.stdout)
+        .items.map((item: Json) => item.key)
+        .sort(),
+      ['name', 'team'],
+    );
+    const anonymous = await yeoul('get', 'profile', 'team');
+    assert.equal(anonymous.code, 1);
+    assert.match(anonymous.stderr, /no memory item "team"/);
+    const got = await yeoul('get', 'profile', 'name', '--key', 'key-a');
+    assert.equal(got.stdout.trim(), '"철수"');
+    const bad = await yeoul('put', 'te%m', 'k', '1');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /segment 1/);
+    assert.equal((await yeoul('delete', 'profile', 'team', '--key', 'key-a')).code, 0);
+    assert.equal((await a('GET', '/api/memory/profile/team')).status, 404);
+    assert.equal((await yeoul('delete', 'profile', 'team', '--key', 'key-a')).code, 1);
   });
 });

@@ -3,6 +3,7 @@ import { chatCommand } from './commands/chat-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
 import { mcpCommand } from './commands/mcp-command.ts';
+import { memoryCommand } from './commands/memory-command.ts';
 import { migrateCommand } from './commands/migrate-command.ts';
 import { reindexCommand } from './commands/reindex-command.ts';
 import { searchCommand } from './commands/search-command.ts';
@@ -20,6 +21,7 @@ export const commands: readonly Command[] = [
   reindexCommand,
   graphCommand,
   sessionsCommand,
+  memoryCommand,
   mcpCommand,
   migrateCommand,
 ];
