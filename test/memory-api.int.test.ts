@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RunningServer } from '../src/server/index.ts';
-import { runYeoul } from '../src/testing/index.ts';
+import { keyedClient, runYeoul } from '../src/testing/index.ts';
 import { startTestServer } from '../src/testing/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
@@ -13,21 +13,7 @@ type Json = any;
 const root = mkdtempSync(join(tmpdir(), 'yeoul-memory-api-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** A client acting as one API key's owner. */
-function client(server: RunningServer, key: string) {
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
-}
+const client = (server: RunningServer, key: string) => keyedClient(server.url, key);
 
 describe('/api/memory with two API keys', () => {
   let server: RunningServer;

@@ -22,6 +22,8 @@ export interface AgentRequestOptions {
   maxOutputTokens?: number;
   graph?: GraphName;
   evaluate?: boolean;
+  /** False: the run neither reads nor writes the owner's long-term memory. */
+  longTermMemory?: boolean;
 }
 
 /**
@@ -36,6 +38,8 @@ export interface AgentRequest {
    */
   history?: ChatMessage[];
   sessionId?: string;
+  /** Whose long-term memory the run may use (the API key's owner); unset = none. */
+  owner?: string;
   resume?: { decisions: ApprovalDecision[] };
   options?: AgentRequestOptions;
   signal?: AbortSignal;

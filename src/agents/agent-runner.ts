@@ -125,6 +125,9 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
         ...(request.options?.maxOutputTokens === undefined
           ? {}
           : { maxOutputTokens: request.options.maxOutputTokens }),
+        ...(request.owner === undefined || request.options?.longTermMemory === false
+          ? {}
+          : { memoryOwner: request.owner }),
       },
       work.streamTokens,
       request.resume ? [] : (request.history ?? []),

@@ -19,9 +19,21 @@ export { buildChatGraph } from './chat/build-chat-graph.ts';
 export { type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
 export { decideRoute, type RouteDecision, termCoverage } from './chat/decide-route.ts';
 export { closeDanglingToolCalls } from './close-tool-calls.ts';
+export {
+  profileBlock,
+  profileNamespace,
+  readProfileBlock,
+  rememberProfileFacts,
+} from './memory/long-term-profile.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export { defaultMemorySettings, type MemorySettings } from './memory/memory-settings.ts';
 export { planSummary, type SummaryPlan, transcriptOf } from './memory/plan-summary.ts';
+export {
+  mayStateProfileFact,
+  type ProfileFact,
+  profileExtractorPrompt,
+  ruleProfileFacts,
+} from './memory/profile-facts.ts';
 export {
   addSummaryToWindow,
   formatSummaryForPrompt,

@@ -19,7 +19,7 @@ export async function runTurn(
 ): Promise<AgentResponse> {
   const { anonymousOwner } = await import('../server/index.ts');
   await runtime.sessions.claim(request.sessionId, anonymousOwner, request.message ?? '');
-  let payload = await runtime.runner.invoke(request);
+  let payload = await runtime.runner.invoke({ owner: anonymousOwner, ...request });
   while (payload.status === 'interrupted' && ask !== undefined) {
     const decisions = [];
     for (const pending of payload.interrupts ?? []) {

@@ -23,6 +23,10 @@ export interface ServerConfig {
   migrate: boolean;
   /** How long an instance (and its runs) counts as alive after its last heartbeat (`YEOUL_LEASE_MS`, default 30 s). */
   leaseMs: number;
+  /** The chat agent's long-term memory (`YEOUL_LONG_TERM_MEMORY=off` turns it off; default on). */
+  longTermMemory: boolean;
+  /** Sessions idle this many days are deleted (`YEOUL_SESSION_TTL_DAYS`); undefined = kept. */
+  sessionTtlDays: number | undefined;
   /** Everything else (model and tool keys) is read from here by the parts that need it. */
   env: Record<string, string | undefined>;
 }
@@ -57,6 +61,11 @@ const schema = z.object({
     .optional(),
   YEOUL_SEARCH_URL: z.string().optional(),
   YEOUL_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
+  YEOUL_LONG_TERM_MEMORY: z.enum(['on', 'off']).default('on'),
+  YEOUL_SESSION_TTL_DAYS: z
+    .string()
+    .regex(/^\s*[1-9]\d{0,5}\s*$/, 'must be a positive whole number of days (e.g. 30)')
+    .optional(),
 });
 
 /** Reads the server configuration; `overrides` (from command-line flags) win over the environment. */
@@ -101,6 +110,11 @@ export function readServerConfig(
     databaseUrl: values.DATABASE_URL,
     migrate: overrides.migrate ?? true,
     leaseMs: values.YEOUL_LEASE_MS,
+    longTermMemory: values.YEOUL_LONG_TERM_MEMORY === 'on',
+    sessionTtlDays:
+      values.YEOUL_SESSION_TTL_DAYS === undefined
+        ? undefined
+        : Number(values.YEOUL_SESSION_TTL_DAYS),
     env,
   };
 }

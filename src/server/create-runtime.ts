@@ -139,8 +139,6 @@ export async function createRuntime(
     ...(config.env.YEOUL_PROMETHEUS_URL ? { prometheusUrl: config.env.YEOUL_PROMETHEUS_URL } : {}),
   });
   await ensureDemoDatabase(toolEnvironment.sqlDatabasePath);
-  const agentDependencies = { model, tools: tools.registry, toolEnvironment, knowledge };
-  const runner = createAgentRunner(agentDependencies, checkpointer);
   const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};
   const mcp = new McpClients(runsAgents ? mcpServers : [], {
     registry: tools.registry,
@@ -159,6 +157,14 @@ export async function createRuntime(
   const memory: MemoryStore = postgres
     ? openPostgresMemoryStore(postgres.pool, { embedder })
     : openSqliteMemoryStore({ path: join(config.dataDir, 'memory.sqlite'), embedder });
+  const agentDependencies = {
+    model,
+    tools: tools.registry,
+    toolEnvironment,
+    knowledge,
+    ...(config.longTermMemory ? { longTermMemory: memory } : {}),
+  };
+  const runner = createAgentRunner(agentDependencies, checkpointer);
   const sampleIngested =
     firstStart && config.sampleKnowledge
       ? await knowledge.ingestPaths([sampleKnowledgeDir])

@@ -39,7 +39,7 @@ export function createMcpBackend(
       const sessionId = request.sessionId ?? createId();
       await runtime.sessions.claim(sessionId, options.owner, request.message);
       const payload = await options.run(
-        { sessionId, message: request.message },
+        { sessionId, message: request.message, owner: options.owner },
         { signal, onEvent },
       );
       const interrupts = payload.interrupts ?? [];

@@ -22,6 +22,7 @@ export const requestOptions = z.strictObject({
   graph: z.enum(['chat', 'react', 'ops']).optional(),
   evaluate: z.boolean().optional(),
   onDisconnect: z.enum(['continue', 'cancel']).optional(),
+  longTermMemory: z.boolean().optional(),
 });
 
 /**
