@@ -7,6 +7,11 @@ export {
 } from './create-runtime.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
+export {
+  type PruneReport,
+  parseRetentionDuration,
+  pruneSessions,
+} from './prune-sessions.ts';
 export { sessionIdSchema } from './schemas.ts';
 export { serverMigrations, storeMigrations } from './server-migrations.ts';
 export {

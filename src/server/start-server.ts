@@ -29,6 +29,7 @@ import { registerV1Routes } from './routes/v1-routes.ts';
 import { registerWebRoutes } from './routes/web-routes.ts';
 import { localCoordination } from './run-coordination.ts';
 import { SessionRegistry } from './session-registry.ts';
+import { startSessionTtl } from './session-ttl.ts';
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
 /** A request id a client may choose (x-request-id); anything else gets a new one. */
@@ -229,10 +230,12 @@ export async function startServer(
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
   if (config.apiKeys.length === 0)
     app.log.warn(`no YEOUL_API_KEYS: listening on loopback only (${url}), no authentication`);
+  const stopSessionTtl = startSessionTtl(runtime, app.log);
   return {
     url,
     async close() {
       closing = true;
+      stopSessionTtl();
       // Runs get a grace period to finish; then they are cancelled (their tool calls closed),
       // including runs whose stream client left. Connections close as their runs end.
       await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);

@@ -8,7 +8,7 @@ import type { CliIo } from '../io.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { choiceOption, dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
-const actions = ['list', 'show', 'delete', 'resume', 'abandon'] as const;
+const actions = ['list', 'show', 'delete', 'resume', 'abandon', 'prune'] as const;
 const previewLength = 60;
 
 /** `yeoul sessions [list|show ID|delete ID|resume ID|abandon ID]`: the stored conversations. */
@@ -21,6 +21,7 @@ export const sessionsCommand = defineCommand({
     'sessions delete ID',
     'sessions resume ID [--json]',
     'sessions abandon ID',
+    'sessions prune --older-than DURATION [--dry-run] [--json]',
   ],
   details: [
     'list         every session, newest first (the default)',
@@ -28,7 +29,10 @@ export const sessionsCommand = defineCommand({
     'delete ID    remove a session and everything stored for it',
     'resume ID    run again the step a crash interrupted, and go on to the answer',
     'abandon ID   drop that run: its open tool calls get an error result saying so',
-    '--json       print list/show/resume as JSON (show: {sessionId, messages, summary})',
+    'prune        delete every owner’s sessions idle longer than DURATION (30d, 12h, 15m, 0s),',
+    '             with their ops threads; a session waiting for an approval is kept and counted',
+    '--dry-run    prune: say what would go, remove nothing',
+    '--json       print list/show/resume/prune as JSON (show: {sessionId, messages, summary})',
     'resume and abandon exit 1 when the session has no interrupted run.',
   ],
   example: 'sessions show demo',
@@ -36,11 +40,26 @@ export const sessionsCommand = defineCommand({
     const { values, positionals } = parseCommandArgs(
       'sessions',
       args,
-      { ...dataOption, json: { type: 'boolean' } },
+      {
+        ...dataOption,
+        json: { type: 'boolean' },
+        'older-than': { type: 'string' },
+        'dry-run': { type: 'boolean' },
+      },
       { min: 0, max: 2, names: 'ID' },
     );
     const action = choiceOption('sessions', 'the action', positionals[0], actions) ?? 'list';
     const sessionId = positionals[1];
+    if (action === 'prune') {
+      return pruneCommand(
+        io,
+        values.data,
+        values['older-than'],
+        values['dry-run'] === true,
+        values.json === true,
+        sessionId,
+      );
+    }
     if (action === 'list' && sessionId !== undefined) {
       throw new UsageError({ problem: `unexpected argument "${sessionId}"`, command: 'sessions' });
     }
@@ -112,6 +131,54 @@ export const sessionsCommand = defineCommand({
     );
   },
 });
+
+/** `sessions prune --older-than DURATION [--dry-run]`: retention, now. */
+async function pruneCommand(
+  io: CliIo,
+  dataDir: string | undefined,
+  olderThan: string | undefined,
+  dryRun: boolean,
+  json: boolean,
+  extra: string | undefined,
+): Promise<number> {
+  if (extra !== undefined) {
+    throw new UsageError({ problem: `unexpected argument "${extra}"`, command: 'sessions' });
+  }
+  if (olderThan === undefined) {
+    throw new UsageError({
+      problem: 'prune needs --older-than DURATION (e.g. 30d)',
+      command: 'sessions',
+    });
+  }
+  const { parseRetentionDuration, pruneSessions } = await import('../../server/index.ts');
+  const olderThanMs = parseRetentionDuration(olderThan);
+  if (olderThanMs === undefined) {
+    throw new UsageError({
+      problem: `--older-than must be a number and s, m, h or d (30d, 12h, 0s), not "${olderThan}"`,
+      command: 'sessions',
+    });
+  }
+  return withRuntime(
+    io.env,
+    { dataDir },
+    async (runtime) => {
+      const report = await pruneSessions(runtime, { olderThanMs, dryRun });
+      if (json) {
+        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return 0;
+      }
+      const verb = dryRun ? 'would remove' : 'removed';
+      io.stdout.write(
+        `${verb} ${report.removed} session${report.removed === 1 ? '' : 's'}; kept ${report.keptAwaitingApproval} waiting for an approval decision\n`,
+      );
+      io.stdout.write(
+        `${report.bytesFreed} bytes given back (${report.bytesBefore} → ${report.bytesAfter} bytes)\n`,
+      );
+      return 0;
+    },
+    { agents: false },
+  );
+}
 
 async function listSessions(runtime: Runtime, io: CliIo, json: boolean): Promise<number> {
   // The agents are loaded with the runtime already; the CLI does not load them to start.
