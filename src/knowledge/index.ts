@@ -54,4 +54,4 @@ export type {
   SearchOptions,
   StoredDocument,
 } from './types.ts';
-export { weightedBm25, weightedKeywordTokens } from './weighted-bm25.ts';
+export { weightedBm25OfCounts, weightedKeywordTokens } from './weighted-bm25.ts';

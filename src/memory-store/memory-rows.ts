@@ -19,11 +19,16 @@ export interface MemoryRowWrite {
   embedding: Float32Array | undefined;
 }
 
-/** The owner's keyword statistics BM25 needs: items, tokens in all, items holding each token. */
-export interface MemoryTermStatistics {
-  items: number;
-  tokens: number;
-  itemsWith: ReadonlyMap<string, number>;
+/** One query token found in one of the owner's items, with what BM25 needs of it. */
+export interface MemoryTermMatch {
+  id: number;
+  token: string;
+  /** How often the item holds the token. */
+  count: number;
+  /** The item's length in tokens. */
+  tokenCount: number;
+  /** Whether the item is under the search's prefix (the others only count in the statistics). */
+  inPrefix: boolean;
 }
 
 /**
@@ -37,14 +42,16 @@ export interface MemoryRows {
   delete(owner: string, namespace: string, key: string): Promise<boolean>;
   /** The newest items under the prefix. */
   recent(owner: string, prefix: string | undefined, limit: number): Promise<MemoryRow[]>;
-  /** Items under the prefix holding any of the tokens, those holding most of them first. */
-  keywordCandidates(
+  /** Every (item, token) of the owner's items holding any of the tokens. */
+  termMatches(
     owner: string,
     prefix: string | undefined,
     tokens: readonly string[],
-    limit: number,
-  ): Promise<MemoryRow[]>;
-  statistics(owner: string, tokens: readonly string[]): Promise<MemoryTermStatistics>;
+  ): Promise<MemoryTermMatch[]>;
+  /** The owner's items and their tokens in all (BM25's average length). */
+  totals(owner: string): Promise<{ items: number; tokens: number }>;
+  /** The owner's items of these ids. */
+  byIds(owner: string, ids: readonly number[]): Promise<MemoryRow[]>;
   /** Every item under the prefix with a vector, with it. */
   vectors(
     owner: string,

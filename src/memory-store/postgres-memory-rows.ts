@@ -4,7 +4,7 @@ import {
   type MemoryRow,
   type MemoryRows,
   type MemoryRowWrite,
-  type MemoryTermStatistics,
+  type MemoryTermMatch,
   vectorBytes,
   vectorOfBytes,
 } from './memory-rows.ts';
@@ -101,40 +101,49 @@ export class PostgresMemoryRows implements MemoryRows {
     return rows.map(rowOf);
   }
 
-  async keywordCandidates(
+  async termMatches(
     owner: string,
     prefix: string | undefined,
     tokens: readonly string[],
-    limit: number,
-  ): Promise<MemoryRow[]> {
-    const { rows } = await queryPostgres<RowRecord>(
+  ): Promise<MemoryTermMatch[]> {
+    const { rows } = await queryPostgres<{
+      id: string;
+      token: string;
+      count: number;
+      token_count: number;
+      in_prefix: boolean;
+    }>(
       this.#pool,
-      `SELECT ${rowColumns} FROM memory_items i
-       JOIN (SELECT item_id, count(*) AS hits FROM memory_terms
-             WHERE owner = $4 AND token = ANY($5::text[]) GROUP BY item_id) t ON t.item_id = i.id
-       WHERE ${underPrefix} ORDER BY t.hits DESC, i.updated_at DESC LIMIT $6`,
-      [...prefixRange(prefix), owner, tokens, limit],
+      `SELECT t.item_id AS id, t.token, t.count, i.token_count, ${underPrefix} AS in_prefix
+       FROM memory_terms t JOIN memory_items i ON i.id = t.item_id
+       WHERE t.owner = $4 AND t.token = ANY($5::text[])`,
+      [...prefixRange(prefix), owner, tokens],
     );
-    return rows.map(rowOf);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      token: row.token,
+      count: row.count,
+      tokenCount: row.token_count,
+      inPrefix: row.in_prefix,
+    }));
   }
 
-  async statistics(owner: string, tokens: readonly string[]): Promise<MemoryTermStatistics> {
-    const totals = await queryPostgres<{ items: string; tokens: string }>(
+  async totals(owner: string): Promise<{ items: number; tokens: number }> {
+    const { rows } = await queryPostgres<{ items: string; tokens: string }>(
       this.#pool,
       'SELECT count(*) AS items, coalesce(sum(token_count), 0) AS tokens FROM memory_items WHERE owner = $1',
       [owner],
     );
-    const counts = await queryPostgres<{ token: string; items: string }>(
+    return { items: Number(rows[0]?.items ?? 0), tokens: Number(rows[0]?.tokens ?? 0) };
+  }
+
+  async byIds(owner: string, ids: readonly number[]): Promise<MemoryRow[]> {
+    const { rows } = await queryPostgres<RowRecord>(
       this.#pool,
-      `SELECT token, count(*) AS items FROM memory_terms
-       WHERE owner = $1 AND token = ANY($2::text[]) GROUP BY token`,
-      [owner, tokens],
+      `SELECT ${rowColumns} FROM memory_items i WHERE i.owner = $1 AND i.id = ANY($2::bigint[])`,
+      [owner, ids],
     );
-    return {
-      items: Number(totals.rows[0]?.items ?? 0),
-      tokens: Number(totals.rows[0]?.tokens ?? 0),
-      itemsWith: new Map(counts.rows.map((row) => [row.token, Number(row.items)])),
-    };
+    return rows.map(rowOf);
   }
 
   async vectors(owner: string, prefix: string | undefined) {

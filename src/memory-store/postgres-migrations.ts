@@ -15,6 +15,7 @@ CREATE TABLE memory_items (
   UNIQUE (owner, namespace, key)
 );
 CREATE INDEX memory_items_recent ON memory_items (owner, updated_at DESC);
+CREATE INDEX memory_items_lengths ON memory_items (owner, token_count);
 -- Keyword tokens of each item (the knowledge base's analysis), with their counts.
 CREATE TABLE memory_terms (
   owner text COLLATE "C" NOT NULL,

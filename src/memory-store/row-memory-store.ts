@@ -1,11 +1,11 @@
-import { fuseRankings, weightedBm25, weightedKeywordTokens } from '../knowledge/index.ts';
+import { fuseRankings, weightedBm25OfCounts, weightedKeywordTokens } from '../knowledge/index.ts';
 import type { Embedder } from '../models/index.ts';
 import { checkMemoryNames, memoryLimit, memoryValueText } from './memory-names.ts';
 import type { MemoryRow, MemoryRows } from './memory-rows.ts';
 import { cosine, countTokens, memorySearchText, memoryTokens } from './memory-text.ts';
 import type { MemoryItem, MemoryQuery, MemoryStore } from './types.ts';
 
-/** How many keyword candidates (at least) are scored again with BM25. */
+/** How many of each ranking (at least) go into the fusion of keyword and vector results. */
 const candidatePool = 50;
 
 /** Vector hits less similar than this (cosine) are left out, as in the knowledge base. */
@@ -79,31 +79,50 @@ export class RowMemoryStore implements MemoryStore {
     return this.#rows.close();
   }
 
-  /** The owner's items matching the query's keywords, best first (BM25 over the owner's items). */
+  /**
+   * The owner's items matching the query's keywords, best first: BM25 over the owner's
+   * items, from the token counts stored with each item (nothing is analysed again).
+   */
   async #keywordRanking(owner: string, prefix: string | undefined, text: string, limit: number) {
     const weighted = weightedKeywordTokens(text);
     const tokens = [...new Set(weighted.map(({ token }) => token))];
     if (tokens.length === 0) return [];
-    const candidates = await this.#rows.keywordCandidates(
-      owner,
-      prefix,
-      tokens,
-      Math.max(limit, candidatePool),
-    );
-    if (candidates.length === 0) return [];
-    const statistics = await this.#rows.statistics(owner, tokens);
-    const bm25 = {
-      chunks: Math.max(statistics.items, 1),
-      averageLength: statistics.items > 0 ? Math.max(statistics.tokens / statistics.items, 1) : 1,
-      chunksWith: statistics.itemsWith,
+    const matches = await this.#rows.termMatches(owner, prefix, tokens);
+    const itemsWith = new Map<string, number>();
+    const items = new Map<number, { frequencies: Map<string, number>; length: number }>();
+    for (const match of matches) {
+      itemsWith.set(match.token, (itemsWith.get(match.token) ?? 0) + 1);
+      if (!match.inPrefix) continue;
+      const item = items.get(match.id) ?? { frequencies: new Map(), length: match.tokenCount };
+      item.frequencies.set(match.token, match.count);
+      items.set(match.id, item);
+    }
+    if (items.size === 0) return [];
+    const totals = await this.#rows.totals(owner);
+    const statistics = {
+      chunks: Math.max(totals.items, 1),
+      averageLength: totals.items > 0 ? Math.max(totals.tokens / totals.items, 1) : 1,
+      chunksWith: itemsWith,
     };
-    return candidates
-      .map((row) => {
-        const value = JSON.parse(row.value) as unknown;
-        const bodyTokens = memoryTokens(memorySearchText(row.namespace, row.key, value));
-        return { row, score: weightedBm25(weighted, bm25, { titleTokens: [], bodyTokens }, 1) };
-      })
-      .sort((left, right) => right.score - left.score || right.row.updatedAt - left.row.updatedAt);
+    const ranked = [...items]
+      .map(([id, item]) => ({
+        id,
+        score: weightedBm25OfCounts(weighted, statistics, item.frequencies, item.length),
+      }))
+      .sort((left, right) => right.score - left.score || right.id - left.id)
+      .slice(0, Math.max(limit, candidatePool));
+    const rows = new Map(
+      (
+        await this.#rows.byIds(
+          owner,
+          ranked.map((entry) => entry.id),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    return ranked.flatMap(({ id, score }) => {
+      const row = rows.get(id);
+      return row ? [{ row, score }] : [];
+    });
   }
 
   /** The owner's items nearest the query's vector, best first; undefined without an embedder. */

@@ -4,7 +4,7 @@ import {
   type MemoryRow,
   type MemoryRows,
   type MemoryRowWrite,
-  type MemoryTermStatistics,
+  type MemoryTermMatch,
   vectorBytes,
   vectorOfBytes,
 } from './memory-rows.ts';
@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS memory_items (
   UNIQUE (owner, namespace, key)
 );
 CREATE INDEX IF NOT EXISTS memory_items_recent ON memory_items (owner, updated_at DESC);
+CREATE INDEX IF NOT EXISTS memory_items_lengths ON memory_items (owner, token_count);
 CREATE TABLE IF NOT EXISTS memory_terms (
   owner TEXT NOT NULL,
   token TEXT NOT NULL,
@@ -49,14 +50,17 @@ export class SqliteMemoryRows implements MemoryRows {
   #get: StatementSync;
   #delete: StatementSync;
   #recent: StatementSync;
-  #candidates: StatementSync;
+  #matches: StatementSync;
   #totals: StatementSync;
-  #itemsWith: StatementSync;
+  #byIds: StatementSync;
   #vectors: StatementSync;
 
   constructor(options: { path: string }) {
     this.#database = new DatabaseSync(options.path, { timeout: 5_000 });
-    if (options.path !== ':memory:') this.#database.exec('PRAGMA journal_mode = WAL');
+    // WAL with synchronous NORMAL, as the checkpoints: a crash of the process loses nothing.
+    if (options.path !== ':memory:') {
+      this.#database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+    }
     this.#database.exec(schema);
     const prepare = (sql: string) => this.#database.prepare(sql);
     this.#upsert = prepare(
@@ -81,19 +85,17 @@ export class SqliteMemoryRows implements MemoryRows {
       `SELECT ${rowColumns} FROM memory_items i WHERE i.owner = ?4 AND ${underPrefix}
        ORDER BY i.updated_at DESC, i.id DESC LIMIT ?5`,
     );
-    this.#candidates = prepare(
-      `SELECT ${rowColumns} FROM memory_items i
-       JOIN (SELECT item_id, count(*) AS hits FROM memory_terms
-             WHERE owner = ?4 AND token IN (SELECT value FROM json_each(?5)) GROUP BY item_id) t
-         ON t.item_id = i.id
-       WHERE ${underPrefix} ORDER BY t.hits DESC, i.updated_at DESC LIMIT ?6`,
+    this.#matches = prepare(
+      `SELECT t.item_id AS id, t.token, t.count, i.token_count AS tokenCount, ${underPrefix} AS inPrefix
+       FROM memory_terms t JOIN memory_items i ON i.id = t.item_id
+       WHERE t.owner = ?4 AND t.token IN (SELECT value FROM json_each(?5))`,
     );
     this.#totals = prepare(
       'SELECT count(*) AS items, coalesce(sum(token_count), 0) AS tokens FROM memory_items WHERE owner = ?',
     );
-    this.#itemsWith = prepare(
-      `SELECT token, count(*) AS items FROM memory_terms
-       WHERE owner = ? AND token IN (SELECT value FROM json_each(?)) GROUP BY token`,
+    this.#byIds = prepare(
+      `SELECT ${rowColumns} FROM memory_items i
+       WHERE i.owner = ? AND i.id IN (SELECT value FROM json_each(?))`,
     );
     this.#vectors = prepare(
       `SELECT ${rowColumns}, i.embedding FROM memory_items i
@@ -133,31 +135,23 @@ export class SqliteMemoryRows implements MemoryRows {
     return this.#recent.all(...prefixRange(prefix), owner, limit) as unknown as MemoryRow[];
   }
 
-  async keywordCandidates(
+  async termMatches(
     owner: string,
     prefix: string | undefined,
     tokens: readonly string[],
-    limit: number,
-  ): Promise<MemoryRow[]> {
-    return this.#candidates.all(
-      ...prefixRange(prefix),
-      owner,
-      JSON.stringify(tokens),
-      limit,
-    ) as unknown as MemoryRow[];
+  ): Promise<MemoryTermMatch[]> {
+    const rows = this.#matches.all(...prefixRange(prefix), owner, JSON.stringify(tokens)) as Array<
+      Omit<MemoryTermMatch, 'inPrefix'> & { inPrefix: number }
+    >;
+    return rows.map((row) => ({ ...row, inPrefix: row.inPrefix === 1 }));
   }
 
-  async statistics(owner: string, tokens: readonly string[]): Promise<MemoryTermStatistics> {
-    const totals = this.#totals.get(owner) as { items: number; tokens: number };
-    const rows = this.#itemsWith.all(owner, JSON.stringify(tokens)) as Array<{
-      token: string;
-      items: number;
-    }>;
-    return {
-      items: totals.items,
-      tokens: totals.tokens,
-      itemsWith: new Map(rows.map((row) => [row.token, row.items])),
-    };
+  async totals(owner: string): Promise<{ items: number; tokens: number }> {
+    return this.#totals.get(owner) as { items: number; tokens: number };
+  }
+
+  async byIds(owner: string, ids: readonly number[]): Promise<MemoryRow[]> {
+    return this.#byIds.all(owner, JSON.stringify(ids)) as unknown as MemoryRow[];
   }
 
   async vectors(owner: string, prefix: string | undefined) {
