@@ -9,6 +9,13 @@ const texts = {
   chat: ['Chat', '채팅'],
   documents: ['Documents', '문서'],
   graphs: ['Graphs', '그래프'],
+  memory: ['Memory', '기억'],
+  memoryIntro: [
+    'What Yeoul remembers about you across conversations.',
+    '여울이 대화가 바뀌어도 기억하는 내용입니다.',
+  ],
+  noMemories: ['Nothing remembered yet.', '아직 기억한 내용이 없습니다.'],
+  deleteMemory: ['Forget “{key}”', '“{key}” 잊기'],
   views: ['Views', '화면'],
   conversations: ['Conversations', '대화'],
   newSession: ['New chat', '새 대화'],

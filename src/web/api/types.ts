@@ -95,6 +95,14 @@ export interface HistoryStep {
   at: string | number;
 }
 
+/** One long-term memory item (GET /api/memory). */
+export interface MemoryItemInfo {
+  namespace: string;
+  key: string;
+  value: unknown;
+  updatedAt: string;
+}
+
 export interface DocumentInfo {
   id: string;
   title: string;
