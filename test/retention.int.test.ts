@@ -4,8 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import { ConfigError, createRuntime, readServerConfig } from '../src/server/index.ts';
-import { runYeoul } from '../src/testing/index.ts';
+import {
+  ConfigError,
+  createRuntime,
+  pruneSessions,
+  readServerConfig,
+} from '../src/server/index.ts';
+import { type PostgresServer, runYeoul, startPostgresServer } from '../src/testing/index.ts';
 import { startTestServer } from '../src/testing/test-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-retention-'));
@@ -14,8 +19,10 @@ after(() => rmSync(root, { recursive: true, force: true }));
 const env = { YEOUL_SAMPLE_KNOWLEDGE: 'false', YEOUL_TOOL_PERMISSIONS: 'calculator:ask' };
 
 /** Six chat sessions, one with an ops loop, and one paused on a calculator approval. */
-async function seed(dataDir: string): Promise<void> {
-  const runtime = await createRuntime(readServerConfig({ ...env, YEOUL_DATA_DIR: dataDir }));
+async function seed(dataDir: string, extra: Record<string, string> = {}): Promise<void> {
+  const runtime = await createRuntime(
+    readServerConfig({ ...env, ...extra, YEOUL_DATA_DIR: dataDir }),
+  );
   try {
     for (let index = 0; index < 6; index += 1) {
       await runtime.runner.invoke({
@@ -146,6 +153,52 @@ describe('YEOUL_SESSION_TTL_DAYS', () => {
       assert.deepEqual(ids, ['chat-3', 'chat-4', 'chat-5', 'paused', 'with-ops']);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('pruning sessions in PostgreSQL', () => {
+  let server: PostgresServer;
+  before(async () => {
+    server = await startPostgresServer();
+  });
+  after(() => server.stop());
+
+  it('deletes the rows of old sessions from every table and keeps a pending approval', async () => {
+    const url = await server.createDatabase();
+    const dataDir = mkdtempSync(join(root, 'data-'));
+    await seed(dataDir, { DATABASE_URL: url });
+    const runtime = await createRuntime(
+      readServerConfig({ ...env, DATABASE_URL: url, YEOUL_DATA_DIR: dataDir }),
+      { agents: false },
+    );
+    try {
+      if (runtime.store.backend !== 'postgres') throw new Error('expected PostgreSQL');
+      const pool = runtime.store.pool;
+      const rows = async (threads: string[]) => {
+        let total = 0;
+        for (const [table, column] of [
+          ['graph_segments', 'thread_id'],
+          ['server_sessions', 'session_id'],
+          ['server_run_events', 'session_id'],
+        ]) {
+          const result = await pool.query(
+            `SELECT count(*)::int AS n FROM ${table} WHERE ${column} = ANY($1::text[])`,
+            [threads],
+          );
+          total += result.rows[0].n as number;
+        }
+        return total;
+      };
+      assert.ok((await rows(removable)) > 0);
+      const report = await pruneSessions(runtime, { olderThanMs: 0 });
+      assert.equal(report.removed, 7);
+      assert.equal(report.keptAwaitingApproval, 1);
+      assert.equal(await rows(removable), 0);
+      assert.ok((await rows(['paused'])) > 0);
+      assert.ok(report.bytesBefore > 0);
+    } finally {
+      await runtime.close();
     }
   });
 });
