@@ -52,11 +52,11 @@ export interface MemoryRows {
   totals(owner: string): Promise<{ items: number; tokens: number }>;
   /** The owner's items of these ids. */
   byIds(owner: string, ids: readonly number[]): Promise<MemoryRow[]>;
-  /** Every item under the prefix with a vector, with it. */
+  /** The id and vector of every item under the prefix that has one. */
   vectors(
     owner: string,
     prefix: string | undefined,
-  ): Promise<Array<{ row: MemoryRow; embedding: Float32Array }>>;
+  ): Promise<Array<{ id: number; embedding: Float32Array }>>;
   close(): Promise<void>;
 }
 
@@ -65,8 +65,11 @@ export function vectorBytes(vector: Float32Array): Uint8Array {
   return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
-/** The vector of stored bytes (copied, so it is aligned whatever buffer they came in). */
+/** The vector of stored bytes: a view when they are aligned, else a copy. */
 export function vectorOfBytes(bytes: Uint8Array): Float32Array {
+  if (bytes.byteOffset % 4 === 0) {
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  }
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
   return new Float32Array(copy.buffer);

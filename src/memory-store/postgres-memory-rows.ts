@@ -147,14 +147,14 @@ export class PostgresMemoryRows implements MemoryRows {
   }
 
   async vectors(owner: string, prefix: string | undefined) {
-    const { rows } = await queryPostgres<RowRecord & { embedding: Buffer }>(
+    const { rows } = await queryPostgres<{ id: string; embedding: Buffer }>(
       this.#pool,
-      `SELECT ${rowColumns}, i.embedding FROM memory_items i
+      `SELECT i.id, i.embedding FROM memory_items i
        WHERE i.owner = $4 AND i.embedding IS NOT NULL AND ${underPrefix}`,
       [...prefixRange(prefix), owner],
     );
     return rows.map((record) => ({
-      row: rowOf(record),
+      id: Number(record.id),
       embedding: vectorOfBytes(record.embedding),
     }));
   }

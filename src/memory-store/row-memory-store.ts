@@ -63,16 +63,25 @@ export class RowMemoryStore implements MemoryStore {
     if (text === '') return (await this.#rows.recent(owner, query.prefix, limit)).map(itemOf);
     const keyword = await this.#keywordRanking(owner, query.prefix, text, limit);
     const vector = await this.#vectorRanking(owner, query.prefix, text, limit);
-    if (vector === undefined) {
-      return keyword.slice(0, limit).map(({ row, score }) => ({ ...itemOf(row), score }));
-    }
-    const rows = new Map<number, MemoryRow>();
-    for (const { row } of [...keyword, ...vector]) rows.set(row.id, row);
-    const ranking = (entries: Array<{ row: MemoryRow }>) =>
-      entries.map(({ row }) => ({ rowid: row.id }));
-    return fuseRankings([ranking(keyword), ranking(vector)])
-      .slice(0, limit)
-      .map(({ rowid, score }) => ({ ...itemOf(rows.get(rowid) as MemoryRow), score }));
+    const best =
+      vector === undefined
+        ? keyword.slice(0, limit)
+        : fuseRankings([keyword, vector].map((ranking) => ranking.map(({ id }) => ({ rowid: id }))))
+            .slice(0, limit)
+            .map(({ rowid, score }) => ({ id: rowid, score }));
+    // Only the items returned are read.
+    const rows = new Map(
+      (
+        await this.#rows.byIds(
+          owner,
+          best.map((entry) => entry.id),
+        )
+      ).map((row) => [row.id, row]),
+    );
+    return best.flatMap(({ id, score }) => {
+      const row = rows.get(id);
+      return row ? [{ ...itemOf(row), score }] : [];
+    });
   }
 
   close(): Promise<void> {
@@ -104,25 +113,13 @@ export class RowMemoryStore implements MemoryStore {
       averageLength: totals.items > 0 ? Math.max(totals.tokens / totals.items, 1) : 1,
       chunksWith: itemsWith,
     };
-    const ranked = [...items]
+    return [...items]
       .map(([id, item]) => ({
         id,
         score: weightedBm25OfCounts(weighted, statistics, item.frequencies, item.length),
       }))
       .sort((left, right) => right.score - left.score || right.id - left.id)
       .slice(0, Math.max(limit, candidatePool));
-    const rows = new Map(
-      (
-        await this.#rows.byIds(
-          owner,
-          ranked.map((entry) => entry.id),
-        )
-      ).map((row) => [row.id, row]),
-    );
-    return ranked.flatMap(({ id, score }) => {
-      const row = rows.get(id);
-      return row ? [{ row, score }] : [];
-    });
   }
 
   /** The owner's items nearest the query's vector, best first; undefined without an embedder. */
@@ -130,7 +127,7 @@ export class RowMemoryStore implements MemoryStore {
     const query = await this.#embed(text);
     if (query === undefined) return undefined;
     return (await this.#rows.vectors(owner, prefix))
-      .map(({ row, embedding }) => ({ row, score: cosine(query, embedding) }))
+      .map(({ id, embedding }) => ({ id, score: cosine(query, embedding) }))
       .filter((entry) => entry.score >= minSimilarity)
       .sort((left, right) => right.score - left.score)
       .slice(0, Math.max(limit, candidatePool));

@@ -98,7 +98,7 @@ export class SqliteMemoryRows implements MemoryRows {
        WHERE i.owner = ? AND i.id IN (SELECT value FROM json_each(?))`,
     );
     this.#vectors = prepare(
-      `SELECT ${rowColumns}, i.embedding FROM memory_items i
+      `SELECT i.id, i.embedding FROM memory_items i
        WHERE i.owner = ?4 AND i.embedding IS NOT NULL AND ${underPrefix}`,
     );
   }
@@ -155,10 +155,11 @@ export class SqliteMemoryRows implements MemoryRows {
   }
 
   async vectors(owner: string, prefix: string | undefined) {
-    const rows = this.#vectors.all(...prefixRange(prefix), owner) as unknown as Array<
-      MemoryRow & { embedding: Uint8Array }
-    >;
-    return rows.map(({ embedding, ...row }) => ({ row, embedding: vectorOfBytes(embedding) }));
+    const rows = this.#vectors.all(...prefixRange(prefix), owner) as unknown as Array<{
+      id: number;
+      embedding: Uint8Array;
+    }>;
+    return rows.map(({ id, embedding }) => ({ id, embedding: vectorOfBytes(embedding) }));
   }
 
   async close(): Promise<void> {
