@@ -87,6 +87,28 @@ describe('/api/memory with two API keys', () => {
     assert.equal((await a('GET', '/api/memory?prefix=team')).body.items.length, 2);
   });
 
+  it('keeps sessions, their history and their profile facts to the key that made them', async () => {
+    const a = client(server, 'key-a');
+    const b = client(server, 'key-b');
+    const id = 'a_b.c:d-e';
+    const made = await a('POST', '/api/agent/invoke', {
+      message: '우리 팀은 결제팀이야',
+      sessionId: id,
+    });
+    assert.equal(made.status, 200);
+    assert.equal((await b('GET', `/api/sessions/${id}`)).status, 404);
+    assert.equal((await b('GET', `/api/sessions/${id}/history`)).status, 404);
+    assert.equal((await b('DELETE', `/api/sessions/${id}`)).status, 404);
+    assert.equal(
+      (await b('POST', '/api/agent/invoke', { message: 'hi', sessionId: id })).status,
+      404,
+    );
+    assert.deepEqual((await b('GET', '/api/sessions')).body.sessions, []);
+    assert.deepEqual((await b('GET', '/api/memory?prefix=profile')).body.items, []);
+    assert.equal((await a('GET', '/api/memory/profile/team')).body.value, '결제팀');
+    assert.equal((await a('GET', `/api/sessions/${id}/history`)).status, 200);
+  });
+
   it('answers 400 for names outside the rule and 413 for a value over 65,536 bytes', async () => {
     const a = client(server, 'key-a');
     const bad = [
