@@ -27,8 +27,6 @@ export interface MemoryTermMatch {
   count: number;
   /** The item's length in tokens. */
   tokenCount: number;
-  /** Whether the item is under the search's prefix (the others only count in the statistics). */
-  inPrefix: boolean;
 }
 
 /**
@@ -42,7 +40,9 @@ export interface MemoryRows {
   delete(owner: string, namespace: string, key: string): Promise<boolean>;
   /** The newest items under the prefix. */
   recent(owner: string, prefix: string | undefined, limit: number): Promise<MemoryRow[]>;
-  /** Every (item, token) of the owner's items holding any of the tokens. */
+  /** How many of the owner's items hold each token (tokens in none are left out). */
+  itemsWith(owner: string, tokens: readonly string[]): Promise<Map<string, number>>;
+  /** Every (item, token) of the owner's items under the prefix holding any of the tokens. */
   termMatches(
     owner: string,
     prefix: string | undefined,

@@ -111,12 +111,11 @@ export class PostgresMemoryRows implements MemoryRows {
       token: string;
       count: number;
       token_count: number;
-      in_prefix: boolean;
     }>(
       this.#pool,
-      `SELECT t.item_id AS id, t.token, t.count, i.token_count, ${underPrefix} AS in_prefix
+      `SELECT t.item_id AS id, t.token, t.count, i.token_count
        FROM memory_terms t JOIN memory_items i ON i.id = t.item_id
-       WHERE t.owner = $4 AND t.token = ANY($5::text[])`,
+       WHERE t.owner = $4 AND t.token = ANY($5::text[]) AND ${underPrefix}`,
       [...prefixRange(prefix), owner, tokens],
     );
     return rows.map((row) => ({
@@ -124,8 +123,17 @@ export class PostgresMemoryRows implements MemoryRows {
       token: row.token,
       count: row.count,
       tokenCount: row.token_count,
-      inPrefix: row.in_prefix,
     }));
+  }
+
+  async itemsWith(owner: string, tokens: readonly string[]): Promise<Map<string, number>> {
+    const { rows } = await queryPostgres<{ token: string; items: string }>(
+      this.#pool,
+      `SELECT token, count(*) AS items FROM memory_terms
+       WHERE owner = $1 AND token = ANY($2::text[]) GROUP BY token`,
+      [owner, tokens],
+    );
+    return new Map(rows.map((row) => [row.token, Number(row.items)]));
   }
 
   async totals(owner: string): Promise<{ items: number; tokens: number }> {

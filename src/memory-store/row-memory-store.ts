@@ -96,18 +96,25 @@ export class RowMemoryStore implements MemoryStore {
     const weighted = weightedKeywordTokens(text);
     const tokens = [...new Set(weighted.map(({ token }) => token))];
     if (tokens.length === 0) return [];
-    const matches = await this.#rows.termMatches(owner, prefix, tokens);
-    const itemsWith = new Map<string, number>();
-    const items = new Map<number, { frequencies: Map<string, number>; length: number }>();
-    for (const match of matches) {
-      itemsWith.set(match.token, (itemsWith.get(match.token) ?? 0) + 1);
-      if (!match.inPrefix) continue;
-      const item = items.get(match.id) ?? { frequencies: new Map(), length: match.tokenCount };
-      item.frequencies.set(match.token, match.count);
-      items.set(match.id, item);
-    }
-    if (items.size === 0) return [];
     const totals = await this.#rows.totals(owner);
+    const itemsWith = await this.#rows.itemsWith(owner, tokens);
+    // A token in more than half the owner's items scores (almost) nothing in BM25 (its IDF
+    // is at the floor): its matches are read only when the rarer tokens find too few items.
+    const found = tokens.filter((token) => itemsWith.has(token));
+    const rare = found.filter((token) => (itemsWith.get(token) ?? 0) * 2 <= totals.items);
+    const common = found.filter((token) => !rare.includes(token));
+    const items = new Map<number, { frequencies: Map<string, number>; length: number }>();
+    const read = async (some: string[]) => {
+      if (some.length === 0) return;
+      for (const match of await this.#rows.termMatches(owner, prefix, some)) {
+        const item = items.get(match.id) ?? { frequencies: new Map(), length: match.tokenCount };
+        item.frequencies.set(match.token, match.count);
+        items.set(match.id, item);
+      }
+    };
+    await read(rare);
+    if (items.size < limit) await read(common);
+    if (items.size === 0) return [];
     const statistics = {
       chunks: Math.max(totals.items, 1),
       averageLength: totals.items > 0 ? Math.max(totals.tokens / totals.items, 1) : 1,

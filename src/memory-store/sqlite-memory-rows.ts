@@ -31,6 +31,12 @@ CREATE TABLE IF NOT EXISTS memory_terms (
   PRIMARY KEY (owner, token, item_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS memory_terms_item ON memory_terms (item_id);
+-- Each owner's item and token totals (BM25's average length), kept with every write.
+CREATE TABLE IF NOT EXISTS memory_owners (
+  owner TEXT PRIMARY KEY,
+  items INTEGER NOT NULL,
+  tokens INTEGER NOT NULL
+) WITHOUT ROWID;
 `;
 
 /** Whole-segment prefix match: `?1` null for no prefix, else the prefix, `prefix/`, `prefix0`. */
@@ -51,7 +57,10 @@ export class SqliteMemoryRows implements MemoryRows {
   #delete: StatementSync;
   #recent: StatementSync;
   #matches: StatementSync;
+  #itemsWith: StatementSync;
   #totals: StatementSync;
+  #tokenCountOf: StatementSync;
+  #addTotals: StatementSync;
   #byIds: StatementSync;
   #vectors: StatementSync;
 
@@ -79,19 +88,28 @@ export class SqliteMemoryRows implements MemoryRows {
       `SELECT ${rowColumns} FROM memory_items i WHERE i.owner = ? AND i.namespace = ? AND i.key = ?`,
     );
     this.#delete = prepare(
-      'DELETE FROM memory_items WHERE owner = ? AND namespace = ? AND key = ? RETURNING id',
+      'DELETE FROM memory_items WHERE owner = ? AND namespace = ? AND key = ? RETURNING id, token_count',
     );
     this.#recent = prepare(
       `SELECT ${rowColumns} FROM memory_items i WHERE i.owner = ?4 AND ${underPrefix}
        ORDER BY i.updated_at DESC, i.id DESC LIMIT ?5`,
     );
     this.#matches = prepare(
-      `SELECT t.item_id AS id, t.token, t.count, i.token_count AS tokenCount, ${underPrefix} AS inPrefix
+      `SELECT t.item_id AS id, t.token, t.count, i.token_count AS tokenCount
        FROM memory_terms t JOIN memory_items i ON i.id = t.item_id
-       WHERE t.owner = ?4 AND t.token IN (SELECT value FROM json_each(?5))`,
+       WHERE t.owner = ?4 AND t.token IN (SELECT value FROM json_each(?5)) AND ${underPrefix}`,
     );
-    this.#totals = prepare(
-      'SELECT count(*) AS items, coalesce(sum(token_count), 0) AS tokens FROM memory_items WHERE owner = ?',
+    this.#itemsWith = prepare(
+      `SELECT token, count(*) AS items FROM memory_terms
+       WHERE owner = ? AND token IN (SELECT value FROM json_each(?)) GROUP BY token`,
+    );
+    this.#totals = prepare('SELECT items, tokens FROM memory_owners WHERE owner = ?');
+    this.#tokenCountOf = prepare(
+      'SELECT token_count FROM memory_items WHERE owner = ? AND namespace = ? AND key = ?',
+    );
+    this.#addTotals = prepare(
+      `INSERT INTO memory_owners (owner, items, tokens) VALUES (?, ?, ?)
+       ON CONFLICT (owner) DO UPDATE SET items = items + excluded.items, tokens = tokens + excluded.tokens`,
     );
     this.#byIds = prepare(
       `SELECT ${rowColumns} FROM memory_items i
@@ -105,6 +123,9 @@ export class SqliteMemoryRows implements MemoryRows {
 
   async upsert(write: MemoryRowWrite): Promise<void> {
     this.#transaction(() => {
+      const previous = this.#tokenCountOf.get(write.owner, write.namespace, write.key) as
+        | { token_count: number }
+        | undefined;
       const { id } = this.#upsert.get(
         write.owner,
         write.namespace,
@@ -116,6 +137,11 @@ export class SqliteMemoryRows implements MemoryRows {
       ) as { id: number };
       this.#deleteTerms.run(id);
       for (const [token, count] of write.terms) this.#insertTerm.run(write.owner, token, id, count);
+      this.#addTotals.run(
+        write.owner,
+        previous ? 0 : 1,
+        write.tokenCount - (previous?.token_count ?? 0),
+      );
     });
   }
 
@@ -125,8 +151,13 @@ export class SqliteMemoryRows implements MemoryRows {
 
   async delete(owner: string, namespace: string, key: string): Promise<boolean> {
     return this.#transaction(() => {
-      const row = this.#delete.get(owner, namespace, key) as { id: number } | undefined;
-      if (row) this.#deleteTerms.run(row.id);
+      const row = this.#delete.get(owner, namespace, key) as
+        | { id: number; token_count: number }
+        | undefined;
+      if (row) {
+        this.#deleteTerms.run(row.id);
+        this.#addTotals.run(owner, -1, -row.token_count);
+      }
       return row !== undefined;
     });
   }
@@ -140,14 +171,28 @@ export class SqliteMemoryRows implements MemoryRows {
     prefix: string | undefined,
     tokens: readonly string[],
   ): Promise<MemoryTermMatch[]> {
-    const rows = this.#matches.all(...prefixRange(prefix), owner, JSON.stringify(tokens)) as Array<
-      Omit<MemoryTermMatch, 'inPrefix'> & { inPrefix: number }
-    >;
-    return rows.map((row) => ({ ...row, inPrefix: row.inPrefix === 1 }));
+    return this.#matches.all(
+      ...prefixRange(prefix),
+      owner,
+      JSON.stringify(tokens),
+    ) as unknown as MemoryTermMatch[];
+  }
+
+  async itemsWith(owner: string, tokens: readonly string[]): Promise<Map<string, number>> {
+    const rows = this.#itemsWith.all(owner, JSON.stringify(tokens)) as Array<{
+      token: string;
+      items: number;
+    }>;
+    return new Map(rows.map((row) => [row.token, row.items]));
   }
 
   async totals(owner: string): Promise<{ items: number; tokens: number }> {
-    return this.#totals.get(owner) as { items: number; tokens: number };
+    return (
+      (this.#totals.get(owner) as { items: number; tokens: number } | undefined) ?? {
+        items: 0,
+        tokens: 0,
+      }
+    );
   }
 
   async byIds(owner: string, ids: readonly number[]): Promise<MemoryRow[]> {
