@@ -1,7 +1,9 @@
 // `npm run bench:agent`: LLM calls and tokens of Yeoul's chat graph against the seed-004
 // design (the router asks the LLM every turn; memory as specified; no per-call token
 // trimming), both driven by the same scripted model; and total prompt tokens over a
-// 50-message conversation against sending the whole history every turn.
+// 50-message conversation against sending the whole history every turn. Ours also keeps
+// long-term memory (a real-model path: a profile fact costs one extraction call, only on
+// turns the gate lets through), counted as memoryExtraCallsPer100Turns.
 // Progress goes to stderr; the last line on stdout is one JSON object with `targets`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +15,11 @@ import {
   chatRunInput,
   defaultPersona,
   type MemorySettings,
+  profileExtractorPrompt,
 } from '../src/agents/index.ts';
 import { MemoryCheckpointer } from '../src/graph/index.ts';
 import { KnowledgeBase, SqliteRetriever } from '../src/knowledge/index.ts';
+import { openSqliteMemoryStore } from '../src/memory-store/index.ts';
 import { type ChatMessage, ChatModel, countTokens, messageTokens } from '../src/models/index.ts';
 import { type ScriptedReply, scriptedLanguageModel } from '../src/testing/index.ts';
 import { createDefaultTools, createToolEnvironment } from '../src/tools/index.ts';
@@ -29,6 +33,9 @@ const answerText =
   '말씀하신 내용을 정리해 보면, 현재 진행 중인 작업의 우선순위를 먼저 정하고 일정에 맞추어 단계별로 처리하는 것이 좋겠습니다. ' +
   '필요하면 관련 문서와 지난 회의 내용을 함께 확인해 드릴 수 있습니다.';
 
+/** Profile extraction calls (long-term memory) the script answered. */
+let memoryExtractCalls = 0;
+
 /** The same script for both designs: what a capable model would answer, by request kind. */
 function scriptFor(options: LanguageModelV4CallOptions): ScriptedReply {
   const system = options.prompt.find((message) => message.role === 'system')?.content ?? '';
@@ -37,6 +44,11 @@ function scriptFor(options: LanguageModelV4CallOptions): ScriptedReply {
     last && last.role !== 'system'
       ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
       : '';
+  if (system.includes(profileExtractorPrompt)) {
+    memoryExtractCalls += 1;
+    const name = lastText.match(/이름은\s*(\S+?)(?:야|입니다)?$/)?.[1];
+    return { object: { facts: name ? [{ key: 'name', value: name }] : [] } };
+  }
   if (options.responseFormat?.type === 'json') {
     return {
       object: {
@@ -71,7 +83,8 @@ function scriptFor(options: LanguageModelV4CallOptions): ScriptedReply {
 async function setUp(design: 'ours' | 'seed', memory?: Partial<MemorySettings>) {
   const model = new ChatModel(
     scriptedLanguageModel(scriptFor),
-    { provider: 'offline', modelId: 'scripted' },
+    // Not `offline`: the offline path keeps profile facts by rules, with no call to count.
+    { provider: 'compat', modelId: 'scripted' },
     design === 'seed' ? { maxInputTokens: Number.MAX_SAFE_INTEGER } : {},
   );
   const knowledge = new KnowledgeBase(new SqliteRetriever());
@@ -91,11 +104,14 @@ async function setUp(design: 'ours' | 'seed', memory?: Partial<MemorySettings>) 
       knowledge,
       routerMode: design === 'seed' ? 'llm' : 'heuristic',
       ...(memory ? { memory } : {}),
+      // The seed design has no long-term memory.
+      ...(design === 'ours' ? { longTermMemory: openSqliteMemoryStore({ path: ':memory:' }) } : {}),
     },
     { checkpointer: new MemoryCheckpointer() },
   );
+  const options = { maxIterations: 5, ...(design === 'ours' ? { memoryOwner: 'bench' } : {}) };
   return async (message: string, threadId: string) => {
-    const state = await graph.invoke(chatRunInput(message, { maxIterations: 5 }), { threadId });
+    const state = await graph.invoke(chatRunInput(message, options), { threadId });
     return { state, usage: state.usage };
   };
 }
@@ -128,10 +144,13 @@ async function runScenarios() {
     outputTokens: number;
     answer: string;
   }> = [];
+  const extractsBefore = memoryExtractCalls;
+  let oursTurns = 0;
   for (const design of ['ours', 'seed'] as const) {
     const ask = await setUp(design);
     for (const [index, scenario] of scenarios.entries()) {
       const thread = `${design}-${index}`;
+      if (design === 'ours') oursTurns += scenario.warmUp.length + 1;
       for (const message of scenario.warmUp) await ask(message, thread);
       const { usage, state } = await ask(scenario.message, thread);
       rows.push({
@@ -142,7 +161,9 @@ async function runScenarios() {
       });
     }
   }
-  return scenarios.map((scenario) => {
+  const memoryExtracts = memoryExtractCalls - extractsBefore;
+  log(`long-term memory: ${memoryExtracts} extraction calls in ${oursTurns} turns`);
+  const perScenario = scenarios.map((scenario) => {
     const ours = rows.find((row) => row.design === 'ours' && row.scenario === scenario.name);
     const seed = rows.find((row) => row.design === 'seed' && row.scenario === scenario.name);
     log(
@@ -156,6 +177,7 @@ async function runScenarios() {
       seed,
     };
   });
+  return { perScenario, memoryExtracts, oursTurns };
 }
 
 /**
@@ -203,7 +225,8 @@ async function runLongConversation(memory?: Partial<MemorySettings>) {
 }
 
 try {
-  const perScenario = await runScenarios();
+  const { perScenario, memoryExtracts, oursTurns } = await runScenarios();
+  const memoryExtraCallsPer100Turns = Math.round((memoryExtracts / oursTurns) * 1000) / 10;
   const conversation = await runLongConversation();
   // For comparison only: tighter memory numbers than the seed's 10/5/3.
   const tighter = await runLongConversation({ maxMessages: 4, keepRecent: 2, maxSummaries: 2 });
@@ -217,6 +240,7 @@ try {
       bench: 'agent',
       scenarios: perScenario,
       llmCalls: { ours: oursTotal, seedDesign: seedTotal, seedTable: 13 },
+      longTermMemory: { extractionCalls: memoryExtracts, turns: oursTurns },
       conversation50: conversation,
       conversation50TighterMemory: {
         memory: { maxMessages: 4, keepRecent: 2, maxSummaries: 2 },
@@ -225,6 +249,8 @@ try {
       },
       targets: {
         llmCallsTotalRatio: target(ratio(seedTotal, oursTotal), 1.6, 'higher'),
+        // Extra calls long-term memory spends over the seed scenarios' turns (warm-ups included).
+        memoryExtraCallsPer100Turns: target(memoryExtraCallsPer100Turns, 10, 'lower'),
         // Fewer calls count only if every scenario still gets the seed design's answer.
         scenarioAnswersKept: target(
           perScenario.filter((row) => row.sameAnswer).length,

@@ -36,6 +36,9 @@ import {
   historySchema,
   invokeBody,
   invokeResponseSchema,
+  memoryItemSchema,
+  memoryListSchema,
+  memoryPutBody,
   searchBody,
   searchResponseSchema,
   sessionIdPattern,
@@ -110,7 +113,7 @@ export type ClientTypesAreTheProtocol = [
 interface Route {
   name: string;
   call: (client: YeoulClient) => Promise<unknown>;
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** The OpenAPI path; `{id}` is `s-1`, `{name}` is `g-1` in the request made. */
   path: string;
   request?: z.ZodType;
@@ -203,6 +206,34 @@ const routes: Route[] = [
     request: feedbackBody,
     response: feedbackSavedSchema,
     status: '201',
+  },
+  {
+    name: 'memory.list',
+    call: (c) => c.memory.list(),
+    method: 'get',
+    path: '/api/memory',
+    response: memoryListSchema,
+  },
+  {
+    name: 'memory.get',
+    call: (c) => c.memory.get('profile', 'name'),
+    method: 'get',
+    path: '/api/memory/{namespace}/{key}',
+    response: memoryItemSchema,
+  },
+  {
+    name: 'memory.put',
+    call: (c) => c.memory.put('profile', 'name', '철수'),
+    method: 'put',
+    path: '/api/memory/{namespace}/{key}',
+    request: memoryPutBody,
+    response: memoryItemSchema,
+  },
+  {
+    name: 'memory.delete',
+    call: (c) => c.memory.delete('profile', 'name'),
+    method: 'delete',
+    path: '/api/memory/{namespace}/{key}',
   },
   {
     name: 'evals.start',
@@ -332,7 +363,12 @@ function recordingClient(recorded: Recorded[]): YeoulClient {
   });
 }
 
-const concretePath = (path: string) => path.replace('{id}', 's-1').replace('{name}', 'g-1');
+const concretePath = (path: string) =>
+  path
+    .replace('{id}', 's-1')
+    .replace('{name}', 'g-1')
+    .replace('{namespace}', 'profile')
+    .replace('{key}', 'name');
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' });

@@ -23,6 +23,8 @@ export interface AgentRequestOptions {
   /** A built-in agent (`chat`, `react`, `ops`) or a user chat graph of the config file. */
   graph?: string;
   evaluate?: boolean;
+  /** False: the run neither reads nor writes the owner's long-term memory. */
+  longTermMemory?: boolean;
 }
 
 /**
@@ -37,6 +39,8 @@ export interface AgentRequest {
    */
   history?: ChatMessage[];
   sessionId?: string;
+  /** Whose long-term memory the run may use (the API key's owner); unset = none. */
+  owner?: string;
   resume?: { decisions: ApprovalDecision[] };
   options?: AgentRequestOptions;
   signal?: AbortSignal;

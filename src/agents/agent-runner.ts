@@ -140,6 +140,9 @@ export function createAgentRunner(
       ...(request.options?.maxOutputTokens === undefined
         ? {}
         : { maxOutputTokens: request.options.maxOutputTokens }),
+      ...(request.owner === undefined || request.options?.longTermMemory === false
+        ? {}
+        : { memoryOwner: request.owner }),
     };
     const history = request.resume ? [] : (request.history ?? []);
     if (typeof agent !== 'string') {

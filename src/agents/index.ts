@@ -27,9 +27,21 @@ export { createToolsNode } from './chat/tools-node.ts';
 export { closeDanglingToolCalls } from './close-tool-calls.ts';
 export { UnknownGraphError } from './errors/unknown-graph-error.ts';
 export { createGraphKit, type GraphKit, type KitLogger } from './graph-kit.ts';
+export {
+  profileBlock,
+  profileNamespace,
+  readProfileBlock,
+  rememberProfileFacts,
+} from './memory/long-term-profile.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export { defaultMemorySettings, type MemorySettings } from './memory/memory-settings.ts';
 export { planSummary, type SummaryPlan, transcriptOf } from './memory/plan-summary.ts';
+export {
+  mayStateProfileFact,
+  type ProfileFact,
+  profileExtractorPrompt,
+  ruleProfileFacts,
+} from './memory/profile-facts.ts';
 export {
   addSummaryToWindow,
   formatSummaryForPrompt,

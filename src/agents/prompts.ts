@@ -15,9 +15,18 @@ export const routerPrompt = [
   '- agent: 일반 대화, 계산, 코딩, 날씨, 검색 등',
 ].join('\n');
 
-/** The agent's system prompt: persona, the summary window, and the reference documents. */
-export function agentSystemPrompt(persona: string, summary: string, context: string): string {
+/**
+ * The agent's system prompt: persona, the owner's long-term profile block, the summary
+ * window, and the reference documents.
+ */
+export function agentSystemPrompt(
+  persona: string,
+  summary: string,
+  context: string,
+  profile = '',
+): string {
   const parts = [persona];
+  if (profile.trim()) parts.push(profile.trim());
   const rendered = formatSummaryForPrompt(summary);
   if (rendered) parts.push(`[이전 대화 요약]\n${rendered}`);
   if (context.trim()) parts.push(`[참고 문서]\n${context.trim()}`);

@@ -1,3 +1,4 @@
+import type { MemoryStore } from '../memory-store/index.ts';
 import type { ChatMessage, ChatModel } from '../models/index.ts';
 import type { KnowledgePassage, ToolEnvironment, ToolRegistry } from '../tools/index.ts';
 import type { MemorySettings } from './memory/memory-settings.ts';
@@ -10,6 +11,11 @@ export interface AgentDependencies {
   /** The knowledge base; without one the chat agent never routes to rag. */
   knowledge?: { search(query: string, options?: { k?: number }): Promise<KnowledgePassage[]> };
   memory?: Partial<MemorySettings>;
+  /**
+   * The long-term memory store: runs with an owner (`AgentOptions.memoryOwner`) keep what
+   * users state about themselves in their `profile` and read it back. Unset = off.
+   */
+  longTermMemory?: MemoryStore;
   /** The system prompt's first paragraph (default: the seed's persona). */
   persona?: string;
   /**
@@ -26,6 +32,8 @@ export interface AgentOptions {
   maxIterations: number;
   /** Caps each answer's output tokens (OpenAI's `max_tokens`); the model's own cap otherwise. */
   maxOutputTokens?: number;
+  /** The owner whose long-term memory the run reads and writes; unset = none. */
+  memoryOwner?: string;
 }
 
 /** LLM calls and tokens of one run. */

@@ -5,6 +5,7 @@ import { evalCommand } from './commands/eval-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
 import { mcpCommand } from './commands/mcp-command.ts';
+import { memoryCommand } from './commands/memory-command.ts';
 import { migrateCommand } from './commands/migrate-command.ts';
 import { reindexCommand } from './commands/reindex-command.ts';
 import { searchCommand } from './commands/search-command.ts';
@@ -24,6 +25,7 @@ export const commands: readonly Command[] = [
   graphCommand,
   sessionsCommand,
   evalCommand,
+  memoryCommand,
   mcpCommand,
   migrateCommand,
 ];

@@ -29,7 +29,7 @@ export async function runTurn(
     }
   }
   await runtime.sessions.claim(request.sessionId, anonymousOwner, request.message ?? '', graph);
-  let payload = await runtime.runner.invoke(request);
+  let payload = await runtime.runner.invoke({ owner: anonymousOwner, ...request });
   while (payload.status === 'interrupted' && ask !== undefined) {
     const decisions = [];
     for (const pending of payload.interrupts ?? []) {

@@ -22,6 +22,8 @@ import type {
   historySchema,
   invokeBody,
   invokeResponseSchema,
+  memoryItemSchema,
+  memoryListSchema,
   searchResponseSchema,
   sessionListSchema,
   sessionSchema,
@@ -93,3 +95,14 @@ export type EvalRun = z.output<typeof evalRunSchema>;
 export type FeedbackRequest = z.input<typeof feedbackBody>;
 /** What `POST /api/sessions/:id/feedback` answers. */
 export type FeedbackSaved = z.output<typeof feedbackSavedSchema>;
+
+/** One long-term memory item (`GET /api/memory/<namespace>/<key>`). */
+export type MemoryItem = z.output<typeof memoryItemSchema>;
+/** `GET /api/memory`: the owner's items, best first when a query is given. */
+export type MemoryList = z.output<typeof memoryListSchema>;
+/** What `GET /api/memory` takes: a namespace prefix (whole segments), a query, a limit. */
+export interface MemoryListQuery {
+  prefix?: string;
+  query?: string;
+  limit?: number;
+}

@@ -20,6 +20,9 @@ import type {
   GraphRunResponse,
   InvokeRequest,
   InvokeResponse,
+  MemoryItem,
+  MemoryList,
+  MemoryListQuery,
   RequestOptions,
   SearchResponse,
   Session,
@@ -50,7 +53,7 @@ export interface DocumentUpload {
   metadata?: Record<string, unknown>;
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * A typed client of Yeoul's HTTP API, for Node and browsers. Every method's body and answer
@@ -146,6 +149,22 @@ export class YeoulClient {
         options,
         options.lastEventId,
       ),
+  };
+
+  /** The owner's long-term memory: items by namespace and key. */
+  readonly memory = {
+    list: (query: MemoryListQuery = {}, options: RequestOptions = {}): Promise<MemoryList> =>
+      this.#json('GET', `/api/memory${queryString(query)}`, undefined, options),
+    get: (namespace: string, key: string, options: RequestOptions = {}): Promise<MemoryItem> =>
+      this.#json('GET', memoryPath(namespace, key), undefined, options),
+    put: (
+      namespace: string,
+      key: string,
+      value: unknown,
+      options: RequestOptions = {},
+    ): Promise<MemoryItem> => this.#json('PUT', memoryPath(namespace, key), { value }, options),
+    delete: (namespace: string, key: string, options: RequestOptions = {}): Promise<void> =>
+      this.#json('DELETE', memoryPath(namespace, key), undefined, options),
   };
 
   /** Evaluation runs: start one in the background, list them, read one with its items. */
@@ -314,4 +333,19 @@ function uploadForm(upload: DocumentUpload): FormData {
 function newSessionId(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The path of a memory item: the namespace's segments and the key, each encoded. */
+function memoryPath(namespace: string, key: string): string {
+  return `/api/memory/${[...namespace.split('/'), key].map(encodeURIComponent).join('/')}`;
+}
+
+/** `?prefix=…&query=…&limit=…` of the values given. */
+function queryString(query: MemoryListQuery): string {
+  const parameters = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) parameters.set(name, String(value));
+  }
+  const text = parameters.toString();
+  return text ? `?${text}` : '';
 }

@@ -8,6 +8,7 @@ export { SearchIndexMismatchError } from './errors/search-index-mismatch-error.t
 export { SearchUnavailableError } from './errors/search-unavailable-error.ts';
 export { UnsupportedDocumentError } from './errors/unsupported-document-error.ts';
 export { UnsupportedEncodingError } from './errors/unsupported-encoding-error.ts';
+export { fuseRankings } from './fuse-rankings.ts';
 export { keywordTokens } from './keyword-tokens.ts';
 export {
   type IngestProgress,
@@ -53,3 +54,4 @@ export type {
   SearchOptions,
   StoredDocument,
 } from './types.ts';
+export { weightedBm25OfCounts, weightedKeywordTokens } from './weighted-bm25.ts';

@@ -56,6 +56,19 @@ export function weightedBm25(
     if (count !== undefined) frequencies.set(token, count + 1);
   }
   const length = chunk.titleTokens.length + chunk.bodyTokens.length;
+  return weightedBm25OfCounts(query, statistics, frequencies, length);
+}
+
+/**
+ * `weightedBm25` from counts a store already keeps: each query token's frequency in the
+ * chunk (absent = 0) and the chunk's length in tokens.
+ */
+export function weightedBm25OfCounts(
+  query: readonly WeightedToken[],
+  statistics: Bm25Statistics,
+  frequencies: ReadonlyMap<string, number>,
+  length: number,
+): number {
   const norm = k1 * (1 - b + (b * length) / statistics.averageLength);
   let score = 0;
   for (const { token, weight } of query) {

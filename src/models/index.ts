@@ -17,6 +17,10 @@ export {
 export { type ModelFailureRecord, ModelHealth, redactSecrets } from './model-health.ts';
 export { dateQuestion } from './offline/intents.ts';
 export { isLogQuestion } from './offline/log-intent.ts';
+export {
+  longTermProfileHeading,
+  nameStatedIn,
+} from './offline/names.ts';
 export { OfflineLanguageModel } from './offline/offline-language-model.ts';
 export { promptTokens } from './prompt-text.ts';
 export { resolveModel } from './resolve-model.ts';

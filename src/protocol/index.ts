@@ -14,6 +14,7 @@ export {
   graphRunBody,
   graphRunResponseSchema,
 } from './graph-schemas.ts';
+export { memoryItemSchema, memoryListSchema, memoryPutBody } from './memory-schemas.ts';
 export {
   decisionSchema,
   documentsBody,

@@ -25,6 +25,10 @@ export interface ServerConfig {
   leaseMs: number;
   /** How much the agent graphs' runs pay for durability (`YEOUL_DURABILITY`: sync, async or exit; default sync). */
   durability: 'sync' | 'async' | 'exit';
+  /** The chat agent's long-term memory (`YEOUL_LONG_TERM_MEMORY=off` turns it off; default on). */
+  longTermMemory: boolean;
+  /** Sessions idle this many days are deleted (`YEOUL_SESSION_TTL_DAYS`); undefined = kept. */
+  sessionTtlDays: number | undefined;
   /** Everything else (model and tool keys) is read from here by the parts that need it. */
   env: Record<string, string | undefined>;
 }
@@ -60,6 +64,11 @@ const schema = z.object({
   YEOUL_SEARCH_URL: z.string().optional(),
   YEOUL_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(30_000),
   YEOUL_DURABILITY: z.enum(['sync', 'async', 'exit']).default('sync'),
+  YEOUL_LONG_TERM_MEMORY: z.enum(['on', 'off']).default('on'),
+  YEOUL_SESSION_TTL_DAYS: z
+    .string()
+    .regex(/^\s*[1-9]\d{0,5}\s*$/, 'must be a positive whole number of days (e.g. 30)')
+    .optional(),
 });
 
 /** Reads the server configuration; `overrides` (from command-line flags) win over the environment. */
@@ -105,6 +114,11 @@ export function readServerConfig(
     migrate: overrides.migrate ?? true,
     leaseMs: values.YEOUL_LEASE_MS,
     durability: values.YEOUL_DURABILITY,
+    longTermMemory: values.YEOUL_LONG_TERM_MEMORY === 'on',
+    sessionTtlDays:
+      values.YEOUL_SESSION_TTL_DAYS === undefined
+        ? undefined
+        : Number(values.YEOUL_SESSION_TTL_DAYS),
     env,
   };
 }

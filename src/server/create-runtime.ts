@@ -21,6 +21,11 @@ import {
   splitToolPermissions,
 } from '../mcp/index.ts';
 import {
+  type MemoryStore,
+  openPostgresMemoryStore,
+  openSqliteMemoryStore,
+} from '../memory-store/index.ts';
+import {
   chatModelFrom,
   isLanguageModel,
   readModelConfig,
@@ -168,7 +173,18 @@ export async function createRuntime(
     ...(config.env.YEOUL_PROMETHEUS_URL ? { prometheusUrl: config.env.YEOUL_PROMETHEUS_URL } : {}),
   });
   await ensureDemoDatabase(toolEnvironment.sqlDatabasePath);
-  const baseDependencies = { model, tools: tools.registry, toolEnvironment, knowledge };
+  // Long-term memory: PostgreSQL with DATABASE_URL, else a SQLite file of its own (WAL, so a
+  // `yeoul memory` command writes beside a running server; pruning threads never locks it).
+  const memory: MemoryStore = postgres
+    ? openPostgresMemoryStore(postgres.pool, { embedder })
+    : openSqliteMemoryStore({ path: join(config.dataDir, 'memory.sqlite'), embedder });
+  const baseDependencies = {
+    model,
+    tools: tools.registry,
+    toolEnvironment,
+    knowledge,
+    ...(config.longTermMemory ? { longTermMemory: memory } : {}),
+  };
   // One registry of sessions for the API and the CLI, in the checkpoints' database.
   const sessions: SessionStore =
     postgres?.sessions ?? new SessionRegistry((sqliteCheckpointer as SqliteCheckpointer).database);
@@ -294,6 +310,8 @@ export async function createRuntime(
     sessions,
     /** Evaluation runs and answer ratings (yeoul eval, /api/evals, feedback). */
     evals,
+    /** The long-term memory store of every owner (`forOwner` gives one owner's view). */
+    memory,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */
     mcp,
     /** The search index's state, for the status endpoint (no request to a cluster). */
@@ -306,6 +324,7 @@ export async function createRuntime(
       await mcp.close();
       await tools.close();
       await checkpointer.close();
+      await memory.close();
       await search.close();
       await postgres?.close();
       await tracing?.shutdown(); // last: the spans of the shutdown itself go out too

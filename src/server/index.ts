@@ -10,6 +10,11 @@ export { evalGraphNames, evalTargetOf, userScorersOf } from './eval-target.ts';
 export { chatGraphNames, requireChatGraph, requireUserGraph } from './graph-names.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
+export {
+  type PruneReport,
+  parseRetentionDuration,
+  pruneSessions,
+} from './prune-sessions.ts';
 export { serverMigrations, storeMigrations } from './server-migrations.ts';
 export {
   anonymousOwner,

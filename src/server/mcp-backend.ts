@@ -44,6 +44,7 @@ export function createMcpBackend(
         {
           sessionId,
           message: request.message,
+          owner: options.owner,
           ...(request.graph ? { options: { graph: request.graph } } : {}),
         },
         { signal, onEvent },

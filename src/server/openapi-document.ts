@@ -18,6 +18,9 @@ import {
   historySchema,
   invokeBody,
   invokeResponseSchema,
+  memoryItemSchema,
+  memoryListSchema,
+  memoryPutBody,
   searchBody,
   searchResponseSchema,
   sessionIdSchema,
@@ -83,6 +86,23 @@ const documentPath = {
   description: 'the document id',
   schema: { type: 'string', minLength: 1, maxLength: 200 },
 };
+
+const memoryPath = [
+  {
+    name: 'namespace',
+    in: 'path',
+    required: true,
+    description: '1–8 segments of [A-Za-z0-9_.:-]{1,64} joined by /',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'key',
+    in: 'path',
+    required: true,
+    description: 'the key (the session id rule)',
+    schema: jsonSchema(sessionIdSchema, 'input'),
+  },
+];
 
 /** One operation: its id, summary, request body and answers. */
 function operation(
@@ -334,6 +354,55 @@ export function openApiDocument(version: string) {
           'Delete a document and its passages',
           { '204': { description: 'deleted' }, ...errorResponses(401, 404) },
           { parameters: [documentPath] },
+        ),
+      },
+      '/api/memory': {
+        get: operation(
+          'listMemory',
+          "The owner's long-term memory items: newest first, or best first with a query",
+          { ...ok('items', memoryListSchema), ...errorResponses(400, 401) },
+          {
+            parameters: [
+              {
+                name: 'prefix',
+                in: 'query',
+                description: 'a namespace (whole segments)',
+                schema: { type: 'string' },
+              },
+              {
+                name: 'query',
+                in: 'query',
+                description: 'keyword (and vector) search',
+                schema: { type: 'string' },
+              },
+              {
+                name: 'limit',
+                in: 'query',
+                description: 'default 20, at most 100',
+                schema: { type: 'integer', minimum: 1 },
+              },
+            ],
+          },
+        ),
+      },
+      '/api/memory/{namespace}/{key}': {
+        put: operation(
+          'putMemory',
+          'Store a JSON value (at most 65,536 bytes as JSON) under a namespace and key',
+          { ...ok('the stored item', memoryItemSchema), ...errorResponses(400, 401, 413) },
+          { parameters: memoryPath, ...body(memoryPutBody) },
+        ),
+        get: operation(
+          'getMemory',
+          'One memory item',
+          { ...ok('the item', memoryItemSchema), ...errorResponses(400, 401, 404) },
+          { parameters: memoryPath },
+        ),
+        delete: operation(
+          'deleteMemory',
+          'Delete a memory item',
+          { '204': { description: 'deleted' }, ...errorResponses(400, 401, 404) },
+          { parameters: memoryPath },
         ),
       },
       '/api/search': {

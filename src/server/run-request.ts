@@ -17,7 +17,10 @@ const streamedEvents = new Set([
 ]);
 
 /** One agent request as an HTTP surface hands it over (the session already claimed or checked). */
-export type AgentCall = Pick<AgentRequest, 'message' | 'history' | 'resume' | 'options'> & {
+export type AgentCall = Pick<
+  AgentRequest,
+  'message' | 'history' | 'resume' | 'options' | 'owner'
+> & {
   sessionId: string;
 };
 

@@ -2,6 +2,7 @@ import { combineMigrations, type Migration } from '../core/index.ts';
 import { evalMigrations } from '../evals/index.ts';
 import { checkpointMigrations } from '../graph/index.ts';
 import { knowledgeMigrations } from '../knowledge/index.ts';
+import { memoryMigrations } from '../memory-store/index.ts';
 
 const sessionsSql = `
 -- The session registry (SessionStore): who owns each session and what it is about.
@@ -87,5 +88,6 @@ export function storeMigrations(): Migration[] {
     checkpointMigrations,
     serverMigrations,
     evalMigrations,
+    memoryMigrations,
   );
 }

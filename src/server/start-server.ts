@@ -22,6 +22,7 @@ import {
 } from './routes/document-routes.ts';
 import { registerEvalRoutes } from './routes/eval-routes.ts';
 import { registerMcpRoutes } from './routes/mcp-routes.ts';
+import { registerMemoryRoutes } from './routes/memory-routes.ts';
 import type { RouteContext } from './routes/route-context.ts';
 import { registerSessionRoutes } from './routes/session-routes.ts';
 import { registerSystemRoutes } from './routes/system-routes.ts';
@@ -29,6 +30,7 @@ import { registerV1Routes } from './routes/v1-routes.ts';
 import { registerWebRoutes } from './routes/web-routes.ts';
 import { localCoordination } from './run-coordination.ts';
 import { SessionRegistry } from './session-registry.ts';
+import { startSessionTtl } from './session-ttl.ts';
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
 /** A request id a client may choose (x-request-id); anything else gets a new one. */
@@ -213,6 +215,7 @@ export async function startServer(
   registerSessionRoutes(app, context);
   registerEvalRoutes(app, context);
   registerDocumentRoutes(app, context);
+  registerMemoryRoutes(app, context);
   registerSystemRoutes(app, context);
   registerV1Routes(app, context);
   registerMcpRoutes(app, context);
@@ -229,10 +232,12 @@ export async function startServer(
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
   if (config.apiKeys.length === 0)
     app.log.warn(`no YEOUL_API_KEYS: listening on loopback only (${url}), no authentication`);
+  const stopSessionTtl = startSessionTtl(runtime, app.log);
   return {
     url,
     async close() {
       closing = true;
+      stopSessionTtl();
       // Runs get a grace period to finish; then they are cancelled (their tool calls closed),
       // including runs whose stream client left. Connections close as their runs end.
       await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);

@@ -68,8 +68,14 @@ export {
 } from './fake-otlp-collector.ts';
 export { type FakePlace, fakePlaces, findFakePlace } from './fake-places.ts';
 export { type FakeTavily, type FakeWebPage, fakeWebPages, startFakeTavily } from './fake-tavily.ts';
+export { type KeyedResponse, keyedClient } from './keyed-client.ts';
 export { logSourceConformance, type OpenedLogSource } from './log-source-conformance.ts';
 export { conformanceEvents } from './log-source-events.ts';
+export {
+  conceptEmbedder,
+  memoryStoreConformance,
+  type OpenedMemoryStore,
+} from './memory-store-conformance.ts';
 export { minimalPdf } from './minimal-pdf.ts';
 export {
   buildFanOutPipelineGraph,

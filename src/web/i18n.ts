@@ -28,6 +28,13 @@ const texts = {
   rateDown: ['Bad answer', '나쁜 답변'],
   rated: ['Thanks for the feedback', '평가해 주셔서 감사합니다'],
   rateLatestOnly: ['Only the latest answer can be rated', '마지막 답변만 평가할 수 있습니다'],
+  memory: ['Memory', '기억'],
+  memoryIntro: [
+    'What Yeoul remembers about you across conversations.',
+    '여울이 대화가 바뀌어도 기억하는 내용입니다.',
+  ],
+  noMemories: ['Nothing remembered yet.', '아직 기억한 내용이 없습니다.'],
+  deleteMemory: ['Forget “{key}”', '“{key}” 잊기'],
   views: ['Views', '화면'],
   conversations: ['Conversations', '대화'],
   newSession: ['New chat', '새 대화'],

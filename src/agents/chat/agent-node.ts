@@ -17,7 +17,7 @@ export function createAgentNode(deps: AgentDependencies) {
   return async (state: ChatState, context: NodeContext) => {
     const lastUser = [...state.messages].reverse().find((message) => message.role === 'user');
     try {
-      const system = agentSystemPrompt(persona, state.summary, state.context);
+      const system = agentSystemPrompt(persona, state.summary, state.context, state.profile);
       const prompt = {
         system,
         messages: state.messages,

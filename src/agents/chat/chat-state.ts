@@ -19,6 +19,8 @@ export const chatState = defineState({
   routeReason: replace<string>(''),
   /** Passages the router already found, for the rag node. */
   passages: replace<KnowledgePassage[]>([]),
+  /** The owner's long-term profile block of the system prompt (the memory node reads it). */
+  profile: replace<string>(''),
   /** The reference documents block of the system prompt. */
   context: replace<string>(''),
   sources: replace<AgentSource[]>([]),

@@ -8,7 +8,7 @@ import type { CliIo } from '../io.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { choiceOption, dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
-const actions = ['list', 'show', 'delete', 'resume', 'abandon', 'fork'] as const;
+const actions = ['list', 'show', 'delete', 'resume', 'abandon', 'fork', 'prune'] as const;
 const previewLength = 60;
 
 /** `yeoul sessions [list|show ID|delete ID|resume ID|abandon ID|fork ID --at-step N]`: the stored conversations. */
@@ -22,6 +22,7 @@ export const sessionsCommand = defineCommand({
     'sessions resume ID [--json]',
     'sessions abandon ID',
     'sessions fork ID --at-step N [--json]',
+    'sessions prune --older-than DURATION [--dry-run] [--json]',
   ],
   details: [
     'list         every session, newest first (the default)',
@@ -31,7 +32,10 @@ export const sessionsCommand = defineCommand({
     'abandon ID   drop that run: its open tool calls get an error result saying so',
     'fork ID      a new session from the state after step N of ID (steps as its history numbers',
     '             them; -1: empty); the original is not changed. Prints the new session id',
-    '--json       print list/show/resume as JSON (show: {sessionId, messages, summary})',
+    'prune        delete every owner’s sessions idle longer than DURATION (30d, 12h, 15m, 0s),',
+    '             with their ops threads; a session waiting for an approval is kept and counted',
+    '--dry-run    prune: say what would go, remove nothing',
+    '--json       print list/show/resume/prune as JSON (show: {sessionId, messages, summary})',
     'resume and abandon exit 1 when the session has no interrupted run.',
   ],
   example: 'sessions show demo',
@@ -39,11 +43,27 @@ export const sessionsCommand = defineCommand({
     const { values, positionals } = parseCommandArgs(
       'sessions',
       args,
-      { ...dataOption, json: { type: 'boolean' }, 'at-step': { type: 'string' } },
+      {
+        ...dataOption,
+        json: { type: 'boolean' },
+        'at-step': { type: 'string' },
+        'older-than': { type: 'string' },
+        'dry-run': { type: 'boolean' },
+      },
       { min: 0, max: 2, names: 'ID' },
     );
     const action = choiceOption('sessions', 'the action', positionals[0], actions) ?? 'list';
     const sessionId = positionals[1];
+    if (action === 'prune') {
+      return pruneCommand(
+        io,
+        values.data,
+        values['older-than'],
+        values['dry-run'] === true,
+        values.json === true,
+        sessionId,
+      );
+    }
     if (action === 'list' && sessionId !== undefined) {
       throw new UsageError({ problem: `unexpected argument "${sessionId}"`, command: 'sessions' });
     }
@@ -59,7 +79,8 @@ export const sessionsCommand = defineCommand({
       { dataDir: values.data, config: values.config },
       async (runtime) => {
         if (action === 'list') return listSessions(runtime, io, values.json === true);
-        const state = await runtime.runner.chat.getState(sessionId as string);
+        const graph = await runtime.runner.threadGraph(sessionId as string);
+        const state = await graph.getState(sessionId as string);
         if (state === undefined) throw new Error(`there is no session "${sessionId}"`);
         if (action === 'delete') {
           await runtime.runner.deleteSession(state.threadId);
@@ -145,21 +166,79 @@ async function forkSession(
   json: boolean,
 ): Promise<number> {
   const { anonymousOwner } = await import('../../server/index.ts');
-  const chat = runtime.runner.chat;
+  // The fork runs on the graph of its original (a user graph's session stays with it).
+  const graph = await runtime.runner.threadGraph(sessionId);
   let forked: string;
   try {
-    forked = (await chat.fork(sessionId, { atStep })).threadId;
+    forked = (await graph.fork(sessionId, { atStep })).threadId;
   } catch (error) {
     if ((error as { code?: string }).code !== 'invalid_fork_point') throw error;
     io.stderr.write(`yeoul: ${(error as Error).message}\n`);
     return 1;
   }
-  const first = (await chat.getState(forked))?.values.messages.find((m) => m.role === 'user');
-  await runtime.sessions.claim(forked, anonymousOwner, first?.content ?? '');
+  const values = (await graph.getState(forked))?.values as { messages?: unknown } | undefined;
+  const messages = Array.isArray(values?.messages)
+    ? (values.messages as Array<{ role?: string; content?: unknown }>)
+    : [];
+  const first = messages.find((message) => message.role === 'user');
+  await runtime.sessions.claim(
+    forked,
+    anonymousOwner,
+    typeof first?.content === 'string' ? first.content : '',
+    await runtime.sessions.graphOf(sessionId),
+  );
   const forkedFrom = { sessionId, step: atStep };
   if (json) io.stdout.write(`${JSON.stringify({ sessionId: forked, forkedFrom }, null, 2)}\n`);
   else io.stdout.write(`forked session ${sessionId} at step ${atStep} into ${forked}\n`);
   return 0;
+}
+
+/** `sessions prune --older-than DURATION [--dry-run]`: retention, now. */
+async function pruneCommand(
+  io: CliIo,
+  dataDir: string | undefined,
+  olderThan: string | undefined,
+  dryRun: boolean,
+  json: boolean,
+  extra: string | undefined,
+): Promise<number> {
+  if (extra !== undefined) {
+    throw new UsageError({ problem: `unexpected argument "${extra}"`, command: 'sessions' });
+  }
+  if (olderThan === undefined) {
+    throw new UsageError({
+      problem: 'prune needs --older-than DURATION (e.g. 30d)',
+      command: 'sessions',
+    });
+  }
+  const { parseRetentionDuration, pruneSessions } = await import('../../server/index.ts');
+  const olderThanMs = parseRetentionDuration(olderThan);
+  if (olderThanMs === undefined) {
+    throw new UsageError({
+      problem: `--older-than must be a number and s, m, h or d (30d, 12h, 0s), not "${olderThan}"`,
+      command: 'sessions',
+    });
+  }
+  return withRuntime(
+    io.env,
+    { dataDir },
+    async (runtime) => {
+      const report = await pruneSessions(runtime, { olderThanMs, dryRun });
+      if (json) {
+        io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return 0;
+      }
+      const verb = dryRun ? 'would remove' : 'removed';
+      io.stdout.write(
+        `${verb} ${report.removed} session${report.removed === 1 ? '' : 's'}; kept ${report.keptAwaitingApproval} waiting for an approval decision\n`,
+      );
+      io.stdout.write(
+        `${report.bytesFreed} bytes given back (${report.bytesBefore} → ${report.bytesAfter} bytes)\n`,
+      );
+      return 0;
+    },
+    { agents: false },
+  );
 }
 
 async function listSessions(runtime: Runtime, io: CliIo, json: boolean): Promise<number> {

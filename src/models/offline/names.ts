@@ -24,3 +24,18 @@ export function latestName(texts: string[]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The heading of the owner's long-term profile block in a system prompt (the chat agent
+ * writes it, one `- key: value` line per fact; the offline model reads the name from it).
+ */
+export const longTermProfileHeading = '[사용자 프로필 (장기 기억)]';
+
+/** The `name` line of the long-term profile block of a system prompt, if any. */
+export function profileNameIn(system: string): string | undefined {
+  const start = system.indexOf(longTermProfileHeading);
+  if (start === -1) return undefined;
+  const block = system.slice(start).split('\n\n')[0] as string;
+  const line = block.match(/^- name: "?([^"\n]+?)"?\s*$/m);
+  return line?.[1];
+}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { readModelConfig } from '../model-config.ts';
 import { resolveModel } from '../resolve-model.ts';
 import type { ChatMessage, ModelTool } from '../types.ts';
+import { longTermProfileHeading } from './names.ts';
 
 const model = resolveModel(readModelConfig({}));
 const tool = (name: string, properties: Record<string, unknown> = {}): ModelTool => ({
@@ -265,6 +266,21 @@ describe('offline model', () => {
     assert.equal(
       (await model.call({ messages: [user('What is my name?')] })).text,
       "You haven't told me your name yet.",
+    );
+  });
+
+  it('recalls the name from the long-term profile block, after the conversation', async () => {
+    const profile = `당신은 도움이 되는 AI 어시스턴트입니다.\n\n${longTermProfileHeading}\n- team: 결제팀\n- name: 철수`;
+    assert.equal(
+      (await model.call({ system: profile, messages: [user('내 이름이 뭐라고 했지?')] })).text,
+      '철수님이라고 하셨어요.',
+    );
+    const spoken = [user('내 이름은 영희야'), { role: 'assistant' as const, content: '네' }];
+    assert.equal(
+      (await model.call({ system: profile, messages: [...spoken, user('내 이름이 뭐였지?')] }))
+        .text,
+      '영희님이라고 하셨어요.',
+      'the conversation wins over the profile',
     );
   });
 

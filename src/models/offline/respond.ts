@@ -1,7 +1,7 @@
 import { changeExpression, formatMoney, moneyIn, percentChangeIn } from './amounts.ts';
 import { findToolIntent } from './intents.ts';
 import { bigramsOf, isKorean, sentencesOf, weightedOverlaps } from './language.ts';
-import { asksForName, latestName, nameStatedIn } from './names.ts';
+import { asksForName, latestName, nameStatedIn, profileNameIn } from './names.ts';
 import type { PromptTurn, ReadPrompt } from './read-prompt.ts';
 import { objectFromSchema } from './structured.ts';
 import { asksForSummary, extractiveSummary } from './summarize.ts';
@@ -130,7 +130,8 @@ function recallName(prompt: ReadPrompt, korean: boolean): string {
       .filter((turn) => turn.role === 'user')
       .map((turn) => turn.text),
   ];
-  const name = latestName(texts);
+  // The conversation (with its summary) first, then the owner's long-term profile.
+  const name = latestName(texts) ?? profileNameIn(prompt.system);
   if (name) return korean ? `${name}님이라고 하셨어요.` : `You told me your name is ${name}.`;
   return korean ? '아직 이름을 알려주지 않으셨어요.' : "You haven't told me your name yet.";
 }

@@ -37,7 +37,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
     if (parsed.resume) await runtime.sessions.check(sessionId, owner);
     else await runtime.sessions.claim(sessionId, owner, parsed.message, graph);
     const { sessionId: _given, ...rest } = parsed;
-    return { ...rest, sessionId };
+    return { ...rest, sessionId, owner };
   };
 
   app.post('/api/agent/invoke', async (request, reply) => {

@@ -73,7 +73,7 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
       // A session's memory holds the earlier turns; a new session starts from the request's.
       const fresh = (await runtime.checkpointer.read(sessionId)).entries.length === 0;
       return {
-        payload: await runAgentCall(context, fresh ? withHistory : call, options),
+        payload: await runAgentCall(context, { ...(fresh ? withHistory : call), owner }, options),
         sessionId,
       };
     }

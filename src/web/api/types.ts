@@ -64,6 +64,13 @@ export interface HistoryStep {
   at: string | number;
 }
 
+/** One long-term memory item (GET /api/memory). */
+export interface MemoryItemInfo {
+  namespace: string;
+  key: string;
+  value: unknown;
+  updatedAt: string;
+}
 /** An error in the contract's words: `{code, message}`. */
 export interface ErrorInfo {
   code: string;

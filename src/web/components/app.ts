@@ -9,10 +9,11 @@ import { DocumentsView } from './documents-view.ts';
 import { EvalsView } from './evals-view.ts';
 import { GraphsView } from './graphs-view.ts';
 import { Inspector } from './inspector.ts';
+import { MemoryView } from './memory-view.ts';
 import { SessionList } from './session-list.ts';
 import { StatusBar } from './status-bar.ts';
 
-type View = 'chat' | 'documents' | 'graphs' | 'evals';
+type View = 'chat' | 'documents' | 'memory' | 'graphs' | 'evals';
 
 /** The console: header with the views, status bar, sessions, the view, and the run inspector. */
 export function App() {
@@ -51,8 +52,8 @@ export function App() {
       <header class="topbar">
         <h1 class="brand"><span aria-hidden="true">≋</span> 여울 Yeoul</h1>
         <nav class="tabs" aria-label=${t('views')}>
-          ${tab('chat', 'chat')} ${tab('documents', 'documents')} ${tab('graphs', 'graphs')}
-          ${tab('evals', 'evals')}
+          ${tab('chat', 'chat')} ${tab('documents', 'documents')} ${tab('memory', 'memory')}
+          ${tab('graphs', 'graphs')} ${tab('evals', 'evals')}
         </nav>
       </header>
       <${StatusBar} runsVersion=${chat.runsVersion} authVersion=${authVersion} />
@@ -68,6 +69,7 @@ export function App() {
       <main class="main" id="main">
         ${view === 'chat' ? html`<${ChatView} chat=${chat} />` : null}
         ${view === 'documents' ? html`<${DocumentsView} version=${authVersion} />` : null}
+        ${view === 'memory' ? html`<${MemoryView} version=${authVersion} />` : null}
         ${view === 'graphs' ? html`<${GraphsView} version=${authVersion} />` : null}
         ${
           view === 'evals'
