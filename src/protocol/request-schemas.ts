@@ -28,6 +28,8 @@ export const requestOptions = z.strictObject({
     .optional(),
   evaluate: z.boolean().optional(),
   onDisconnect: z.enum(['continue', 'cancel']).optional(),
+  /** False: this request neither reads nor writes the owner's long-term memory. */
+  longTermMemory: z.boolean().optional(),
 });
 
 /**
