@@ -7,10 +7,12 @@ import {
   type ChatCompletionRequest,
   type FakeCompletion,
   type FakeOpenAiServer,
+  type FakeOpenSearch,
   type PostgresServer,
   readEvents,
   type ServeProcess,
   startFakeOpenAiServer,
+  startFakeOpenSearch,
   startPostgresServer,
   startServeProcess,
 } from '../src/testing/index.ts';
@@ -37,8 +39,15 @@ let slow: FakeOpenAiServer;
 let databaseUrl: string;
 const running = new Set<ServeProcess>();
 
-/** An instance on the shared database; `slow` instances wait 1.5 s for each model answer. */
-async function instance(name: string, speed: 'fast' | 'slow' = 'fast'): Promise<ServeProcess> {
+/**
+ * An instance on the shared database (or the one `env` names); `slow` instances wait 1.5 s
+ * for each model answer.
+ */
+async function instance(
+  name: string,
+  speed: 'fast' | 'slow' = 'fast',
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
   const model = speed === 'fast' ? fast : slow;
   const server = await startServeProcess(
     join(root, name),
@@ -47,6 +56,7 @@ async function instance(name: string, speed: 'fast' | 'slow' = 'fast'): Promise<
       YEOUL_MODEL: 'compat:echo',
       YEOUL_COMPAT_BASE_URL: model.baseUrl,
       YEOUL_LEASE_MS: String(leaseMs),
+      ...env,
     },
     ['--no-sample'],
   );
@@ -328,5 +338,80 @@ describe('several yeoul serve instances on one PostgreSQL', () => {
       const next = await post(b, '/api/agent/invoke', { message: 'still here?', sessionId });
       assert.equal(next.status, 200, `${sessionId} takes a new turn: ${JSON.stringify(next.body)}`);
     }
+  });
+});
+
+describe('several yeoul serve instances on one PostgreSQL with one OpenSearch cluster', () => {
+  let cluster: FakeOpenSearch;
+  let x: ServeProcess;
+  let y: ServeProcess;
+
+  before(async () => {
+    cluster = await startFakeOpenSearch();
+    const env = {
+      DATABASE_URL: await database.createDatabase(),
+      YEOUL_SEARCH_URL: `opensearch:${cluster.url}`,
+    };
+    [x, y] = await Promise.all([
+      instance('search-x', 'fast', env),
+      instance('search-y', 'fast', env),
+    ]);
+  });
+
+  after(async () => {
+    await Promise.all([x?.kill(), y?.kill()]);
+    await cluster.close();
+  });
+
+  it('reports OpenSearch as the search index of every instance', async () => {
+    for (const server of [x, y]) {
+      const { body } = await get(server, '/api/agent/status');
+      assert.equal(body.store.backend, 'postgres');
+      assert.deepEqual(body.search, { backend: 'opensearch', state: 'ok' });
+    }
+  });
+
+  it('finds through one instance what another added, replaced or deleted, via the shared cluster', async () => {
+    const added = await post(x, '/api/documents', {
+      documents: [
+        { id: 'travel', title: '경비 규정', text: '출장비는 하루 12만 원까지 정산합니다.' },
+      ],
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const found = await post(y, '/api/search', { query: '출장비 정산', k: 1 });
+    assert.equal(found.body.hits[0]?.documentId, 'travel');
+    const listed = await get(y, '/api/documents');
+    const travel = listed.body.documents.find((document: Json) => document.id === 'travel');
+    assert.ok(travel, 'listed through the other instance');
+    assert.equal(travel.indexPending, undefined, 'the cluster confirmed the write');
+    // The cluster holds the chunks, and the search went to it.
+    assert.ok(
+      cluster.requests.some(
+        (request) => request.path.endsWith('/_bulk') && request.body.includes('출장비는 하루'),
+      ),
+      'the chunks were sent to the cluster',
+    );
+    assert.ok(
+      cluster.requests.some((request) => request.path.endsWith('/_search')),
+      'searches were sent to the cluster',
+    );
+
+    const replaced = await post(y, '/api/documents', {
+      documents: [{ id: 'travel', title: '경비 규정', text: '식대는 한 끼 1만 원까지입니다.' }],
+    });
+    assert.equal(replaced.status, 201, JSON.stringify(replaced.body));
+    const meals = await post(x, '/api/search', { query: '식대', k: 3 });
+    assert.deepEqual(
+      meals.body.hits.map((hit: Json) => hit.documentId),
+      ['travel'],
+    );
+    assert.match(meals.body.hits[0].text, /식대는 한 끼/);
+    assert.deepEqual((await post(x, '/api/search', { query: '출장비', k: 3 })).body.hits, []);
+
+    const deleted = await fetch(`${y.url}/api/documents/travel`, { method: 'DELETE' });
+    assert.ok(deleted.ok, `delete answered ${deleted.status}`);
+    assert.deepEqual((await post(x, '/api/search', { query: '식대', k: 3 })).body.hits, []);
+    const left = await get(x, '/api/documents');
+    assert.ok(!left.body.documents.some((document: Json) => document.id === 'travel'));
   });
 });

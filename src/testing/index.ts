@@ -8,6 +8,7 @@ export {
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 export { closedPortUrl, freePort } from './closed-port.ts';
 export { makeConfigProject, yeoulDoor } from './config-project.ts';
+export { documentStoreConformance } from './document-store-conformance.ts';
 export { MissingProgramError } from './errors/missing-program-error.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
 export {
