@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import {
   type ChatCompletionRequest,
   type FakeCompletion,
@@ -10,6 +11,7 @@ import {
   type FakeOpenSearch,
   type PostgresServer,
   readEvents,
+  runYeoul,
   type ServeProcess,
   startFakeOpenAiServer,
   startFakeOpenSearch,
@@ -413,5 +415,92 @@ describe('several yeoul serve instances on one PostgreSQL with one OpenSearch cl
     assert.deepEqual((await post(x, '/api/search', { query: '식대', k: 3 })).body.hits, []);
     const left = await get(x, '/api/documents');
     assert.ok(!left.body.documents.some((document: Json) => document.id === 'travel'));
+  });
+});
+
+describe('a yeoul CLI run on the database of running instances', () => {
+  let slowest: FakeOpenAiServer;
+  let server: ServeProcess;
+  let client: pg.Client;
+
+  before(async () => {
+    // Slow enough that the CLI, however long it takes to start, arrives during the server's run.
+    slowest = await startFakeOpenAiServer(echo, { delayMs: 8000, keepRequests: false });
+    server = await startServeProcess(
+      join(root, 'line-server'),
+      {
+        DATABASE_URL: databaseUrl,
+        YEOUL_MODEL: 'compat:echo',
+        YEOUL_COMPAT_BASE_URL: slowest.baseUrl,
+        YEOUL_LEASE_MS: String(leaseMs),
+      },
+      ['--no-sample'],
+    );
+    running.add(server);
+    client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+  });
+
+  after(async () => {
+    await client.end();
+    await server.kill();
+    await slowest.close();
+  });
+
+  it('makes yeoul ask --session wait in the session’s line behind a server run, both turns in order', async () => {
+    const sessionId = 'cli-line';
+    let serverEnded = 0;
+    let cliEnded = 0;
+    const serverTurn = post(server, '/api/agent/invoke', {
+      message: 'from the server',
+      sessionId,
+    }).then((result) => {
+      serverEnded = performance.now();
+      return result;
+    });
+    await sleep(300);
+    const cliTurn = runYeoul(['ask', '--session', sessionId, 'from the terminal'], {
+      env: {
+        DATABASE_URL: databaseUrl,
+        YEOUL_MODEL: 'compat:echo',
+        YEOUL_COMPAT_BASE_URL: fast.baseUrl,
+        YEOUL_DATA_DIR: join(root, 'line-cli'),
+        YEOUL_LEASE_MS: String(leaseMs),
+      },
+      timeoutMs: 60_000,
+    }).then((result) => {
+      cliEnded = performance.now();
+      return result;
+    });
+    // The CLI's place shows in the shared line, behind the server's run, while that run goes.
+    let places = 0;
+    while (serverEnded === 0 && places < 2) {
+      const { rows } = await client.query(
+        'SELECT count(*)::int AS places FROM server_session_queue WHERE session_id = $1',
+        [sessionId],
+      );
+      places = rows[0]?.places ?? 0;
+      if (places < 2) await sleep(100);
+    }
+    assert.equal(places, 2, 'the CLI waited in the line while the server’s run was going');
+    const [answered, cli] = await Promise.all([serverTurn, cliTurn]);
+    assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stdout, /echo: from the terminal/);
+    assert.ok(cliEnded > serverEnded, 'the CLI’s turn ended after the server’s');
+    const turns = await turnsOf(server, sessionId);
+    assert.deepEqual(
+      turns.map((turn) => `${turn.role}: ${turn.content}`),
+      [
+        'user: from the server',
+        'assistant: echo: from the server',
+        'user: from the terminal',
+        'assistant: echo: from the terminal',
+      ],
+    );
+    const { body } = await get(server, `/api/sessions/${sessionId}/history`);
+    const runs = (body.steps as Json[]).map((step) => step.runId as string);
+    const order = runs.filter((runId, index) => runs[index - 1] !== runId);
+    assert.equal(new Set(order).size, order.length, 'a run whose steps are split by another');
   });
 });

@@ -8,6 +8,7 @@ export {
 } from './create-runtime.ts';
 export { chatGraphNames, requireChatGraph, requireUserGraph } from './graph-names.ts';
 export { errorResponse, HttpError } from './http-error.ts';
+export { inSessionLine } from './in-session-line.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
 export { sessionIdSchema } from './schemas.ts';
 export { serverMigrations, storeMigrations } from './server-migrations.ts';
