@@ -10,7 +10,12 @@ import {
   readSearchSettings,
   SqliteDocumentStore,
 } from '../src/knowledge/index.ts';
-import { type FakeOpenSearch, startFakeOpenSearch } from '../src/testing/index.ts';
+import {
+  type FakeOpenSearch,
+  type PostgresServer,
+  startFakeOpenSearch,
+  startPostgresServer,
+} from '../src/testing/index.ts';
 
 const cliPath = join(import.meta.dirname, '..', 'src', 'cli.ts');
 const root = mkdtempSync(join(tmpdir(), 'yeoul-reindex-'));
@@ -61,8 +66,11 @@ function yeoul(
 }
 
 let folders = 0;
-/** A data folder holding three ingested documents (ingested with the embedded store, before any cluster). */
-async function dataWithDocuments(): Promise<string> {
+/**
+ * A data folder holding three ingested documents (ingested with the embedded store, or the
+ * database of `env`'s DATABASE_URL, before any cluster).
+ */
+async function dataWithDocuments(env: Record<string, string> = {}): Promise<string> {
   folders += 1;
   const data = join(root, `data-${folders}`);
   const docs = join(root, `docs-${folders}`);
@@ -73,7 +81,7 @@ async function dataWithDocuments(): Promise<string> {
     '# Team budget\n\nThe budget is reviewed every quarter.\n',
   );
   writeFileSync(join(docs, 'parking.md'), '# Parking\n\nPermits come from the front desk.\n');
-  const ingested = await yeoul(['ingest', docs, '--data', data]);
+  const ingested = await yeoul(['ingest', docs, '--data', data], env);
   assert.equal(ingested.code, 0, ingested.stderr);
   return data;
 }
@@ -174,5 +182,26 @@ describe('yeoul reindex', () => {
     assert.match(redraws[0] ?? '', /^\[#{8}-{16}\] 1\/3 {2}/);
     assert.match(redraws.at(-1) ?? '', /^\[#{24}\] 3\/3 {2}/);
     assert.match(stdout, /3 documents/);
+  });
+});
+
+describe('yeoul reindex with DATABASE_URL', () => {
+  let database: PostgresServer;
+  before(async () => {
+    database = await startPostgresServer();
+  });
+  after(() => database.stop());
+
+  it('fills the index from the documents stored in PostgreSQL', async () => {
+    const env = { DATABASE_URL: await database.createDatabase() };
+    const data = await dataWithDocuments(env);
+    const run = await yeoul(['reindex', '--data', data], { ...env, ...searchUrl('kb-pg') });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^3 documents \(3 chunks\) indexed into kb-pg-v1-\d+; 0 failed\n$/);
+    const [index] = fake.cluster.resolve('kb-pg');
+    assert.equal(index?.searchableCount, 3);
+    // The folder's own knowledge.sqlite was never written: the documents came from the database.
+    const empty = await yeoul(['reindex', '--data', data], searchUrl('kb-sqlite'));
+    assert.match(empty.stdout, /^0 documents/);
   });
 });

@@ -3,14 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import {
   type ChatCompletionRequest,
   type FakeCompletion,
   type FakeOpenAiServer,
+  type FakeOpenSearch,
   type PostgresServer,
   readEvents,
+  runYeoul,
   type ServeProcess,
   startFakeOpenAiServer,
+  startFakeOpenSearch,
   startPostgresServer,
   startServeProcess,
 } from '../src/testing/index.ts';
@@ -37,8 +41,15 @@ let slow: FakeOpenAiServer;
 let databaseUrl: string;
 const running = new Set<ServeProcess>();
 
-/** An instance on the shared database; `slow` instances wait 1.5 s for each model answer. */
-async function instance(name: string, speed: 'fast' | 'slow' = 'fast'): Promise<ServeProcess> {
+/**
+ * An instance on the shared database (or the one `env` names); `slow` instances wait 1.5 s
+ * for each model answer.
+ */
+async function instance(
+  name: string,
+  speed: 'fast' | 'slow' = 'fast',
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
   const model = speed === 'fast' ? fast : slow;
   const server = await startServeProcess(
     join(root, name),
@@ -47,6 +58,7 @@ async function instance(name: string, speed: 'fast' | 'slow' = 'fast'): Promise<
       YEOUL_MODEL: 'compat:echo',
       YEOUL_COMPAT_BASE_URL: model.baseUrl,
       YEOUL_LEASE_MS: String(leaseMs),
+      ...env,
     },
     ['--no-sample'],
   );
@@ -328,5 +340,167 @@ describe('several yeoul serve instances on one PostgreSQL', () => {
       const next = await post(b, '/api/agent/invoke', { message: 'still here?', sessionId });
       assert.equal(next.status, 200, `${sessionId} takes a new turn: ${JSON.stringify(next.body)}`);
     }
+  });
+});
+
+describe('several yeoul serve instances on one PostgreSQL with one OpenSearch cluster', () => {
+  let cluster: FakeOpenSearch;
+  let x: ServeProcess;
+  let y: ServeProcess;
+
+  before(async () => {
+    cluster = await startFakeOpenSearch();
+    const env = {
+      DATABASE_URL: await database.createDatabase(),
+      YEOUL_SEARCH_URL: `opensearch:${cluster.url}`,
+    };
+    [x, y] = await Promise.all([
+      instance('search-x', 'fast', env),
+      instance('search-y', 'fast', env),
+    ]);
+  });
+
+  after(async () => {
+    await Promise.all([x?.kill(), y?.kill()]);
+    await cluster.close();
+  });
+
+  it('reports OpenSearch as the search index of every instance', async () => {
+    for (const server of [x, y]) {
+      const { body } = await get(server, '/api/agent/status');
+      assert.equal(body.store.backend, 'postgres');
+      assert.deepEqual(body.search, { backend: 'opensearch', state: 'ok' });
+    }
+  });
+
+  it('finds through one instance what another added, replaced or deleted, via the shared cluster', async () => {
+    const added = await post(x, '/api/documents', {
+      documents: [
+        { id: 'travel', title: '경비 규정', text: '출장비는 하루 12만 원까지 정산합니다.' },
+      ],
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const found = await post(y, '/api/search', { query: '출장비 정산', k: 1 });
+    assert.equal(found.body.hits[0]?.documentId, 'travel');
+    const listed = await get(y, '/api/documents');
+    const travel = listed.body.documents.find((document: Json) => document.id === 'travel');
+    assert.ok(travel, 'listed through the other instance');
+    assert.equal(travel.indexPending, undefined, 'the cluster confirmed the write');
+    // The cluster holds the chunks, and the search went to it.
+    assert.ok(
+      cluster.requests.some(
+        (request) => request.path.endsWith('/_bulk') && request.body.includes('출장비는 하루'),
+      ),
+      'the chunks were sent to the cluster',
+    );
+    assert.ok(
+      cluster.requests.some((request) => request.path.endsWith('/_search')),
+      'searches were sent to the cluster',
+    );
+
+    const replaced = await post(y, '/api/documents', {
+      documents: [{ id: 'travel', title: '경비 규정', text: '식대는 한 끼 1만 원까지입니다.' }],
+    });
+    assert.equal(replaced.status, 201, JSON.stringify(replaced.body));
+    const meals = await post(x, '/api/search', { query: '식대', k: 3 });
+    assert.deepEqual(
+      meals.body.hits.map((hit: Json) => hit.documentId),
+      ['travel'],
+    );
+    assert.match(meals.body.hits[0].text, /식대는 한 끼/);
+    assert.deepEqual((await post(x, '/api/search', { query: '출장비', k: 3 })).body.hits, []);
+
+    const deleted = await fetch(`${y.url}/api/documents/travel`, { method: 'DELETE' });
+    assert.ok(deleted.ok, `delete answered ${deleted.status}`);
+    assert.deepEqual((await post(x, '/api/search', { query: '식대', k: 3 })).body.hits, []);
+    const left = await get(x, '/api/documents');
+    assert.ok(!left.body.documents.some((document: Json) => document.id === 'travel'));
+  });
+});
+
+describe('a yeoul CLI run on the database of running instances', () => {
+  let slowest: FakeOpenAiServer;
+  let server: ServeProcess;
+  let client: pg.Client;
+
+  before(async () => {
+    // Slow enough that the CLI, however long it takes to start, arrives during the server's run.
+    slowest = await startFakeOpenAiServer(echo, { delayMs: 8000, keepRequests: false });
+    server = await startServeProcess(
+      join(root, 'line-server'),
+      {
+        DATABASE_URL: databaseUrl,
+        YEOUL_MODEL: 'compat:echo',
+        YEOUL_COMPAT_BASE_URL: slowest.baseUrl,
+        YEOUL_LEASE_MS: String(leaseMs),
+      },
+      ['--no-sample'],
+    );
+    running.add(server);
+    client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+  });
+
+  after(async () => {
+    await client.end();
+    await server.kill();
+    await slowest.close();
+  });
+
+  it('makes yeoul ask --session wait in the session’s line behind a server run, both turns in order', async () => {
+    const sessionId = 'cli-line';
+    let serverEnded = 0;
+    let cliEnded = 0;
+    const serverTurn = post(server, '/api/agent/invoke', {
+      message: 'from the server',
+      sessionId,
+    }).then((result) => {
+      serverEnded = performance.now();
+      return result;
+    });
+    await sleep(300);
+    const cliTurn = runYeoul(['ask', '--session', sessionId, 'from the terminal'], {
+      env: {
+        DATABASE_URL: databaseUrl,
+        YEOUL_MODEL: 'compat:echo',
+        YEOUL_COMPAT_BASE_URL: fast.baseUrl,
+        YEOUL_DATA_DIR: join(root, 'line-cli'),
+        YEOUL_LEASE_MS: String(leaseMs),
+      },
+      timeoutMs: 60_000,
+    }).then((result) => {
+      cliEnded = performance.now();
+      return result;
+    });
+    // The CLI's place shows in the shared line, behind the server's run, while that run goes.
+    let places = 0;
+    while (serverEnded === 0 && places < 2) {
+      const { rows } = await client.query(
+        'SELECT count(*)::int AS places FROM server_session_queue WHERE session_id = $1',
+        [sessionId],
+      );
+      places = rows[0]?.places ?? 0;
+      if (places < 2) await sleep(100);
+    }
+    assert.equal(places, 2, 'the CLI waited in the line while the server’s run was going');
+    const [answered, cli] = await Promise.all([serverTurn, cliTurn]);
+    assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stdout, /echo: from the terminal/);
+    assert.ok(cliEnded > serverEnded, 'the CLI’s turn ended after the server’s');
+    const turns = await turnsOf(server, sessionId);
+    assert.deepEqual(
+      turns.map((turn) => `${turn.role}: ${turn.content}`),
+      [
+        'user: from the server',
+        'assistant: echo: from the server',
+        'user: from the terminal',
+        'assistant: echo: from the terminal',
+      ],
+    );
+    const { body } = await get(server, `/api/sessions/${sessionId}/history`);
+    const runs = (body.steps as Json[]).map((step) => step.runId as string);
+    const order = runs.filter((runId, index) => runs[index - 1] !== runId);
+    assert.equal(new Set(order).size, order.length, 'a run whose steps are split by another');
   });
 });

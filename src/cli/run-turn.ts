@@ -7,8 +7,8 @@ import type { CliIo } from './io.ts';
 export type AskLine = (question: string) => Promise<string | null>;
 
 /**
- * Runs one turn from the terminal on a session registered like the API's (as anonymous),
- * and handles approvals: on a terminal (`ask` given) each pending tool call is shown and
+ * Runs one turn from the terminal on a session registered like the API's (as anonymous), in
+ * the session's line like a request (`inSessionLine`), and handles approvals: on a terminal (`ask` given) each pending tool call is shown and
  * decided with y/N, then the run resumes; without one the pending calls are printed with
  * how to decide over HTTP, and the paused payload is returned.
  */
@@ -18,7 +18,7 @@ export async function runTurn(
   io: CliIo,
   ask: AskLine | undefined,
 ): Promise<AgentResponse> {
-  const { anonymousOwner } = await import('../server/index.ts');
+  const { anonymousOwner, inSessionLine } = await import('../server/index.ts');
   const graph = request.options?.graph;
   if (graph !== undefined) {
     const { requireChatGraph } = await import('../server/index.ts');
@@ -29,7 +29,11 @@ export async function runTurn(
     }
   }
   await runtime.sessions.claim(request.sessionId, anonymousOwner, request.message ?? '', graph);
-  let payload = await runtime.runner.invoke({ owner: anonymousOwner, ...request });
+  // Each run takes its place in the session's line like a request (with DATABASE_URL, behind
+  // the runs of every instance); the line is free again while a question waits on the terminal.
+  const invoke = (turn: AgentRequest) =>
+    inSessionLine(runtime, request.sessionId, () => runtime.runner.invoke(turn));
+  let payload = await invoke({ owner: anonymousOwner, ...request });
   while (payload.status === 'interrupted' && ask !== undefined) {
     const decisions = [];
     for (const pending of payload.interrupts ?? []) {
@@ -43,7 +47,7 @@ export async function runTurn(
       });
     }
     const { message: _message, resume: _resume, ...rest } = request;
-    payload = await runtime.runner.invoke({ ...rest, resume: { decisions } });
+    payload = await invoke({ owner: anonymousOwner, ...rest, resume: { decisions } });
   }
   if (payload.status === 'interrupted') io.stderr.write(howToDecide(request.sessionId, payload));
   return payload;

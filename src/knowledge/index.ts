@@ -32,6 +32,10 @@ export {
   parseFileData,
   parseText,
 } from './parse-document.ts';
+export {
+  PostgresDocumentStore,
+  type PostgresDocumentStoreOptions,
+} from './postgres-document-store.ts';
 export { knowledgeMigrations } from './postgres-migrations.ts';
 export { PostgresRetriever, type PostgresRetrieverOptions } from './postgres-retriever.ts';
 export {

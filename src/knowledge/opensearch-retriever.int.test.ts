@@ -60,6 +60,21 @@ retrieverConformance(
 );
 
 describe('opensearch retriever on the wire', () => {
+  it('puts one index behind the alias when instances start together on an empty cluster', async () => {
+    counter += 1;
+    current = { index: `kb-${counter}`, path: join(directory, `kb-${counter}.sqlite`) };
+    const started = await Promise.all([
+      open(),
+      new Promise((resolve) => setTimeout(resolve, 5)).then(() => open()),
+    ]);
+    const aliases = (await (await fetch(`${fake.url}/_alias/${current.index}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(Object.keys(aliases), [`${current.index}-v1-0`]);
+    await Promise.all(started.map((retriever) => retriever.close()));
+  });
+
   it('creates its index behind an alias with the versioned CJK settings and mappings', async () => {
     const first = fake.requests.length;
     const retriever = await fresh();

@@ -209,7 +209,6 @@ export class OpenSearchRetriever implements Retriever {
     this.#preparing ??= ensureIndex(this.index, {
       alias: this.#options.settings.index,
       embedder: this.#options.embedder,
-      ...(this.#options.now ? { now: this.#options.now } : {}),
     }).finally(() => {
       this.#preparing = undefined;
     });

@@ -74,12 +74,37 @@ CREATE TRIGGER kb_chunks_removed AFTER DELETE ON kb_chunks
   FOR EACH STATEMENT EXECUTE FUNCTION kb_count_removed_chunks();
 `;
 
+// The outbox of an OpenSearch index kept beside PostgreSQL (YEOUL_SEARCH_URL with DATABASE_URL):
+// one row per document whose index entries are, or were, written. Version 101 rather than an
+// edit of 100, because databases at 100 exist and migrations never change once applied.
+// Tickets (OpenSearch's external versions) come from one clock row shared by every instance,
+// so they grow across instances, clocks set back, and a document deleted then written again.
+const indexOutboxSql = `
+CREATE TABLE kb_index_state (
+  document_id text COLLATE "C" PRIMARY KEY,
+  ticket bigint NOT NULL,
+  pending text CHECK (pending IN ('index', 'delete')),
+  attempts integer NOT NULL DEFAULT 0,
+  last_error text,
+  updated_at bigint NOT NULL
+);
+CREATE INDEX kb_index_state_pending ON kb_index_state (updated_at, document_id)
+  WHERE pending IS NOT NULL;
+
+CREATE TABLE kb_ticket_clock (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  ticket bigint NOT NULL
+);
+INSERT INTO kb_ticket_clock (singleton, ticket) VALUES (true, 0);
+`;
+
 /**
  * The knowledge base's PostgreSQL schema (versions 100–199 are the knowledge module's):
  * documents, chunks with optional `real[]` embeddings, a postings table with per-chunk
- * lengths and corpus totals for BM25. pgvector's column and index are added at run time, when
+ * lengths and corpus totals for BM25, and (101) the outbox of an OpenSearch index beside it. pgvector's column and index are added at run time, when
  * the extension can be created and the embedding size is known.
  */
 export const knowledgeMigrations: readonly Migration[] = [
   { version: 100, name: 'knowledge_base', sql: knowledgeBaseSql },
+  { version: 101, name: 'knowledge_index_outbox', sql: indexOutboxSql },
 ];

@@ -8,6 +8,7 @@ import {
 import type { Embedder } from '../models/index.ts';
 import { embeddingTextOf } from './embedding-text.ts';
 import { hitCount, hitsInRankOrder, topRanked } from './fuse-rankings.ts';
+import { type PostgresDocumentRow, toPostgresDocument } from './postgres-document-row.ts';
 import { keywordRanks, type RankedChunk } from './postgres-keyword-index.ts';
 import { PostgresVectorIndex } from './postgres-vector-index.ts';
 import { writeDocument } from './postgres-write-document.ts';
@@ -32,16 +33,6 @@ SELECT chunks.rowid, chunks.id AS chunk_id, chunks.document_id, chunks.heading, 
   documents.title, documents.metadata
 FROM kb_chunks AS chunks JOIN kb_documents AS documents ON documents.id = chunks.document_id
 WHERE chunks.rowid = ANY($1::bigint[])`;
-
-interface DocumentRow extends Record<string, unknown> {
-  id: string;
-  title: string;
-  source: string | null;
-  content_hash: string;
-  metadata: Record<string, unknown>;
-  chunk_count: number;
-  updated_at: string;
-}
 
 interface HitRow extends Record<string, unknown> {
   rowid: string;
@@ -110,20 +101,20 @@ export class PostgresRetriever implements Retriever {
   }
 
   async getDocument(id: string): Promise<StoredDocument | undefined> {
-    const { rows } = await queryPostgres<DocumentRow>(
+    const { rows } = await queryPostgres<PostgresDocumentRow>(
       this.pool,
       'SELECT * FROM kb_documents WHERE id = $1',
       [id],
     );
-    return rows[0] ? toDocument(rows[0]) : undefined;
+    return rows[0] ? toPostgresDocument(rows[0]) : undefined;
   }
 
   async listDocuments(): Promise<StoredDocument[]> {
-    const { rows } = await queryPostgres<DocumentRow>(
+    const { rows } = await queryPostgres<PostgresDocumentRow>(
       this.pool,
       'SELECT * FROM kb_documents ORDER BY updated_at DESC, id',
     );
-    return rows.map(toDocument);
+    return rows.map(toPostgresDocument);
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
@@ -155,16 +146,4 @@ export class PostgresRetriever implements Retriever {
     this.#closed = true;
     await this.pool.end();
   }
-}
-
-function toDocument(row: DocumentRow): StoredDocument {
-  return {
-    id: row.id,
-    title: row.title,
-    source: row.source,
-    contentHash: row.content_hash,
-    metadata: row.metadata,
-    chunkCount: row.chunk_count,
-    updatedAt: Number(row.updated_at),
-  };
 }

@@ -87,13 +87,6 @@ export function readServerConfig(
     });
   }
   const values = parsed.data;
-  if (values.DATABASE_URL && values.YEOUL_SEARCH_URL) {
-    throw new ConfigError({
-      problems: [
-        'DATABASE_URL and YEOUL_SEARCH_URL are both set: with PostgreSQL the knowledge base is searched in the database itself; unset YEOUL_SEARCH_URL (an OpenSearch index beside PostgreSQL is not supported yet)',
-      ],
-    });
-  }
   return {
     port: overrides.port ?? values.PORT,
     host: overrides.host ?? values.HOST,

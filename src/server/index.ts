@@ -9,6 +9,7 @@ export {
 export { evalGraphNames, evalTargetOf, userScorersOf } from './eval-target.ts';
 export { chatGraphNames, requireChatGraph, requireUserGraph } from './graph-names.ts';
 export { errorResponse, HttpError } from './http-error.ts';
+export { inSessionLine } from './in-session-line.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
 export {
   type PruneReport,

@@ -7,7 +7,12 @@ import {
   type PostgresPool,
 } from '../core/index.ts';
 import { PostgresCheckpointer } from '../graph/index.ts';
-import { PostgresRetriever, type SearchBackend } from '../knowledge/index.ts';
+import {
+  PostgresDocumentStore,
+  PostgresRetriever,
+  resolveSearchBackend,
+  type SearchBackend,
+} from '../knowledge/index.ts';
 import type { Embedder } from '../models/index.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { PostgresSessionStore } from './postgres-session-store.ts';
@@ -30,7 +35,8 @@ export interface PostgresStore {
 /**
  * Opens `DATABASE_URL`: a pool, the schema brought up to date (or checked, with
  * `migrate: false`: a database that lacks migrations is refused, naming `yeoul migrate`), the
- * checkpointer (with its heartbeat), the knowledge base's retriever and the session registry.
+ * checkpointer (with its heartbeat), the knowledge base's retriever (the database's own index,
+ * or OpenSearch's with `YEOUL_SEARCH_URL`, the documents staying here) and the session registry.
  * An unreachable database fails with `store_unavailable`.
  */
 export async function openPostgresStore(
@@ -69,20 +75,28 @@ export async function openPostgresStore(
         });
       }
     }
-    const checkpointer = await PostgresCheckpointer.open(pool, { leaseMs: config.leaseMs });
-    const retriever = new PostgresRetriever(
-      pool,
-      options.embedder ? { embedder: options.embedder } : {},
+    // YEOUL_SEARCH_URL set: documents stay here, the index lives in OpenSearch (kept up to
+    // date through the store's outbox, drained by every instance); unset: the database's own.
+    const search = await resolveSearchBackend(config.env, {
+      embedder: options.embedder,
+      localBackend: 'postgres',
+      openLocal: () =>
+        new PostgresRetriever(pool, options.embedder ? { embedder: options.embedder } : {}),
+      openStore: () => new PostgresDocumentStore(pool),
+      onStateChange: (health) =>
+        options.logger.warn({ search: health }, 'knowledge search state changed'),
+    });
+    const checkpointer = await PostgresCheckpointer.open(pool, { leaseMs: config.leaseMs }).catch(
+      async (error: unknown) => {
+        await search.close();
+        throw error;
+      },
     );
     return {
       pool,
       checkpointer,
       sessions: new PostgresSessionStore(pool),
-      search: {
-        retriever,
-        health: () => ({ backend: 'postgres', state: 'ok' }),
-        close: () => retriever.close(),
-      },
+      search,
       firstStart,
       async close() {
         await checkpointer.close();

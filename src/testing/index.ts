@@ -9,6 +9,7 @@ export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts
 export { closedPortUrl, freePort } from './closed-port.ts';
 export { makeConfigProject, yeoulDoor } from './config-project.ts';
 export { type CuttingProxy, startCuttingProxy } from './cutting-proxy.ts';
+export { documentStoreConformance } from './document-store-conformance.ts';
 export { MissingProgramError } from './errors/missing-program-error.ts';
 export { evalOutcome } from './eval-outcome.ts';
 export { evalStoreConformance, type OpenedEvalStore } from './eval-store-conformance.ts';

@@ -11,7 +11,7 @@ export const reindexCommand = defineCommand({
   usage: ['reindex [--data DIR]'],
   details: [
     'With YEOUL_SEARCH_URL=opensearch:URL, builds a new index with the current settings and',
-    'mappings from the documents in the data folder, then moves the alias to it and removes',
+    'mappings from the documents in the data folder (or DATABASE_URL), then moves the alias to it and removes',
     'the old one (search keeps answering meanwhile). Use it after an upgrade that changed the',
     'index, a change of YEOUL_EMBEDDING_MODEL, or a lost cluster. A progress bar shows on a',
     'terminal, one line per document otherwise (stderr). Exit code 1 when any document failed.',
@@ -21,9 +21,9 @@ export const reindexCommand = defineCommand({
     const { values } = parseCommandArgs('reindex', args, dataOption, { min: 0, max: 0, names: '' });
     // Loaded here, not on import, so that `--help` and usage errors answer at once.
     const { readServerConfig } = await import('../../server/index.ts');
-    const { rebuildSearchIndex, readSearchSettings, SqliteDocumentStore } = await import(
-      '../../knowledge/index.ts'
-    );
+    const { rebuildSearchIndex, readSearchSettings, PostgresDocumentStore, SqliteDocumentStore } =
+      await import('../../knowledge/index.ts');
+    const { createPostgresPool } = await import('../../core/index.ts');
     const { resolveEmbedder } = await import('../../models/index.ts');
     const config = readServerConfig(
       io.env,
@@ -35,7 +35,13 @@ export const reindexCommand = defineCommand({
       );
       return 0;
     }
-    const store = new SqliteDocumentStore({ path: join(config.dataDir, 'knowledge.sqlite') });
+    // With DATABASE_URL the documents live in PostgreSQL (migrated by `yeoul serve` or `yeoul migrate`).
+    const pool = config.databaseUrl
+      ? await createPostgresPool({ url: config.databaseUrl })
+      : undefined;
+    const store = pool
+      ? new PostgresDocumentStore(pool)
+      : new SqliteDocumentStore({ path: join(config.dataDir, 'knowledge.sqlite') });
     const report = createProgressReporter(io.stderr, 8);
     try {
       const result = await rebuildSearchIndex(config.env, {
@@ -60,6 +66,7 @@ export const reindexCommand = defineCommand({
     } finally {
       report.end();
       await store.close();
+      await pool?.end();
     }
   },
 });

@@ -103,14 +103,16 @@ export const sessionsCommand = defineCommand({
         if (action === 'resume') {
           const printer = createEventPrinter(io.stdout);
           // The runner decides what is left to resume (the chat run, or an ops loop's).
-          const payload = await runtime.runner
-            .resumeInterrupted(state.threadId, {
+          // In the session's line like a request, so a server's run never interleaves.
+          const { inSessionLine } = await import('../../server/index.ts');
+          const payload = await inSessionLine(runtime, state.threadId, () =>
+            runtime.runner.resumeInterrupted(state.threadId, {
               ...(values.json ? {} : { onEvent: printer.onEvent }),
-            })
-            .catch((error: unknown) => {
-              if ((error as { code?: string }).code === 'run_not_resumable') return undefined;
-              throw error;
-            });
+            }),
+          ).catch((error: unknown) => {
+            if ((error as { code?: string }).code === 'run_not_resumable') return undefined;
+            throw error;
+          });
           if (payload === undefined) {
             io.stderr.write(`yeoul: session "${state.threadId}" has no interrupted run\n`);
             return 1;

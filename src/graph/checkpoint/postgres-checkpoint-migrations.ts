@@ -105,10 +105,52 @@ BEGIN
 END $$;
 `;
 
+// The threads whose last entry is "running", kept by triggers so that finding them (the
+// server's sweeper does every few seconds) costs what the running threads number, not every
+// thread stored. A new version (201) because 200 is applied in existing databases; filled
+// from the segments already there. An insert is a thread's newest row unless a later one
+// exists (the base snapshot of a compaction is not); a thread whose rows all go (deleted, or
+// its tail rows just before they are sealed into one) leaves the set until a row comes back.
+const runningThreadsSql = `
+CREATE TABLE graph_running_threads (thread_id text COLLATE "C" PRIMARY KEY);
+INSERT INTO graph_running_threads (thread_id)
+SELECT thread_id FROM (
+  SELECT DISTINCT ON (thread_id) thread_id, status FROM graph_segments
+  ORDER BY thread_id, first_seq DESC
+) AS last WHERE status = 'running';
+
+CREATE FUNCTION yeoul_graph_track_running() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.status = 'running' THEN
+    INSERT INTO graph_running_threads (thread_id) VALUES (NEW.thread_id) ON CONFLICT DO NOTHING;
+  ELSIF NOT EXISTS (
+    SELECT 1 FROM graph_segments WHERE thread_id = NEW.thread_id AND first_seq > NEW.first_seq
+  ) THEN
+    DELETE FROM graph_running_threads WHERE thread_id = NEW.thread_id;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER graph_segments_running AFTER INSERT ON graph_segments
+  FOR EACH ROW EXECUTE FUNCTION yeoul_graph_track_running();
+
+CREATE FUNCTION yeoul_graph_forget_running() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM graph_running_threads r
+  WHERE r.thread_id IN (SELECT DISTINCT thread_id FROM removed_segments)
+    AND NOT EXISTS (SELECT 1 FROM graph_segments s WHERE s.thread_id = r.thread_id);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER graph_segments_forget_running AFTER DELETE ON graph_segments
+  REFERENCING OLD TABLE AS removed_segments
+  FOR EACH STATEMENT EXECUTE FUNCTION yeoul_graph_forget_running();
+`;
+
 /**
- * The graph's schema in PostgreSQL (versions 200–299): thread logs in segments, and instance
- * heartbeats. Applied by the composition root with the other modules' migrations.
+ * The graph's schema in PostgreSQL (versions 200–299): thread logs in segments, instance
+ * heartbeats, and (201) the set of running threads. Applied by the composition root with the
+ * other modules' migrations.
  */
 export const checkpointMigrations: readonly Migration[] = [
   { version: 200, name: 'graph_segments', sql: segmentsSql },
+  { version: 201, name: 'graph_running_threads', sql: runningThreadsSql },
 ];

@@ -126,6 +126,47 @@ describe('postgres checkpointer', () => {
     await checkpointer.close();
   });
 
+  it('lists running threads from the set its triggers keep, through sealing, compaction and deletion', async () => {
+    const checkpointer = await PostgresCheckpointer.open(pool);
+    const running = async () =>
+      (await checkpointer.listThreads({ status: 'running' }))
+        .map((info) => info.threadId)
+        .filter((threadId) => threadId.startsWith('set-'));
+    const tracked = async () =>
+      (
+        await pool.query<{ thread_id: string }>(
+          "SELECT thread_id FROM graph_running_threads WHERE thread_id LIKE 'set-%' ORDER BY 1",
+        )
+      ).rows.map((row) => row.thread_id);
+    const long = (seq: number, fields = {}) =>
+      entryFor('set-long', seq, {
+        update: { messages: [{ id: `m${seq}`, content: `메시지 ${seq} `.repeat(40) }] },
+        createdAt: seq,
+        ...fields,
+      });
+    for (let seq = 1; seq <= 60; seq += 1) await checkpointer.append(long(seq));
+    await checkpointer.append(entryFor('set-idle', 1, { createdAt: 1 }));
+    await checkpointer.append(
+      entryFor('set-idle', 2, { status: 'done', next: null, createdAt: 2 }),
+    );
+    await checkpointer.append(entryFor('set-gone', 1));
+    const { rows } = await pool.query(
+      "SELECT count(*) FILTER (WHERE sealed)::int AS sealed FROM graph_segments WHERE thread_id = 'set-long'",
+    );
+    assert.ok(rows[0]?.sealed >= 2, 'the long thread was sealed while running');
+    assert.deepEqual(await running(), ['set-gone', 'set-long'], 'newest first');
+    assert.deepEqual(await tracked(), ['set-gone', 'set-long']);
+    await checkpointer.deleteThread('set-gone');
+    await checkpointer.append(long(61, { status: 'done', next: null }));
+    assert.deepEqual(await running(), []);
+    assert.deepEqual(await tracked(), [], 'finished and deleted threads leave the set');
+    await checkpointer.compact('set-long', { seq: 30, values: {}, createdAt: 1 });
+    assert.deepEqual(await tracked(), [], 'a compaction’s base does not count as the newest row');
+    await checkpointer.append(long(62));
+    assert.deepEqual(await running(), ['set-long']);
+    await checkpointer.close();
+  });
+
   it('fails with store_unavailable while the database is away, and works again once it is back', async () => {
     const url = await migratedDatabase();
     const checkpointer = await PostgresCheckpointer.connect({ url, connectionTimeoutMs: 2000 });

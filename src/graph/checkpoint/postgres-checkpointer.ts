@@ -72,6 +72,16 @@ SELECT last.* FROM threads t CROSS JOIN LATERAL (
 WHERE t.thread_id IS NOT NULL AND ($1::text IS NULL OR last.status = $1)
 ORDER BY last.updated_at DESC, last.thread_id`;
 
+// The running threads, from the set the triggers of migration 201 keep: as many lookups as
+// threads run, however many are stored.
+const runningThreadsSql = `
+SELECT last.* FROM graph_running_threads r CROSS JOIN LATERAL (
+  SELECT thread_id, last_seq, status, run_id, updated_at FROM graph_segments s
+  WHERE s.thread_id = r.thread_id ORDER BY first_seq DESC LIMIT 1
+) last
+WHERE last.status = 'running'
+ORDER BY last.updated_at DESC, last.thread_id`;
+
 /**
  * Threads in PostgreSQL, shared by every instance on one database (apply
  * `checkpointMigrations` first). A thread is a few rows of segments: consecutive entries as
@@ -239,9 +249,10 @@ export class PostgresCheckpointer implements Checkpointer {
   }
 
   async listThreads(options: { status?: RunStatus } = {}): Promise<ThreadInfo[]> {
-    const { rows } = await queryPostgres<ThreadRow>(this.pool, threadsSql, [
-      options.status ?? null,
-    ]);
+    const { rows } =
+      options.status === 'running'
+        ? await queryPostgres<ThreadRow>(this.pool, runningThreadsSql)
+        : await queryPostgres<ThreadRow>(this.pool, threadsSql, [options.status ?? null]);
     return rows.map((row) => ({
       threadId: row.thread_id,
       lastSeq: row.last_seq,

@@ -63,12 +63,15 @@ export function concreteIndexName(alias: string, now: number): string {
  */
 export async function ensureIndex(
   index: IndexClient,
-  options: { alias: string; embedder: Embedder | undefined; now?: () => number },
+  options: { alias: string; embedder: Embedder | undefined },
 ): Promise<PreparedIndex> {
   const analysisWanted = await chooseAnalysis(index, options.embedder);
   let targets = await index.aliasTargets(options.alias);
   if (targets.length === 0) {
-    const concrete = concreteIndexName(options.alias, (options.now ?? Date.now)());
+    // One name for every instance that finds the alias missing (stamp 0; a reindex stamps its
+    // indexes with the time): instances starting together on one cluster collide on it, and all
+    // but one then use that one's index, instead of each putting its own behind the alias.
+    const concrete = concreteIndexName(options.alias, 0);
     const definition = await newIndexDefinition(analysisWanted, options.embedder);
     try {
       await index.create(concrete, definition, options.alias);
