@@ -15,9 +15,12 @@ export {
   opsThreadOf,
   sessionOfThread,
 } from './agent-runner.ts';
+export { createAgentNode } from './chat/agent-node.ts';
 export { buildChatGraph } from './chat/build-chat-graph.ts';
 export { type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
 export { decideRoute, type RouteDecision, termCoverage } from './chat/decide-route.ts';
+export { createRagNode } from './chat/rag-node.ts';
+export { createToolsNode } from './chat/tools-node.ts';
 export { closeDanglingToolCalls } from './close-tool-calls.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export { defaultMemorySettings, type MemorySettings } from './memory/memory-settings.ts';

@@ -33,6 +33,7 @@ export {
 } from './postgres/migration-status.ts';
 export { combineMigrations, type Migration, migrationChecksum } from './postgres/migrations.ts';
 export { queryPostgres, withTransaction } from './postgres/with-transaction.ts';
+export { siblingModule } from './sibling-module.ts';
 export { SqliteWriteBatch } from './sqlite-write-batch.ts';
 export {
   type Attributes,
