@@ -2,6 +2,7 @@ import { askCommand } from './commands/ask-command.ts';
 import { chatCommand } from './commands/chat-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
+import { initCommand } from './commands/init-command.ts';
 import { mcpCommand } from './commands/mcp-command.ts';
 import { migrateCommand } from './commands/migrate-command.ts';
 import { reindexCommand } from './commands/reindex-command.ts';
@@ -22,4 +23,5 @@ export const commands: readonly Command[] = [
   sessionsCommand,
   mcpCommand,
   migrateCommand,
+  initCommand,
 ];

@@ -47,4 +47,4 @@ export {
   SpanStatusCode,
   setTraceContentRecording,
 } from './tracing.ts';
-export { yeoulVersion } from './version.ts';
+export { type YeoulManifest, yeoulManifest, yeoulRoot, yeoulVersion } from './version.ts';

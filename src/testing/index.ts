@@ -14,6 +14,7 @@ export {
   startFakeAnthropic,
   startFakeOllama,
 } from './fake-chat-providers.ts';
+export { fakeCliIo } from './fake-cli-io.ts';
 export {
   type FakeCloudWatchEvent,
   type FakeCloudWatchLogs,

@@ -48,6 +48,8 @@ export interface ServeProcess {
 
 /**
  * Starts `node src/cli.ts serve --port 0 --data DIR` and waits until it listens.
+ * `options.command` replaces `node src/cli.ts serve` (e.g. `['npm', 'start', '--']` in a
+ * project), run in `options.cwd`.
  * @example
  * const server = await startServeProcess(dataDir, { YEOUL_MODEL: 'compat:x', YEOUL_COMPAT_BASE_URL: fake.baseUrl });
  */
@@ -55,12 +57,14 @@ export async function startServeProcess(
   dataDir: string,
   env: Record<string, string> = {},
   args: string[] = [],
+  options: { command?: string[]; cwd?: string } = {},
 ): Promise<ServeProcess> {
-  const child = spawn(
-    process.execPath,
-    [cliPath, 'serve', '--port', '0', '--data', dataDir, ...args],
-    { env: childEnv(env), stdio: 'pipe' },
-  );
+  const [program, ...prefix] = options.command ?? [process.execPath, cliPath, 'serve'];
+  const child = spawn(program as string, [...prefix, '--port', '0', '--data', dataDir, ...args], {
+    env: childEnv(env),
+    stdio: 'pipe',
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   child.stdin.end();
   const exited = new Promise<number | string>((resolve) =>
     child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
@@ -108,12 +112,17 @@ export function runYeoul(
     env?: Record<string, string>;
     input?: string;
     timeoutMs?: number;
+    /** Replaces `node src/cli.ts` (another program, e.g. `['npm']`). */
     command?: string[];
+    cwd?: string;
   } = {},
 ): Promise<YeoulRun> {
   const [program, ...prefix] = options.command ?? [process.execPath, cliPath];
   return new Promise((resolve, reject) => {
-    const child = spawn(program as string, [...prefix, ...args], { env: childEnv(options.env) });
+    const child = spawn(program as string, [...prefix, ...args], {
+      env: childEnv(options.env),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
