@@ -3,7 +3,7 @@
 // server, the web console, the three entry points and their types must all work. The
 // install reaches the npm registry (the dependencies) and takes a minute or two.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -170,7 +170,81 @@ describe('the packed package', { timeout: 20 * minute }, () => {
       await server.stop();
     }
   });
+
+  it("runs the project's own tests (`npm test`: a scripted model, throwaway servers)", async () => {
+    const result = await run('npm', ['test'], project, 5 * minute);
+    assertSucceeded(result, 'npm test');
+    assert.match(result.stdout, /ℹ pass [1-9]/);
+    assert.match(result.stdout, /ℹ fail 0/);
+  });
+
+  it('imports yeoul, yeoul/client and yeoul/testing from TypeScript that Node runs', async () => {
+    writeFileSync(join(project, 'exports-check.ts'), exportsCheck);
+    const result = await run(process.execPath, ['exports-check.ts'], project, 2 * minute);
+    assertSucceeded(result, 'node exports-check.ts');
+    assert.deepEqual(JSON.parse(result.stdout), {
+      visited: ['a', 'b'],
+      total: 2,
+      status: 'ok',
+      answer: 'scripted answer',
+    });
+  });
+
+  it('type-checks the project against the .d.ts files (`tsc --noEmit`)', async () => {
+    if (!existsSync(join(project, 'exports-check.ts')))
+      writeFileSync(join(project, 'exports-check.ts'), exportsCheck);
+    // A type error must be found: the check is real.
+    writeFileSync(
+      join(project, 'wrong.ts'),
+      "import { StateGraph } from 'yeoul';\nnew StateGraph(1);\n",
+    );
+    const wrong = await run('npx', ['tsc', '--noEmit'], project, 3 * minute);
+    assert.equal(wrong.code, 2, wrong.stdout);
+    assert.match(wrong.stdout, /wrong\.ts/);
+    rmSync(join(project, 'wrong.ts'));
+    assertSucceeded(await run('npx', ['tsc', '--noEmit'], project, 3 * minute), 'tsc --noEmit');
+  });
 });
+
+/** Uses each entry point the way a project would; prints what it saw as JSON. */
+const exportsCheck = `import assert from 'node:assert/strict';
+import { YeoulClient } from 'yeoul/client';
+import { scriptedLanguageModel, startThrowawayServer } from 'yeoul/testing';
+import {
+  append,
+  defineState,
+  END,
+  GraphValidationError,
+  increment,
+  START,
+  StateGraph,
+  YeoulError,
+} from 'yeoul';
+
+const graph = new StateGraph(defineState({ visited: append<string>(), total: increment() }))
+  .addNode('a', () => ({ visited: 'a', total: 1 }))
+  .addNode('b', () => ({ visited: 'b', total: 1 }))
+  .addEdge(START, 'a')
+  .addEdge('a', 'b')
+  .addEdge('b', END)
+  .compile();
+const state = await graph.invoke({});
+assert.throws(() => new StateGraph(defineState({})).compile(), GraphValidationError);
+assert.ok(new GraphValidationError({ problems: ['x'] }) instanceof YeoulError);
+
+const model = scriptedLanguageModel([{ text: 'scripted answer' }]);
+const server = await startThrowawayServer({ model });
+try {
+  const client = new YeoulClient({ baseUrl: server.url });
+  const status = await client.status();
+  const answer = await client.invoke({ message: 'hello' });
+  process.stdout.write(
+    JSON.stringify({ visited: state.visited, total: state.total, status: status.status, answer: answer.response }),
+  );
+} finally {
+  await server.close();
+}
+`;
 
 /** A `node` older than 22.18 on PATH after Node 24 (the system one, say), if there is one. */
 async function olderNode(): Promise<string | undefined> {
