@@ -14,10 +14,22 @@ const allowed: Record<string, string[]> = {
   knowledge: ['core', 'models'],
   agents: ['core', 'graph', 'models', 'tools', 'knowledge'],
   mcp: ['core', 'tools'],
-  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp'],
-  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server'],
+  config: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp'],
+  server: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'config'],
+  cli: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'config', 'server'],
   web: [],
-  testing: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'mcp', 'server', 'cli'],
+  testing: [
+    'core',
+    'graph',
+    'models',
+    'tools',
+    'knowledge',
+    'agents',
+    'mcp',
+    'config',
+    'server',
+    'cli',
+  ],
 };
 
 function sourceFiles(directory: string): string[] {

@@ -9,6 +9,7 @@ import {
   childEnv,
   cliPath,
   type FakeOpenAiServer,
+  requireSystemProgram,
   runYeoul,
   startFakeOpenAiServer,
 } from '../src/testing/index.ts';
@@ -122,7 +123,7 @@ describe('approvals in the terminal', () => {
   const askOnTerminal = (data: string, answer: string) =>
     new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
       const child = spawn(
-        'script',
+        requireSystemProgram('script'),
         [
           '-qec',
           `${process.execPath} ${cliPath} ask "노트에 안녕이라고 써줘" --session t --data ${data}`,

@@ -77,9 +77,9 @@ describe('web console: approvals, stop, errors (scripted model, real browser)', 
   let errors: string[];
 
   before(async () => {
+    browser = await launchBrowser();
     fake = await startFakeOpenAiServer(script);
     server = await serveConsole(modelEnv(fake));
-    browser = await launchBrowser();
     page = await browser.newPage();
     errors = collectPageErrors(page);
     await page.goto(server.url);
@@ -162,9 +162,10 @@ describe('web console: approvals, stop, errors (scripted model, real browser)', 
 
 describe('web console: rejoining a run after a reload (slow scripted model)', () => {
   it('reloads mid-run and still gets the answer, without asking again', async () => {
+    // The browser first: when it cannot start, no server is left running to hold the file open.
+    const browser = await launchBrowser();
     const fake = await startFakeOpenAiServer(script, { delayMs: 2500 });
     const server = await serveConsole(modelEnv(fake));
-    const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
       await page.goto(server.url);

@@ -44,8 +44,8 @@ describe('web console: chat (offline model, real browser)', () => {
   let errors: string[];
 
   before(async () => {
-    server = await serveConsole();
     browser = await launchBrowser();
+    server = await serveConsole();
     page = await browser.newPage();
     errors = collectPageErrors(page);
   });

@@ -34,8 +34,8 @@ describe('web console: documents (offline model, real browser)', () => {
   const dialogs: string[] = [];
 
   before(async () => {
-    server = await serveConsole({ YEOUL_SAMPLE_KNOWLEDGE: 'false' });
     browser = await launchBrowser();
+    server = await serveConsole({ YEOUL_SAMPLE_KNOWLEDGE: 'false' });
     page = await browser.newPage();
     errors = collectPageErrors(page);
     page.on('dialog', (dialog) => {

@@ -64,8 +64,8 @@ describe('web console: accessibility, phone width, languages (real browser)', ()
   let errors: string[];
 
   before(async () => {
-    server = await serveConsole();
     browser = await launchBrowser();
+    server = await serveConsole();
     page = await browser.newPage();
     errors = collectPageErrors(page);
     await page.goto(server.url);
@@ -143,8 +143,9 @@ describe('web console: accessibility, phone width, languages (real browser)', ()
 
 describe('web console: Korean interface (real browser)', () => {
   it('speaks Korean when the browser does', async () => {
-    const server = await serveConsole();
+    // The browser first: when it cannot start, no server is left running to hold the file open.
     const browser = await launchBrowser({ locale: 'ko-KR' });
+    const server = await serveConsole();
     try {
       const page = await browser.newPage();
       await page.goto(server.url);
@@ -166,6 +167,7 @@ describe('web console: Korean interface (real browser)', () => {
 
 describe('web console: an approval on screen (scripted model, real browser)', () => {
   it('shows the pending call accessibly', async () => {
+    const browser = await launchBrowser();
     const fake = await startFakeOpenAiServer((request, index) =>
       request.body.messages.at(-1)?.role === 'tool'
         ? { kind: 'text', text: 'Saved.' }
@@ -189,7 +191,6 @@ describe('web console: an approval on screen (scripted model, real browser)', ()
       YEOUL_SAMPLE_KNOWLEDGE: 'false',
       YEOUL_TOOL_PERMISSIONS: 'write_file:ask',
     });
-    const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
       await page.goto(server.url);
@@ -208,8 +209,8 @@ describe('web console: an approval on screen (scripted model, real browser)', ()
 
 describe('web console: API keys (real browser)', () => {
   it('asks for a key, asks again after a 401, and keeps it for the browser session', async () => {
-    const server = await serveConsole({ YEOUL_API_KEYS: 'right-key' });
     const browser = await launchBrowser();
+    const server = await serveConsole({ YEOUL_API_KEYS: 'right-key' });
     try {
       const page = await browser.newPage();
       await page.goto(server.url);

@@ -20,7 +20,8 @@ export interface AgentRequestOptions {
   maxIterations?: number;
   /** Caps each answer's output tokens (below the model's own cap). */
   maxOutputTokens?: number;
-  graph?: GraphName;
+  /** A built-in agent (`chat`, `react`, `ops`) or a user chat graph of the config file. */
+  graph?: string;
   evaluate?: boolean;
 }
 

@@ -1,6 +1,7 @@
 import { combineSignals, createId } from '../core/index.ts';
 import {
   type Checkpointer,
+  type CompiledGraph,
   NothingToResumeError,
   RunCancelledError,
   type RunResult,
@@ -17,12 +18,14 @@ import {
   type GraphName,
 } from './agent-payload.ts';
 import { buildChatGraph } from './chat/build-chat-graph.ts';
+import { UnknownGraphError } from './errors/unknown-graph-error.ts';
 import { type AgentGraphs, forwardEvents, innerAgent, innerResult } from './inner-agent.ts';
 import { buildOpsGraph, opsRunInput } from './ops/build-ops-graph.ts';
 import type { InnerAgentResult, OpsState } from './ops/ops-state.ts';
 import { isKorean } from './prompts.ts';
 import { buildReactGraph } from './react/build-react-graph.ts';
 import type { AgentDependencies } from './types.ts';
+import { type UserGraphEntry, userChatResult, userInnerAgent } from './user-graph-run.ts';
 
 /** The thread the ops loop of a session keeps its own state on (`#` never occurs in session ids). */
 export function opsThreadOf(sessionId: string): string {
@@ -49,20 +52,29 @@ export function isSessionThread(threadId: string): boolean {
  * const runner = createAgentRunner(deps, new SqliteCheckpointer({ path: 'data/threads.sqlite' }));
  * const payload = await runner.invoke({ message: '123 * 456 계산해줘' });
  */
-export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpointer) {
-  const chat = buildChatGraph(deps, { checkpointer });
-  const react = buildReactGraph(deps, { checkpointer });
-  const judge = deps.model.info.provider === 'offline' ? undefined : deps.model;
-  const ops = buildOpsGraph(judge ? { judge } : {}, { checkpointer });
-  const graphs = { chat, react } as unknown as AgentGraphs;
+export function createAgentRunner(
+  deps: AgentDependencies,
+  checkpointer: Checkpointer,
+  options: RunnerOptions = {},
+) {
+  /** The graphs requests start on now; a run keeps the set it started with (`reconfigure`). */
+  let current = buildGraphs(deps, checkpointer, options);
+  /** Which user graph a session belongs to (none: a built-in agent's session). */
+  const graphOfSession = options.graphOfSession ?? (async () => undefined);
   /** Controllers of the runs of each session in this process, oldest (the running one) first. */
   const active = new Map<string, AbortController[]>();
   /** Called whenever a run ends, for `settle`. */
   const onRunEnd = new Set<() => void>();
 
   /** Which agent graph a session's thread belongs to (chat for new or older threads). */
-  const agentOf = async (sessionId: string): Promise<'chat' | 'react'> =>
-    (await chat.getState(sessionId))?.values.agent ?? 'chat';
+  const agentOf = async (sessionId: string, set = current): Promise<'chat' | 'react'> =>
+    (await set.chat.getState(sessionId))?.values.agent ?? 'chat';
+
+  /** The user graph a session runs on, when it is one of a user graph. */
+  const userEntryOf = async (sessionId: string, set = current) => {
+    const name = await graphOfSession(sessionId);
+    return name === undefined ? undefined : set.users.get(name);
+  };
 
   const track = (sessionId: string, controller: AbortController) => {
     active.set(sessionId, [...(active.get(sessionId) ?? []), controller]);
@@ -112,23 +124,29 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
     }
   }
 
-  const innerFor = (name: 'chat' | 'react', request: AgentRequest, work: WorkContext) =>
-    innerAgent(
-      graphs,
-      name,
-      work.sessionId,
-      {
-        maxIterations: request.options?.maxIterations ?? 5,
-        ...(request.options?.temperature === undefined
-          ? {}
-          : { temperature: request.options.temperature }),
-        ...(request.options?.maxOutputTokens === undefined
-          ? {}
-          : { maxOutputTokens: request.options.maxOutputTokens }),
-      },
-      work.streamTokens,
-      request.resume ? [] : (request.history ?? []),
-    );
+  const innerFor = (
+    set: GraphSet,
+    agent: 'chat' | 'react' | UserGraphEntry,
+    request: AgentRequest,
+    work: WorkContext,
+    underOps = false,
+  ) => {
+    const agentOptions = {
+      maxIterations: request.options?.maxIterations ?? 5,
+      ...(request.options?.temperature === undefined
+        ? {}
+        : { temperature: request.options.temperature }),
+      ...(request.options?.maxOutputTokens === undefined
+        ? {}
+        : { maxOutputTokens: request.options.maxOutputTokens }),
+    };
+    const history = request.resume ? [] : (request.history ?? []);
+    if (typeof agent !== 'string') {
+      return userInnerAgent(agent, work.sessionId, agentOptions, work.streamTokens, history);
+    }
+    const graphs = underOps ? set.opsInner : set.graphs;
+    return innerAgent(graphs, agent, work.sessionId, agentOptions, work.streamTokens, history);
+  };
 
   async function runOps(
     start: (config: OpsRunConfig) => Promise<RunResult<StateSchema>>,
@@ -147,33 +165,70 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
   }
 
   return {
-    chat,
-    react,
-    ops,
+    /** The chat agent (its thread holds a session's conversation). */
+    get chat() {
+      return current.chat;
+    },
+    get react() {
+      return current.react;
+    },
+    get ops() {
+      return current.ops;
+    },
+    /** The graphs of the config file, by name. */
+    get userGraphs(): ReadonlyMap<string, UserGraphEntry> {
+      return current.users;
+    },
+
+    /**
+     * Swaps in graphs built from new settings (`yeoul dev` after a save): requests from now
+     * on run on them; runs going on finish on the graphs they started with.
+     */
+    reconfigure(nextDeps: AgentDependencies, nextOptions: Omit<RunnerOptions, 'graphOfSession'>) {
+      current = buildGraphs(nextDeps, checkpointer, nextOptions);
+    },
+
+    /** The graph whose state a session's thread holds (a user graph's, or the chat agent's). */
+    async threadGraph(sessionId: string): Promise<CompiledGraph<StateSchema>> {
+      const set = current;
+      return ((await userEntryOf(sessionId, set))?.graph ?? set.chat) as CompiledGraph<StateSchema>;
+    },
 
     /** Runs one request: a new message, or decisions for the session's paused run. */
     invoke(request: AgentRequest): Promise<AgentResponse> {
+      const set = current;
       return run(request, async (work) => {
+        const named = request.options?.graph;
+        const user =
+          named === undefined || isBuiltinGraph(named)
+            ? request.resume || named === undefined
+              ? await userEntryOf(work.sessionId, set)
+              : undefined
+            : set.users.get(named);
+        if (named !== undefined && !isBuiltinGraph(named) && user === undefined) {
+          throw new UnknownGraphError({ graph: named, known: [...set.users.keys()] });
+        }
+        const evaluate = named === 'ops' || request.options?.evaluate === true;
         if (request.resume) {
           const answers = answersOf(request.resume.decisions);
-          const opsState = await ops.getState(opsThreadOf(work.sessionId));
-          const inner = innerFor(await agentOf(work.sessionId), request, work);
-          if (opsState?.status === 'interrupted') {
+          const opsState = await set.ops.getState(opsThreadOf(work.sessionId));
+          const underOps = opsState?.status === 'interrupted';
+          const agent = user ?? (await agentOf(work.sessionId, set));
+          const inner = innerFor(set, agent, request, work, underOps);
+          if (underOps) {
             return runOps(
-              (config) => ops.resumeRun(config.threadId, { ...config, answers }),
+              (config) => set.ops.resumeRun(config.threadId, { ...config, answers }),
               inner,
               work,
             );
           }
           return innerPayload(await inner({ answers }, work));
         }
-        const graph: GraphName = request.options?.graph ?? 'chat';
         const message = request.message ?? '';
-        const inner = innerFor(graph === 'react' ? 'react' : 'chat', request, work);
-        if (graph !== 'ops' && !request.options?.evaluate) {
-          return innerPayload(await inner({ prompt: message }, work));
-        }
-        return runOps((config) => ops.run(opsRunInput(message) as never, config), inner, work);
+        const agent = user ?? (named === 'react' ? 'react' : 'chat');
+        const inner = innerFor(set, agent, request, work, evaluate);
+        if (!evaluate) return innerPayload(await inner({ prompt: message }, work));
+        return runOps((config) => set.ops.run(opsRunInput(message) as never, config), inner, work);
       });
     },
 
@@ -185,24 +240,32 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
       sessionId: string,
       options: Pick<AgentRequest, 'signal' | 'onEvent'> = {},
     ): Promise<AgentResponse> {
+      const set = current;
       return run({ ...options, sessionId }, async (work) => {
-        const state = await chat.getState(sessionId);
-        const name = state?.values.agent ?? 'chat';
-        const opsState = await ops.getState(opsThreadOf(sessionId));
+        const user = await userEntryOf(sessionId, set);
+        const graph = user?.graph ?? set.chat;
+        const state = await graph.getState(sessionId);
+        const agent = user ?? (state?.values.agent as 'chat' | 'react' | undefined) ?? 'chat';
+        const opsState = await set.ops.getState(opsThreadOf(sessionId));
         if (opsState?.status === 'running') {
           return runOps(
-            (config) => ops.resumeRun(config.threadId, config),
-            innerFor(name, {}, work),
+            (config) => set.ops.resumeRun(config.threadId, config),
+            innerFor(set, agent, {}, work, true),
             work,
           );
         }
         if (state?.status !== 'running') throw new NothingToResumeError({ threadId: sessionId });
         const steps: string[] = [];
-        const result = await graphs[name].resumeRun(sessionId, {
+        const resumed = {
           signal: work.signal,
           onEvent: forwardEvents(steps, work.emit),
           context: { streamTokens: work.streamTokens },
-        });
+        };
+        if (user)
+          return innerPayload(
+            userChatResult(await user.graph.resumeRun(sessionId, resumed), steps),
+          );
+        const result = await set.graphs[agent as 'chat' | 'react'].resumeRun(sessionId, resumed);
         return innerPayload(innerResult(result, steps));
       });
     },
@@ -223,14 +286,18 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
 
     /** Ends the session's unfinished runs (left behind, or paused); false when there were none. */
     async abandon(sessionId: string, reason = 'abandoned'): Promise<boolean> {
-      const inner = await graphs[await agentOf(sessionId)].abandon(sessionId, reason);
-      const outer = await ops.abandon(opsThreadOf(sessionId), reason);
+      const set = current;
+      const user = await userEntryOf(sessionId, set);
+      const graph = user?.graph ?? set.graphs[await agentOf(sessionId, set)];
+      const inner = await graph.abandon(sessionId, reason);
+      const outer = await set.ops.abandon(opsThreadOf(sessionId), reason);
       return inner || outer;
     },
 
     /** The session's tool calls waiting for a decision. */
     async pendingInterrupts(sessionId: string) {
-      return ((await chat.getState(sessionId))?.interrupts ?? []).map(approvalOf);
+      const graph = await this.threadGraph(sessionId);
+      return ((await graph.getState(sessionId))?.interrupts ?? []).map(approvalOf);
     },
 
     /** Whether a run of the session is going (or queued) in this process. */
@@ -277,14 +344,61 @@ export function createAgentRunner(deps: AgentDependencies, checkpointer: Checkpo
 
     /** Deletes a session's threads (the conversation and its ops loop). */
     async deleteSession(sessionId: string): Promise<void> {
-      await chat.deleteThread(sessionId);
-      await ops.deleteThread(opsThreadOf(sessionId));
+      const set = current;
+      // Through the graph that holds it too, so that its cache forgets the thread.
+      await (await userEntryOf(sessionId, set))?.graph.deleteThread(sessionId);
+      await set.chat.deleteThread(sessionId);
+      await set.ops.deleteThread(opsThreadOf(sessionId));
     },
   };
 }
 
 /** A running Yeoul agent runner. */
 export type AgentRunner = ReturnType<typeof createAgentRunner>;
+
+/** What a runner is built from besides the default dependencies. */
+export interface RunnerOptions {
+  /** Dependencies of each built-in agent (persona, tools, model, memory), default `deps`. */
+  agents?: Partial<Record<GraphName, AgentDependencies>>;
+  /** The graphs of the config file, compiled on the runner's checkpointer. */
+  userGraphs?: readonly UserGraphEntry[];
+  /** Which user graph a session belongs to (from the session store); undefined for built-ins. */
+  graphOfSession?: (sessionId: string) => Promise<string | undefined>;
+}
+
+/** The graphs of one configuration. */
+type GraphSet = ReturnType<typeof buildGraphs>;
+
+/** The built-in agents' graphs (each from its own dependencies) and the user graphs. */
+function buildGraphs(
+  deps: AgentDependencies,
+  checkpointer: Checkpointer,
+  options: Omit<RunnerOptions, 'graphOfSession'>,
+) {
+  const chatDeps = options.agents?.chat ?? deps;
+  const reactDeps = options.agents?.react ?? deps;
+  const opsDeps = options.agents?.ops;
+  const chat = buildChatGraph(chatDeps, { checkpointer });
+  const react = buildReactGraph(reactDeps, { checkpointer });
+  const judgeModel = (opsDeps ?? deps).model;
+  const judge = judgeModel.info.provider === 'offline' ? undefined : judgeModel;
+  const ops = buildOpsGraph(judge ? { judge } : {}, { checkpointer });
+  const graphs = { chat, react } as unknown as AgentGraphs;
+  // The ops loop's inner agent runs with the ops agent's settings when it has its own.
+  const opsInner = opsDeps
+    ? ({
+        chat: buildChatGraph(opsDeps, { checkpointer }),
+        react: buildReactGraph(opsDeps, { checkpointer }),
+      } as unknown as AgentGraphs)
+    : graphs;
+  const users = new Map((options.userGraphs ?? []).map((entry) => [entry.name, entry]));
+  return { chat, react, ops, graphs, opsInner, users };
+}
+
+/** Whether a graph name is one of the built-in agents'. */
+export function isBuiltinGraph(name: string): name is GraphName {
+  return name === 'chat' || name === 'react' || name === 'ops';
+}
 
 /** What a request's work gets. */
 interface WorkContext {

@@ -11,8 +11,10 @@ export {
 export {
   type AgentRunner,
   createAgentRunner,
+  isBuiltinGraph,
   isSessionThread,
   opsThreadOf,
+  type RunnerOptions,
   sessionOfThread,
 } from './agent-runner.ts';
 export { createAgentNode } from './chat/agent-node.ts';
@@ -20,8 +22,11 @@ export { buildChatGraph } from './chat/build-chat-graph.ts';
 export { type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
 export { decideRoute, type RouteDecision, termCoverage } from './chat/decide-route.ts';
 export { createRagNode } from './chat/rag-node.ts';
+export { createRouterNode } from './chat/router-node.ts';
 export { createToolsNode } from './chat/tools-node.ts';
 export { closeDanglingToolCalls } from './close-tool-calls.ts';
+export { UnknownGraphError } from './errors/unknown-graph-error.ts';
+export { createGraphKit, type GraphKit, type KitLogger } from './graph-kit.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export { defaultMemorySettings, type MemorySettings } from './memory/memory-settings.ts';
 export { planSummary, type SummaryPlan, transcriptOf } from './memory/plan-summary.ts';
@@ -82,4 +87,9 @@ export type {
   AgentUsage,
 } from './types.ts';
 export { addUsage } from './usage.ts';
+export {
+  isChatSchema,
+  type UserGraphEntry,
+  userChatInput,
+} from './user-graph-run.ts';
 export { validateInput } from './validate-input.ts';

@@ -50,6 +50,7 @@ export async function runToolCalls(
     maxCalls: Math.max(0, maxToolCallsPerRequest - alreadyRun),
     signal: context.signal,
     approve: async (call) => approved.has(call.id),
+    ...(context.threadId === undefined ? {} : { sessionId: context.threadId.split('#')[0] }),
   });
   const outcome: ToolCallsOutcome = { results: [], executed: [], pending: [] };
   for (const call of calls) {

@@ -1,7 +1,6 @@
-import type { AgentRequest, GraphName } from '../agents/index.ts';
+import type { AgentRequest } from '../agents/index.ts';
 import { sessionIdPattern } from '../core/index.ts';
 import { UsageError } from './errors/usage-error.ts';
-import { choiceOption } from './parse-command-args.ts';
 
 /** The options `ask` and `chat` share: which graph, and whether to evaluate the answer. */
 export const agentOptions = {
@@ -10,14 +9,24 @@ export const agentOptions = {
   evaluate: { type: 'boolean' },
 } as const;
 
-const graphNames = ['chat', 'react', 'ops'] as const satisfies readonly GraphName[];
+/** Graph names: the built-in agents' and those of a config file. */
+const graphNamePattern = /^[a-z][a-z0-9-]{0,31}$/;
 
-/** The request options from `--graph` and `--evaluate`. */
+/**
+ * The request options from `--graph` (a built-in agent or a chat graph of the config file,
+ * checked once the config is loaded) and `--evaluate`.
+ */
 export function requestOptions(
   command: string,
   values: { graph?: string | undefined; evaluate?: boolean | undefined },
 ): NonNullable<AgentRequest['options']> {
-  const graph = choiceOption(command, '--graph', values.graph, graphNames);
+  const graph = values.graph;
+  if (graph !== undefined && !graphNamePattern.test(graph)) {
+    throw new UsageError({
+      problem: `--graph must name a graph (chat, react, ops or one of the config file), not "${graph}"`,
+      command,
+    });
+  }
   return {
     ...(graph ? { graph } : {}),
     ...(values.evaluate ? { evaluate: true } : {}),

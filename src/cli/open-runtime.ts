@@ -1,8 +1,11 @@
+import type { LoadedConfig } from '../config/index.ts';
 import type { Runtime } from '../server/index.ts';
 
 /** What a command may override in the configuration read from the environment. */
 export interface RuntimeOverrides {
   dataDir?: string | undefined;
+  /** `--config FILE` (else YEOUL_CONFIG, else yeoul.config.{ts,mjs,js} in the working directory). */
+  config?: string | undefined;
   port?: number | undefined;
   host?: string | undefined;
   sampleKnowledge?: boolean | undefined;
@@ -27,15 +30,32 @@ export async function openRuntime(
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const { createLogger, createRuntime, readServerConfig } = await import('../server/index.ts');
+  const { config: configFlag, ...settings } = overrides;
   const defined = Object.fromEntries(
-    Object.entries(overrides).filter(([, value]) => value !== undefined),
+    Object.entries(settings).filter(([, value]) => value !== undefined),
   );
-  const config = readServerConfig(env, defined);
+  const userConfig = await loadUserConfig(env, configFlag);
+  const { envWithConfig } = await import('../config/index.ts');
+  const config = readServerConfig(envWithConfig(env, userConfig?.config), defined);
   // Only the server logs; the other commands keep their output for their answers.
   return createRuntime(config, {
     ...(options.log ? { logger: createLogger(config.env) } : {}),
     ...(options.agents === false ? { agents: false } : {}),
+    ...(userConfig ? { userConfig } : {}),
   });
+}
+
+/**
+ * The config file of the command line, loaded and checked (undefined without one). A file
+ * that cannot be used stops the command with exit 2 and every problem on its own line.
+ */
+export async function loadUserConfig(
+  env: Record<string, string | undefined>,
+  flag: string | undefined,
+): Promise<LoadedConfig | undefined> {
+  const { findConfigFile, loadConfigFile } = await import('../config/index.ts');
+  const path = findConfigFile({ cwd: process.cwd(), env, flag });
+  return path === undefined ? undefined : loadConfigFile(path);
 }
 
 /** Runs `work` on a fresh runtime and always closes it, so the process can exit promptly. */

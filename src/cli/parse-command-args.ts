@@ -2,7 +2,8 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { UsageError } from './errors/usage-error.ts';
 
 /** The `--data DIR` option of every command that opens the data folder. */
-export const dataOption = { data: { type: 'string' } } as const;
+/** `--data DIR` and `--config FILE`: what every command that opens the data folder takes. */
+export const dataOption = { data: { type: 'string' }, config: { type: 'string' } } as const;
 
 /**
  * Parses one command's arguments with node:util `parseArgs` (strict: unknown options are

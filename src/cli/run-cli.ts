@@ -15,6 +15,17 @@ export async function runCli(args: string[], io: CliIo = processIo()): Promise<n
   try {
     return await dispatch(args, io);
   } catch (error) {
+    // A config that cannot work: every problem on a line of its own, each with its path.
+    const { problems, file } = error as { problems?: unknown; file?: unknown };
+    if (
+      isYeoulError(error, 'config_invalid') &&
+      Array.isArray(problems) &&
+      typeof file === 'string'
+    ) {
+      io.stderr.write(`yeoul: ${file} cannot be used:\n`);
+      for (const problem of problems) io.stderr.write(`  ${String(problem)}\n`);
+      return 2;
+    }
     io.stderr.write(errorLine(error));
     return isYeoulError(error, 'usage') ? 2 : 1;
   }

@@ -1,5 +1,6 @@
 import type { AgentRequest, AgentResponse, ApprovalInterrupt } from '../agents/index.ts';
 import type { Runtime } from '../server/index.ts';
+import { UsageError } from './errors/usage-error.ts';
 import type { CliIo } from './io.ts';
 
 /** Asks a question on the terminal and resolves with the line typed (null at end of input). */
@@ -18,7 +19,16 @@ export async function runTurn(
   ask: AskLine | undefined,
 ): Promise<AgentResponse> {
   const { anonymousOwner } = await import('../server/index.ts');
-  await runtime.sessions.claim(request.sessionId, anonymousOwner, request.message ?? '');
+  const graph = request.options?.graph;
+  if (graph !== undefined) {
+    const { requireChatGraph } = await import('../server/index.ts');
+    try {
+      requireChatGraph(runtime, graph);
+    } catch (error) {
+      throw new UsageError({ problem: `--graph: ${(error as Error).message}` });
+    }
+  }
+  await runtime.sessions.claim(request.sessionId, anonymousOwner, request.message ?? '', graph);
   let payload = await runtime.runner.invoke(request);
   while (payload.status === 'interrupted' && ask !== undefined) {
     const decisions = [];

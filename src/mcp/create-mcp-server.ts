@@ -12,6 +12,11 @@ export const askInput = z.object({
     .regex(sessionIdPattern, '1–128 letters, digits and _ . : -')
     .optional()
     .describe('continue this conversation (omit to start a new one; the answer names its id)'),
+  graph: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'a graph name')
+    .optional()
+    .describe('the chat graph that answers: chat (default), react, ops or one of the server’s own'),
 });
 
 /** `search_knowledge`'s input. */
@@ -82,7 +87,11 @@ export function createMcpServer(backend: McpBackend): McpServer {
       );
       try {
         const answer = await backend.ask(
-          { message: input.message, ...(input.sessionId ? { sessionId: input.sessionId } : {}) },
+          {
+            message: input.message,
+            ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+            ...(input.graph ? { graph: input.graph } : {}),
+          },
           { signal: extra.signal, onEvent: progress.onEvent },
         );
         return {

@@ -75,7 +75,7 @@ export interface McpBackend {
   /** Yeoul's version, for the server's `initialize` answer. */
   version: string;
   ask(
-    request: { message: string; sessionId?: string },
+    request: { message: string; sessionId?: string; graph?: string },
     /** `onEvent` gets the run's stream events (`step`, `token`, `tool-call`, …) as they happen. */
     options: { signal: AbortSignal; onEvent: (name: string, data: unknown) => void },
   ): Promise<McpAnswer>;

@@ -1,4 +1,5 @@
 export { ChatModel, defaultModelSettings } from './chat-model.ts';
+export { chatModelFrom, isLanguageModel, type ModelSpec } from './chat-model-from.ts';
 export { type Embedder, resolveEmbedder } from './embedding-model.ts';
 export { InputTooLongError } from './errors/input-too-long-error.ts';
 export {
@@ -34,5 +35,6 @@ export type {
   ModelSettings,
   ModelTool,
   ModelUsage,
+  ProviderName,
   ToolCall,
 } from './types.ts';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ModelConfigError } from './errors/model-config-error.ts';
-import type { ModelInfo, ModelSettings } from './types.ts';
+import type { ModelSettings, ProviderName } from './types.ts';
 
 /** The providers `YEOUL_MODEL` may name. */
 export const providers = ['openai', 'anthropic', 'ollama', 'compat', 'offline'] as const;
 
 /** Model ids used when `YEOUL_MODEL` names a provider without one, or is unset. */
-export const defaultModelIds: Record<ModelInfo['provider'], string> = {
+export const defaultModelIds: Record<ProviderName, string> = {
   openai: 'gpt-4o-mini',
   anthropic: 'claude-haiku-4-5',
   ollama: 'llama3.1',
@@ -16,7 +16,7 @@ export const defaultModelIds: Record<ModelInfo['provider'], string> = {
 
 /** Everything model resolution reads from the environment. */
 export interface ModelConfig {
-  model: ModelInfo;
+  model: { provider: ProviderName; modelId: string };
   openai: { apiKey?: string; baseUrl?: string };
   anthropic: { apiKey?: string; baseUrl?: string };
   ollama: { baseUrl: string };
@@ -44,7 +44,7 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
     return text ? text : undefined;
   };
   const spec = value('YEOUL_MODEL');
-  let provider: ModelInfo['provider'];
+  let provider: ProviderName;
   let modelId: string | undefined;
   if (spec === undefined) {
     provider = value('OPENAI_API_KEY')
@@ -56,7 +56,7 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
     const separator = spec.indexOf(':');
     const name = (separator === -1 ? spec : spec.slice(0, separator)).toLowerCase();
     modelId = separator === -1 ? undefined : spec.slice(separator + 1).trim() || undefined;
-    if ((providers as readonly string[]).includes(name)) provider = name as ModelInfo['provider'];
+    if ((providers as readonly string[]).includes(name)) provider = name as ProviderName;
     else {
       problems.push(
         `YEOUL_MODEL names unknown provider "${name}"; use one of ${providers.join(', ')} as <provider>:<model id>`,

@@ -77,8 +77,14 @@ export interface ModelCallResult {
   droppedMessages: number;
 }
 
-/** Which model a ChatModel talks to. */
+/** The providers `YEOUL_MODEL` may name. */
+export type ProviderName = 'openai' | 'anthropic' | 'ollama' | 'compat' | 'offline';
+
+/**
+ * Which model a ChatModel talks to: a provider `YEOUL_MODEL` names, or the provider an AI
+ * SDK model object reports (a config file's `model`, e.g. `amazon-bedrock`).
+ */
 export interface ModelInfo {
-  provider: 'openai' | 'anthropic' | 'ollama' | 'compat' | 'offline';
+  provider: string;
   modelId: string;
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentRunner } from '../agents/index.ts';
+import { type App, buildApp, ConfigFileError, type LoadedConfig } from '../config/index.ts';
 import { yeoulVersion } from '../core/index.ts';
 import { type Checkpointer, SqliteCheckpointer } from '../graph/index.ts';
 import {
@@ -13,16 +14,25 @@ import {
 import {
   type McpClientLimits,
   McpClients,
+  mcpToolPrefix,
+  parseMcpConfig,
   readMcpConfig,
   splitToolPermissions,
 } from '../mcp/index.ts';
-import { readModelConfig, resolveEmbedder, resolveModel } from '../models/index.ts';
 import {
-  applyToolPermissions,
+  chatModelFrom,
+  isLanguageModel,
+  readModelConfig,
+  resolveEmbedder,
+  resolveModel,
+} from '../models/index.ts';
+import {
   createDefaultTools,
   createToolEnvironment,
   ensureDemoDatabase,
   ensureSampleLogs,
+  type Permission,
+  parseToolPermissions,
   resolveLogSource,
 } from '../tools/index.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
@@ -59,27 +69,50 @@ export async function createRuntime(
      * servers are not started and tracing is not set up — the configuration is still checked.
      */
     agents?: boolean;
+    /**
+     * The config file (yeoul.config.ts), loaded and checked: its tools, agents, graphs, MCP
+     * servers and permissions. Its environment-like settings are in `config.env` already
+     * (`envWithConfig`); where both set a value, the environment's wins.
+     */
+    userConfig?: LoadedConfig;
   } = {},
 ) {
   const logger = options.logger ?? createLogger({ LOG_LEVEL: 'silent' });
+  const userConfig = options.userConfig?.config;
   mkdirSync(config.dataDir, { recursive: true });
-  const model = resolveModel(readModelConfig(config.env));
+  const objectModel = userConfig?.models?.default;
+  const model =
+    isLanguageModel(objectModel) && !config.env.YEOUL_MODEL?.trim()
+      ? chatModelFrom(objectModel, config.env, readModelConfig(config.env).settings)
+      : resolveModel(readModelConfig(config.env));
   const embedder = resolveEmbedder(config.env);
   // python_repl's first call in a later run loads a kept snapshot: ~0.9 s instead of ~3.9 s.
   const tools = createDefaultTools({ pythonCacheDir: join(config.dataDir, 'cache') });
   const logs = resolveLogSource(config.env, { dataDir: config.dataDir });
-  const mcpConfig = await readMcpConfig(config.env.YEOUL_MCP_CONFIG);
+  // YEOUL_MCP_CONFIG wins over the config file's mcpServers.
+  const mcpConfig =
+    !config.env.YEOUL_MCP_CONFIG?.trim() && userConfig?.mcpServers
+      ? parseMcpConfig({ mcpServers: userConfig.mcpServers }, 'the config file’s mcpServers')
+      : await readMcpConfig(config.env.YEOUL_MCP_CONFIG);
   const mcpServers = mcpConfig.ok ? mcpConfig.servers : [];
   // Permissions of MCP tools wait for their servers: those tools do not exist yet.
   const permissions = splitToolPermissions(
     config.env.YEOUL_TOOL_PERMISSIONS,
     mcpServers.map((server) => server.name),
   );
+  const mcpPrefixes = mcpServers.map((server) => mcpToolPrefix(server.name));
+  const mcpPermissions = new Map<string, Permission>([
+    ...Object.entries(userConfig?.permissions ?? {}).filter(([name]) =>
+      mcpPrefixes.some((prefix) => name.startsWith(prefix)),
+    ),
+    ...permissions.mcp,
+  ]);
+  const envPermissions = parseToolPermissions(permissions.builtin);
   const tracingConfig = readTracingConfig(config.env);
   const problems = [
     ...(mcpConfig.ok ? [] : mcpConfig.problems),
     ...permissions.problems,
-    ...applyToolPermissions(tools.registry, permissions.builtin),
+    ...envPermissions.problems,
     ...(logs.ok ? [] : [logs.problem]),
     ...(tracingConfig.ok ? [] : tracingConfig.problems),
   ];
@@ -134,21 +167,59 @@ export async function createRuntime(
     ...(config.env.YEOUL_PROMETHEUS_URL ? { prometheusUrl: config.env.YEOUL_PROMETHEUS_URL } : {}),
   });
   await ensureDemoDatabase(toolEnvironment.sqlDatabasePath);
-  const agentDependencies = { model, tools: tools.registry, toolEnvironment, knowledge };
-  const runner = createAgentRunner(agentDependencies, checkpointer);
+  const baseDependencies = { model, tools: tools.registry, toolEnvironment, knowledge };
+  // One registry of sessions for the API and the CLI, in the checkpoints' database.
+  const sessions: SessionStore =
+    postgres?.sessions ?? new SessionRegistry((sqliteCheckpointer as SqliteCheckpointer).database);
+  const appBase = {
+    deps: baseDependencies,
+    checkpointer,
+    env: config.env,
+    logger,
+    envPermissions: envPermissions.entries,
+    mcpPrefixes,
+  };
+  /** Applies a config file (or none) to the server's parts; refuses one that cannot work. */
+  const appOf = async (loaded: LoadedConfig | undefined): Promise<App> => {
+    const built = await buildApp(loaded?.config, appBase);
+    if (!built.ok) {
+      throw new ConfigFileError({
+        file: loaded?.path ?? 'the configuration',
+        problems: built.problems,
+      });
+    }
+    return built.app;
+  };
+  let app: App;
+  try {
+    app = await appOf(options.userConfig);
+  } catch (error) {
+    await tools.close();
+    await checkpointer.close();
+    await search.close();
+    await postgres?.close();
+    throw error;
+  }
+  const runner = createAgentRunner(app.deps, checkpointer, {
+    ...app.runner,
+    graphOfSession: (sessionId) => sessions.graphOf(sessionId),
+  });
   const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};
   const mcp = new McpClients(runsAgents ? mcpServers : [], {
     registry: tools.registry,
     version: yeoulVersion,
     limits: mcpLimits,
     logger,
-    permissionOverrides: permissions.mcp,
+    permissionOverrides: mcpPermissions,
   });
   // Servers connect side by side; a slow one goes on starting after this, its tools joining later.
   await mcp.start(startWaitMs);
-  // One registry of sessions for the API and the CLI, in the checkpoints' database.
-  const sessions: SessionStore =
-    postgres?.sessions ?? new SessionRegistry((sqliteCheckpointer as SqliteCheckpointer).database);
+  let currentConfig = userConfig;
+  let configState: ConfigState = {
+    state: 'ok',
+    loadedAt: (options.userConfig?.loadedAt ?? new Date()).toISOString(),
+    ...(options.userConfig ? { file: options.userConfig.path } : {}),
+  };
   const sampleIngested =
     firstStart && config.sampleKnowledge
       ? await knowledge.ingestPaths([sampleKnowledgeDir])
@@ -166,8 +237,46 @@ export async function createRuntime(
       : { backend: 'sqlite' as const },
     tools,
     toolEnvironment,
+    /** What the config file (or none) made of the server's parts, as loaded now. */
+    get app(): App {
+      return app;
+    },
+    /** The tools requests are offered now: built-in, MCP and the config file's. */
+    get registry() {
+      return app.registry;
+    },
     /** What the agent graphs run on, for runners beside `runner` (`/v1`'s stateless one). */
-    agentDependencies,
+    get agentDependencies() {
+      return app.deps;
+    },
+    /** The config file's graphs, chat or not, by name (as loaded now). */
+    get userGraphs() {
+      return runner.userGraphs;
+    },
+    /** The config file's scorers (evaluations). */
+    get scorers() {
+      return currentConfig?.scorers ?? [];
+    },
+    /** The config file's state: `yeoul dev` reports a broken save here until it is fixed. */
+    get configState(): ConfigState {
+      return configState;
+    },
+    /**
+     * Applies a new version of the config file (`yeoul dev`): requests from now on run on it,
+     * runs going on finish on the version they started with. A version that cannot work is
+     * refused (ConfigFileError) and the last good one keeps serving.
+     */
+    async reload(loaded: LoadedConfig): Promise<void> {
+      const next = await appOf(loaded);
+      app = next;
+      currentConfig = loaded.config;
+      runner.reconfigure(next.deps, next.runner);
+      configState = { state: 'ok', loadedAt: loaded.loadedAt.toISOString(), file: loaded.path };
+    },
+    /** Records a config version that could not be loaded (the last good one serves on). */
+    reportConfigError(message: string): void {
+      configState = { ...configState, state: 'error', error: message };
+    },
     runner,
     sessions,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */
@@ -187,6 +296,16 @@ export async function createRuntime(
       await tracing?.shutdown(); // last: the spans of the shutdown itself go out too
     },
   };
+}
+
+/** The config file's state, as `GET /api/agent/status` shows it. */
+export interface ConfigState {
+  state: 'ok' | 'error';
+  /** The last load's problems, while the file on disk cannot be used. */
+  error?: string;
+  /** When the version serving now was loaded (ISO time). */
+  loadedAt: string;
+  file?: string;
 }
 
 /** A running Yeoul: stores, model, tools, knowledge base and agents. */

@@ -25,6 +25,8 @@ const statusOfCode: Record<string, number> = {
   not_found: 404,
   no_active_run: 404,
   interrupt_not_found: 404,
+  graph_not_found: 404,
+  graph_mismatch: 409,
   method_not_allowed: 405,
   session_busy: 409,
   run_pending: 409,

@@ -1,10 +1,12 @@
 export { ConfigError, readServerConfig, type ServerConfig } from './config.ts';
 export { createLogger } from './create-logger.ts';
 export {
+  type ConfigState,
   createRuntime,
   type Runtime,
   sampleKnowledgeDir,
 } from './create-runtime.ts';
+export { chatGraphNames, requireChatGraph, requireUserGraph } from './graph-names.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
 export { sessionIdSchema } from './schemas.ts';

@@ -3,6 +3,7 @@ import { createId } from '../core/index.ts';
 import type { McpAnswer, McpBackend } from '../mcp/index.ts';
 import { approvalNotice } from './approval-notice.ts';
 import type { Runtime } from './create-runtime.ts';
+import { requireChatGraph } from './graph-names.ts';
 import { HttpError } from './http-error.ts';
 import type { AgentCall } from './run-request.ts';
 
@@ -36,10 +37,15 @@ export function createMcpBackend(
           message: `message: ${problem.message}`,
         });
       }
+      if (request.graph !== undefined) requireChatGraph(runtime, request.graph);
       const sessionId = request.sessionId ?? createId();
-      await runtime.sessions.claim(sessionId, options.owner, request.message);
+      await runtime.sessions.claim(sessionId, options.owner, request.message, request.graph);
       const payload = await options.run(
-        { sessionId, message: request.message },
+        {
+          sessionId,
+          message: request.message,
+          ...(request.graph ? { options: { graph: request.graph } } : {}),
+        },
         { signal, onEvent },
       );
       const interrupts = payload.interrupts ?? [];

@@ -1,9 +1,11 @@
 import { type PostgresPool, queryPostgres } from '../core/index.ts';
 import {
   anonymousOwner,
+  checkGraph,
   notFound,
   type SessionStore,
   type SessionSummary,
+  storedGraph,
   titleOf,
 } from './session-registry.ts';
 
@@ -12,6 +14,7 @@ interface SessionRow extends Record<string, unknown> {
   owner: string;
   title: string;
   created_at: string;
+  graph: string;
 }
 
 /**
@@ -29,12 +32,13 @@ export class PostgresSessionStore implements SessionStore {
     this.#pool = pool;
   }
 
-  async claim(sessionId: string, owner: string, firstMessage = ''): Promise<void> {
+  async claim(sessionId: string, owner: string, firstMessage = '', graph?: string): Promise<void> {
     const title = titleOf(firstMessage);
     // Most requests continue a session: one read, and a write only for a new one or a title.
     const existing = await this.#ownerRow(sessionId);
     if (existing) {
       if (existing.owner !== owner) throw notFound(sessionId);
+      checkGraph(sessionId, existing.graph, graph);
       if (title !== '' && existing.title === '') {
         await queryPostgres(
           this.#pool,
@@ -46,14 +50,18 @@ export class PostgresSessionStore implements SessionStore {
     }
     const { rowCount } = await queryPostgres(
       this.#pool,
-      `INSERT INTO server_sessions (session_id, owner, title, created_at) VALUES ($1, $2, $3, $4)
+      `INSERT INTO server_sessions (session_id, owner, title, created_at, graph) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (session_id) DO NOTHING`,
-      [sessionId, owner, title, Date.now()],
+      [sessionId, owner, title, Date.now(), storedGraph(graph)],
     );
     // Two requests may have claimed the same new id at once: the first one stored wins.
     if (rowCount === 0 && (await this.#ownerRow(sessionId))?.owner !== owner) {
       throw notFound(sessionId);
     }
+  }
+
+  async graphOf(sessionId: string): Promise<string | undefined> {
+    return (await this.#ownerRow(sessionId))?.graph || undefined;
   }
 
   async check(sessionId: string, owner: string): Promise<void> {
@@ -79,13 +87,14 @@ export class PostgresSessionStore implements SessionStore {
   async owned(owner: string): Promise<SessionSummary[]> {
     const { rows } = await queryPostgres<SessionRow>(
       this.#pool,
-      'SELECT session_id, title, created_at FROM server_sessions WHERE owner = $1 ORDER BY created_at DESC, session_id',
+      'SELECT session_id, title, created_at, graph FROM server_sessions WHERE owner = $1 ORDER BY created_at DESC, session_id',
       [owner],
     );
     return rows.map((row) => ({
       sessionId: row.session_id,
       title: row.title,
       createdAt: Number(row.created_at),
+      graph: row.graph || 'chat',
     }));
   }
 
@@ -98,7 +107,7 @@ export class PostgresSessionStore implements SessionStore {
   async #ownerRow(sessionId: string): Promise<SessionRow | undefined> {
     const { rows } = await queryPostgres<SessionRow>(
       this.#pool,
-      'SELECT owner, title FROM server_sessions WHERE session_id = $1',
+      'SELECT owner, title, graph FROM server_sessions WHERE session_id = $1',
       [sessionId],
     );
     return rows[0];

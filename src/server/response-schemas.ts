@@ -167,5 +167,7 @@ export const searchResponseSchema = z.object({
 
 /** GET /api/graphs. */
 export const graphListSchema = z.object({
-  graphs: z.array(z.object({ name: z.string(), mermaid: z.string() })),
+  graphs: z.array(
+    z.object({ name: z.string(), chat: z.boolean(), builtin: z.boolean(), mermaid: z.string() }),
+  ),
 });

@@ -19,7 +19,11 @@ const decision = z.strictObject({
 export const requestOptions = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   maxIterations: z.number().int().min(1).max(20).optional(),
-  graph: z.enum(['chat', 'react', 'ops']).optional(),
+  /** `chat`, `react`, `ops` or a user chat graph of the config file. */
+  graph: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'a graph name: chat, react, ops or a graph of the config file')
+    .optional(),
   evaluate: z.boolean().optional(),
   onDisconnect: z.enum(['continue', 'cancel']).optional(),
 });

@@ -71,6 +71,12 @@ export const serverMigrations: readonly Migration[] = [
   { version: 300, name: 'server_sessions', sql: sessionsSql },
   { version: 301, name: 'server_session_queue', sql: queueSql },
   { version: 302, name: 'server_run_events', sql: eventsSql },
+  {
+    version: 303,
+    name: 'server_sessions_graph',
+    // The user graph a session runs on ('' for the built-in agents).
+    sql: "ALTER TABLE server_sessions ADD COLUMN graph text NOT NULL DEFAULT '';",
+  },
 ];
 
 /** Every migration of Yeoul's PostgreSQL store, in version order (what `yeoul migrate` applies). */

@@ -12,6 +12,8 @@ export interface SessionSummary {
   /** The first user message, shortened: what the session is about. */
   title: string;
   createdAt: number;
+  /** The user graph the session runs on; `chat` for the built-in agents' sessions. */
+  graph: string;
 }
 
 /**
@@ -21,10 +23,14 @@ export interface SessionSummary {
  */
 export interface SessionStore {
   /**
-   * Registers a new session for `owner` (titled by its first message), or checks that an
-   * existing one is theirs: another owner's session is a 404, as if it did not exist.
+   * Registers a new session for `owner` (titled by its first message, on the graph the
+   * request names), or checks that an existing one is theirs: another owner's session is a
+   * 404, as if it did not exist. A session stays with the user graph that started it (or
+   * with the built-in agents): a request naming another one is a 409 `graph_mismatch`.
    */
-  claim(sessionId: string, owner: string, firstMessage?: string): Promise<void>;
+  claim(sessionId: string, owner: string, firstMessage?: string, graph?: string): Promise<void>;
+  /** The user graph a session runs on; undefined for the built-in agents' (and unknown) sessions. */
+  graphOf(sessionId: string): Promise<string | undefined>;
   /** Throws 404 unless the session is `owner`'s (an unregistered one counts as anonymous). */
   check(sessionId: string, owner: string): Promise<void>;
   /** Whether the session is registered (to anyone). */
@@ -60,19 +66,22 @@ export class SessionRegistry implements SessionStore {
     if (!columns.some((column) => column.name === 'title')) {
       database.exec("ALTER TABLE server_session_owners ADD COLUMN title TEXT NOT NULL DEFAULT ''");
     }
+    if (!columns.some((column) => column.name === 'graph')) {
+      database.exec("ALTER TABLE server_session_owners ADD COLUMN graph TEXT NOT NULL DEFAULT ''");
+    }
     // Claims commit together with the checkpoints of the same connection.
     this.#batch = SqliteWriteBatch.of(database);
     this.#selectOwner = database.prepare(
-      'SELECT owner, title FROM server_session_owners WHERE session_id = ?',
+      'SELECT owner, title, graph FROM server_session_owners WHERE session_id = ?',
     );
     this.#insertOwner = database.prepare(
-      'INSERT OR IGNORE INTO server_session_owners (session_id, owner, created_at, title) VALUES (?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO server_session_owners (session_id, owner, created_at, title, graph) VALUES (?, ?, ?, ?, ?)',
     );
     this.#setTitle = database.prepare(
       "UPDATE server_session_owners SET title = ? WHERE session_id = ? AND title = ''",
     );
     this.#selectOwned = database.prepare(
-      'SELECT session_id, title, created_at FROM server_session_owners WHERE owner = ? ORDER BY created_at DESC',
+      'SELECT session_id, title, created_at, graph FROM server_session_owners WHERE owner = ? ORDER BY created_at DESC',
     );
     this.#selectRegistered = database.prepare(
       'SELECT session_id FROM server_session_owners WHERE session_id IN (SELECT value FROM json_each(?))',
@@ -87,21 +96,26 @@ export class SessionRegistry implements SessionStore {
       : createHash('sha256').update(key).digest('hex').slice(0, 32);
   }
 
-  async claim(sessionId: string, owner: string, firstMessage = ''): Promise<void> {
+  async claim(sessionId: string, owner: string, firstMessage = '', graph?: string): Promise<void> {
     const title = titleOf(firstMessage);
     const row = this.#ownerRow(sessionId);
     if (row && row.owner !== owner) throw notFound(sessionId);
     if (row) {
+      checkGraph(sessionId, row.graph, graph);
       // A session made without a first message (a CLI resume, say) gets its title later.
       if (title && row.title === '')
         await this.#batch.run(() => this.#setTitle.run(title, sessionId));
       return;
     }
     const { changes } = await this.#batch.run(() =>
-      this.#insertOwner.run(sessionId, owner, Date.now(), title),
+      this.#insertOwner.run(sessionId, owner, Date.now(), title, storedGraph(graph)),
     );
     // Two requests may have claimed the same new id at once: the first one stored wins.
     if (changes === 0 && this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
+  }
+
+  async graphOf(sessionId: string): Promise<string | undefined> {
+    return this.#ownerRow(sessionId)?.graph || undefined;
   }
 
   async check(sessionId: string, owner: string): Promise<void> {
@@ -125,11 +139,13 @@ export class SessionRegistry implements SessionStore {
       session_id: string;
       title: string;
       created_at: number;
+      graph: string;
     }>;
     return rows.map((row) => ({
       sessionId: row.session_id,
       title: row.title,
       createdAt: row.created_at,
+      graph: row.graph || 'chat',
     }));
   }
 
@@ -138,8 +154,10 @@ export class SessionRegistry implements SessionStore {
     this.#deleteOwner.run(sessionId);
   }
 
-  #ownerRow(sessionId: string): { owner: string; title: string } | undefined {
-    return this.#selectOwner.get(sessionId) as { owner: string; title: string } | undefined;
+  #ownerRow(sessionId: string): { owner: string; title: string; graph: string } | undefined {
+    return this.#selectOwner.get(sessionId) as
+      | { owner: string; title: string; graph: string }
+      | undefined;
   }
 }
 
@@ -147,6 +165,26 @@ export class SessionRegistry implements SessionStore {
 export function titleOf(message: string): string {
   const flat = message.replace(/\s+/g, ' ').trim();
   return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}
+
+/** What a session's row records of the graph a request names: a user graph's name, or '' for the built-ins. */
+export function storedGraph(graph: string | undefined): string {
+  return graph === undefined || graph === 'chat' || graph === 'react' || graph === 'ops'
+    ? ''
+    : graph;
+}
+
+/**
+ * Refuses a request that names another graph than the one its session runs on (a user
+ * graph's session stays with it; a built-in agents' session takes no user graph).
+ */
+export function checkGraph(sessionId: string, stored: string, requested: string | undefined): void {
+  if (requested === undefined || storedGraph(requested) === stored) return;
+  throw new HttpError({
+    status: 409,
+    code: 'graph_mismatch',
+    message: `session "${sessionId}" runs on the graph "${stored || 'chat'}", not "${requested}"; start a new session for "${requested}"`,
+  });
 }
 
 /** The 404 of a session that does not exist, or is another owner's. */

@@ -1,11 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { requireSystemProgram } from './system-programs.ts';
 import { startTestServer } from './test-server.ts';
-
-/** Where Debian installs Chromium (`.ci/run` installs it when missing); YEOUL_CHROMIUM overrides. */
-export const chromiumPath = process.env.YEOUL_CHROMIUM || '/usr/bin/chromium';
 
 const chromiumFlags = [
   '--headless',
@@ -26,22 +24,23 @@ export interface TestBrowser {
 }
 
 /**
- * Starts the system's Chromium through playwright-core (which downloads no browser). Throws
- * when Chromium is missing: browser tests fail, never skip.
+ * Starts the system's Chromium (YEOUL_CHROMIUM, else Debian's /usr/bin/chromium, else one on
+ * PATH) through playwright-core, which downloads no browser; `npm test` installs Debian's when
+ * it can. Throws a one-line error naming the install command when Chromium is missing: browser
+ * tests fail within seconds, never skip. Start it before the servers a test needs, so a missing
+ * browser leaves nothing running.
  * @example
  * const browser = await launchBrowser();
  * const page = await browser.newPage({ width: 390 });
  */
 export async function launchBrowser(options: { locale?: string } = {}): Promise<TestBrowser> {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium is missing at ${chromiumPath}: install it (apt-get install chromium) or set YEOUL_CHROMIUM; the browser tests need it`,
-    );
-  }
+  const executablePath = requireSystemProgram('chromium');
   const profile = mkdtempSync(join(tmpdir(), 'yeoul-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
+    executablePath,
     headless: true,
+    // A browser that cannot start fails the test instead of holding it.
+    timeout: 60_000,
     args: chromiumFlags,
     locale: options.locale ?? 'en-US',
     viewport: { width: 1280, height: 860 },

@@ -7,6 +7,7 @@ export {
 } from './chat-graph.ts';
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 export { closedPortUrl, freePort } from './closed-port.ts';
+export { MissingProgramError } from './errors/missing-program-error.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
 export {
   type FakeChatProvider,
@@ -70,11 +71,7 @@ export {
   type PostgresServerOptions,
   startPostgresServer,
 } from './postgres-server.ts';
-export {
-  defaultPrometheusBinary,
-  type PrometheusServer,
-  startPrometheus,
-} from './prometheus-server.ts';
+export { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
 export {
   type ScriptedLanguageModel,
@@ -82,6 +79,11 @@ export {
   scriptedLanguageModel,
 } from './scripted-language-model.ts';
 export { type OpenedSessionStore, sessionStoreConformance } from './session-store-conformance.ts';
+export {
+  requireSystemProgram,
+  type SystemProgramName,
+  systemPrograms,
+} from './system-programs.ts';
 export {
   childEnv,
   cliPath,

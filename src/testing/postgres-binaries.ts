@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { isExecutable } from './install-command.ts';
 
 /** Where PostgreSQL's server programs are, and whom they must run as. */
 export interface PostgresBinaries {
@@ -13,15 +14,6 @@ export interface PostgresBinaries {
 }
 
 const debianRoot = '/usr/lib/postgresql';
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Debian's versioned folders, newest first, then every folder on PATH. */
 function candidateFolders(): string[] {
@@ -37,37 +29,42 @@ function candidateFolders(): string[] {
   return [...versions.map((version) => join(debianRoot, version, 'bin')), ...onPath];
 }
 
-function userIds(name: string): { uid: number; gid: number } {
+function userIds(name: string): { uid: number; gid: number } | undefined {
   try {
     const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
     return { uid, gid };
   } catch {
-    throw new Error(
-      `This process runs as root and PostgreSQL refuses to; no "${name}" user exists to run it as (Debian's postgresql package creates one)`,
-    );
+    return undefined;
   }
 }
 
 /**
- * Finds `initdb` and `postgres` (in `directory` when given), and the user to run them as.
- * Throws a message saying what to install when they are missing: tests never skip.
+ * Finds `initdb` and `postgres` (in `directory` when given), and the user to run them as;
+ * says in words where it looked when they are missing (`startPostgresServer` turns that into
+ * a one-line error naming the install command: tests never skip).
  */
-export function findPostgresBinaries(directory?: string): PostgresBinaries {
+export function locatePostgresBinaries(directory?: string): PostgresBinaries | { missing: string } {
   const folders = directory === undefined ? candidateFolders() : [directory];
   const found = folders.find(
     (folder) => isExecutable(join(folder, 'initdb')) && isExecutable(join(folder, 'postgres')),
   );
   if (found === undefined) {
-    throw new Error(
-      `PostgreSQL server programs (initdb, postgres) not found in ${folders.length > 0 ? folders.join(', ') : 'any folder'}; ` +
-        "install Debian's postgresql package (apt-get install postgresql; .ci/run does this)",
-    );
+    return {
+      missing: `initdb and postgres not found in ${folders.length > 0 ? folders.join(', ') : 'any folder'}`,
+    };
+  }
+  const root = process.getuid?.() === 0;
+  const runAs = root ? userIds('postgres') : undefined;
+  if (root && runAs === undefined) {
+    return {
+      missing: `this process is root, which PostgreSQL refuses, and there is no "postgres" user to run it as`,
+    };
   }
   return {
     directory: found,
     initdb: join(found, 'initdb'),
     postgres: join(found, 'postgres'),
-    runAs: process.getuid?.() === 0 ? userIds('postgres') : undefined,
+    runAs,
   };
 }

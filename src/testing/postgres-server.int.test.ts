@@ -64,7 +64,7 @@ describe('startPostgresServer without PostgreSQL', () => {
   it('fails loudly, saying what to install', async () => {
     await assert.rejects(startPostgresServer({ binDirectory: '/nonexistent/postgresql/bin' }), {
       message:
-        /initdb, postgres\) not found in \/nonexistent\/postgresql\/bin.*apt-get install postgresql/,
+        /^PostgreSQL is missing \(initdb and postgres not found in \/nonexistent\/postgresql\/bin\);.* Install it: .*\bpostgresql\b/,
     });
   });
 });

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { findPostgresBinaries } from './postgres-binaries.ts';
+import { MissingProgramError } from './errors/missing-program-error.ts';
+import { locatePostgresBinaries, type PostgresBinaries } from './postgres-binaries.ts';
 import { launchPostgres, type RunningPostgres } from './postgres-process.ts';
+import { missingProgramMessage, systemPrograms } from './system-programs.ts';
 
 /** How a throwaway PostgreSQL server is started. */
 export interface PostgresServerOptions {
@@ -35,6 +37,16 @@ export interface PostgresServer {
 }
 
 const run = promisify(execFile);
+
+/** PostgreSQL's programs, or a one-line error naming the command that installs them. */
+function findPostgresBinaries(directory?: string): PostgresBinaries {
+  const located = locatePostgresBinaries(directory);
+  if ('missing' in located)
+    throw new MissingProgramError(
+      missingProgramMessage(systemPrograms.postgresql, located.missing),
+    );
+  return located;
+}
 
 /**
  * Starts a fresh PostgreSQL server for tests and benchmarks: `initdb` in a temp folder, then

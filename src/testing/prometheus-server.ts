@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { access, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closedPortUrl } from './closed-port.ts';
+import { requireSystemProgram } from './system-programs.ts';
 
 /** A Prometheus server a test started, scraping the test's targets. */
 export interface PrometheusServer {
@@ -15,14 +16,12 @@ export interface PrometheusServer {
   close(): Promise<void>;
 }
 
-/** Where Debian's `prometheus` package puts the binary; `PROMETHEUS_BIN` overrides it. */
-export const defaultPrometheusBinary = '/usr/bin/prometheus';
-
 /**
  * Starts a real Prometheus in a temporary folder on a free loopback port, scraping `targets`
- * (`127.0.0.1:PORT`) every second, and resolves when its HTTP API is ready. Rejects with a clear
- * message when the binary is missing (install Debian's `prometheus`; `.ci/run` does) or when it
- * exits early (its log is quoted).
+ * (`127.0.0.1:PORT`) every second, and resolves when its HTTP API is ready. The binary is
+ * `binary`, else PROMETHEUS_BIN, else Debian's /usr/bin/prometheus, else one on PATH (`npm test`
+ * installs Debian's when it can). Rejects with a one-line message naming the install command
+ * when it is missing, or when it exits early (its log is quoted).
  * @example
  * const prometheus = await startPrometheus({ targets: ['127.0.0.1:8787'] });
  * await prometheus.waitForScrapes(2);
@@ -32,15 +31,7 @@ export async function startPrometheus(options: {
   binary?: string;
   job?: string;
 }): Promise<PrometheusServer> {
-  const binary = options.binary ?? process.env.PROMETHEUS_BIN ?? defaultPrometheusBinary;
-  try {
-    await access(binary, constants.X_OK);
-  } catch {
-    throw new Error(
-      `Prometheus is not installed: no executable at ${binary}. Install Debian's prometheus package ` +
-        '(apt-get install prometheus; .ci/run installs it) or set PROMETHEUS_BIN to its path.',
-    );
-  }
+  const binary = requireSystemProgram('prometheus', options.binary);
   const job = options.job ?? 'yeoul-test';
   const directory = await mkdtemp(join(tmpdir(), 'yeoul-prometheus-'));
   const config = [

@@ -21,6 +21,8 @@ export interface ToolExecutorOptions {
   signal?: AbortSignal;
   /** Asked before a tool with permission `ask` runs; without it such calls are refused. */
   approve?: (call: ToolCallRequest) => Promise<boolean>;
+  /** The session the calls belong to, handed to each tool's `execute`. */
+  sessionId?: string;
 }
 
 const defaultTimeoutMs = 10_000;
@@ -92,7 +94,12 @@ export class ToolExecutor {
     const { signal } = scope;
     try {
       const output = await raceAbort(
-        tool.execute(parsed.value, { signal, env, callId: call.id }),
+        tool.execute(parsed.value, {
+          signal,
+          env,
+          callId: call.id,
+          ...(this.#options.sessionId === undefined ? {} : { sessionId: this.#options.sessionId }),
+        }),
         signal,
       );
       return finish(formatToolOutput(output, tool.maxResultChars ?? defaultMaxResultChars), false);

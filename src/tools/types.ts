@@ -53,6 +53,8 @@ export interface ToolContext {
   signal: AbortSignal;
   env: ToolEnvironment;
   callId: string;
+  /** The session (thread) whose run made the call, when it has one. */
+  sessionId?: string;
 }
 
 /** A tool: a name the model calls it by, a description, a zod input schema and an execute function. */

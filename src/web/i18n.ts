@@ -89,6 +89,10 @@ const texts = {
     '내장 오프라인 모델입니다(언어 모델이 아닙니다). 실제 모델을 쓰려면 OPENAI_API_KEY나 ANTHROPIC_API_KEY(또는 YEOUL_MODEL, 예: ollama:llama3.2)를 설정하고 yeoul serve를 다시 시작하세요.',
   ],
   lastModelError: ['Last model error ({code}): {message}', '최근 모델 오류 ({code}): {message}'],
+  configError: [
+    'The config file has an error (the last good version is serving): {message}',
+    '설정 파일에 오류가 있습니다(마지막으로 정상이던 버전으로 동작 중): {message}',
+  ],
   apiKeyTitle: ['API key needed', 'API 키가 필요합니다'],
   apiKeyText: [
     'This server asks for a key (YEOUL_API_KEYS). It is kept for this browser session only.',

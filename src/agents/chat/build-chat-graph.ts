@@ -3,11 +3,10 @@ import { closeDanglingToolCalls, closeRunMessages } from '../close-tool-calls.ts
 import { createMemoryNode } from '../memory/memory-node.ts';
 import { isKorean, tooComplexAnswer } from '../prompts.ts';
 import type { AgentDependencies } from '../types.ts';
-import { addUsage } from '../usage.ts';
 import { createAgentNode } from './agent-node.ts';
 import { type ChatState, chatState } from './chat-state.ts';
-import { decideRoute } from './decide-route.ts';
 import { createRagNode } from './rag-node.ts';
+import { createRouterNode } from './router-node.ts';
 import { createToolsNode } from './tools-node.ts';
 
 /**
@@ -22,16 +21,7 @@ export function buildChatGraph(deps: AgentDependencies, options: CompileOptions 
     return state.iterations >= state.options.maxIterations ? 'limit' : 'tools';
   };
   return new StateGraph(chatState)
-    .addNode('router', async (state, context) => {
-      const question = state.messages.at(-1)?.content ?? '';
-      const decision = await decideRoute(question, deps, context.signal);
-      return {
-        route: decision.route,
-        routeReason: decision.reason,
-        passages: decision.passages,
-        usage: addUsage(state.usage, decision.usage, decision.usage.llmCalls),
-      };
-    })
+    .addNode('router', createRouterNode(deps))
     .addNode('rag', createRagNode(deps))
     .addNode('memory', createMemoryNode(deps))
     .addNode('agent', createAgentNode(deps))

@@ -37,21 +37,25 @@ export const askCommand = defineCommand({
     const options = requestOptions('ask', values);
     const sessionId = sessionOption('ask', values.session) ?? createId();
     const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
-    const payload = await withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
-      const reader = interactive
-        ? createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream })
-        : undefined;
-      try {
-        return await runTurn(
-          runtime,
-          { message, sessionId, options },
-          io,
-          reader ? (question) => reader.question(question) : undefined,
-        );
-      } finally {
-        reader?.close();
-      }
-    });
+    const payload = await withRuntime(
+      io.env,
+      { dataDir: values.data, config: values.config },
+      async (runtime) => {
+        const reader = interactive
+          ? createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream })
+          : undefined;
+        try {
+          return await runTurn(
+            runtime,
+            { message, sessionId, options },
+            io,
+            reader ? (question) => reader.question(question) : undefined,
+          );
+        } finally {
+          reader?.close();
+        }
+      },
+    );
     io.stdout.write(
       values.json ? `${JSON.stringify(payload, null, 2)}\n` : `${payload.response}\n`,
     );

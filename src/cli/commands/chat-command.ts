@@ -39,7 +39,7 @@ export const chatCommand = defineCommand({
     const options = requestOptions('chat', values);
     const sessionId = sessionOption('chat', values.session) ?? createId();
     const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
-    return withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
+    return withRuntime(io.env, { dataDir: values.data, config: values.config }, async (runtime) => {
       io.stdout.write(
         `session ${sessionId} (model ${runtime.model.info.provider}:${runtime.model.info.modelId})\n`,
       );

@@ -30,7 +30,7 @@ export const ingestCommand = defineCommand({
     const report = createProgressReporter(io.stderr, 9);
     const result = await withRuntime(
       io.env,
-      { dataDir: values.data },
+      { dataDir: values.data, config: values.config },
       (runtime) =>
         runtime.knowledge.ingestPaths(positionals, (progress) => {
           counts[progress.document.status] += 1;

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { yeoulVersion } from '../../core/index.ts';
 import { defineCommand } from '../define-command.ts';
+import { loadUserConfig } from '../open-runtime.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
 /** How long runs still going when the client leaves may finish before they are cancelled. */
@@ -33,15 +34,17 @@ export const mcpCommand = defineCommand({
     const { anonymousOwner, createLogger, createMcpBackend, createRuntime, readServerConfig } =
       await import('../../server/index.ts');
     const { serveMcpOnStdio } = await import('../../mcp/index.ts');
+    const userConfig = await loadUserConfig(io.env, values.config);
+    const { envWithConfig } = await import('../../config/index.ts');
     const config = readServerConfig(
-      io.env,
+      envWithConfig(io.env, userConfig?.config),
       values.data === undefined ? {} : { dataDir: values.data },
     );
     const logger = createLogger(
       { ...config.env, LOG_LEVEL: config.env.LOG_LEVEL || 'warn' },
       io.stderr as { write(text: string): void },
     );
-    const runtime = await createRuntime(config, { logger });
+    const runtime = await createRuntime(config, { logger, ...(userConfig ? { userConfig } : {}) });
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     process.once('SIGINT', onSignal);

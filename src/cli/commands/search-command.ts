@@ -28,7 +28,7 @@ export const searchCommand = defineCommand({
     const k = integerOption('search', '-k', values.k, { min: 1, max: 50 });
     const hits = await withRuntime(
       io.env,
-      { dataDir: values.data },
+      { dataDir: values.data, config: values.config },
       (runtime) => runtime.knowledge.search(query, k === undefined ? {} : { k }),
       { agents: false },
     );

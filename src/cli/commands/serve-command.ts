@@ -37,6 +37,7 @@ export const serveCommand = defineCommand({
       io.env,
       {
         dataDir: values.data,
+        config: values.config,
         port,
         host: values.host,
         sampleKnowledge: values['no-sample'] ? false : undefined,

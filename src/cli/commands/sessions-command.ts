@@ -52,7 +52,7 @@ export const sessionsCommand = defineCommand({
     const options = { agents: action === 'resume' };
     return withRuntime(
       io.env,
-      { dataDir: values.data },
+      { dataDir: values.data, config: values.config },
       async (runtime) => {
         if (action === 'list') return listSessions(runtime, io, values.json === true);
         const state = await runtime.runner.chat.getState(sessionId as string);

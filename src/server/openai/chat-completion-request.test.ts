@@ -4,7 +4,8 @@ import { HttpError } from '../http-error.ts';
 import { chatCompletionBody, v1TurnOf } from './chat-completion-request.ts';
 import { openAiError } from './openai-error.ts';
 
-const turnOf = (body: unknown) => v1TurnOf(chatCompletionBody.parse(body));
+const turnOf = (body: unknown) =>
+  v1TurnOf(chatCompletionBody.parse(body), ['chat', 'react', 'ops', 'triage']);
 
 describe('chat-completions requests', () => {
   it('turns the messages into the new turn and the history before it', () => {

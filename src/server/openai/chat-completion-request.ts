@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import type { GraphName } from '../../agents/index.ts';
 import type { ChatMessage } from '../../models/index.ts';
 import { HttpError } from '../http-error.ts';
 import { requestOptions } from '../schemas.ts';
 
-/** The graphs `/v1` offers as models, by model id. */
-export const v1Models: Record<string, GraphName> = {
-  'yeoul-chat': 'chat',
-  'yeoul-react': 'react',
-  'yeoul-ops': 'ops',
-};
+/** The model id `/v1` offers for a chat graph: `yeoul-<graph>`. */
+export function v1ModelOf(graph: string): string {
+  return `yeoul-${graph}`;
+}
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const otherPart = z.looseObject({ type: z.string() });
@@ -32,7 +29,10 @@ const toolFields = ['tools', 'functions', 'tool_choice', 'function_call'] as con
  * request that brings its own tools is refused (`unsupported_parameter`).
  */
 export const chatCompletionBody = z.looseObject({
-  model: z.string().min(1).describe('yeoul-chat, yeoul-react or yeoul-ops'),
+  model: z
+    .string()
+    .min(1)
+    .describe('yeoul-chat, yeoul-react, yeoul-ops or yeoul-<a chat graph of the config file>'),
   messages: z.array(message).min(1, 'at least one message').max(1000),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
@@ -47,7 +47,7 @@ export type ChatCompletionBody = z.infer<typeof chatCompletionBody>;
 
 /** What the agent gets from a chat-completions request. */
 export interface V1Turn {
-  graph: GraphName;
+  graph: string;
   /** The last message, the user's: the new turn. */
   message: string;
   /** The messages before it, as Yeoul's messages (used only without `x-session-id`). */
@@ -60,7 +60,7 @@ export interface V1Turn {
  * Checks a request beyond its schema and turns it into a turn: a known model, no tools
  * of the caller's, text content only, and a user message last.
  */
-export function v1TurnOf(body: ChatCompletionBody): V1Turn {
+export function v1TurnOf(body: ChatCompletionBody, chatGraphs: readonly string[]): V1Turn {
   const given = toolFields.filter((field) => {
     const value = (body as Record<string, unknown>)[field];
     return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
@@ -73,12 +73,12 @@ export function v1TurnOf(body: ChatCompletionBody): V1Turn {
       details: { param: given[0] },
     });
   }
-  const graph = v1Models[body.model];
+  const graph = chatGraphs.find((name) => v1ModelOf(name) === body.model);
   if (graph === undefined) {
     throw new HttpError({
       status: 404,
       code: 'model_not_found',
-      message: `The model \`${body.model}\` does not exist; the models are ${Object.keys(v1Models).join(', ')}`,
+      message: `The model \`${body.model}\` does not exist; the models are ${chatGraphs.map(v1ModelOf).join(', ')}`,
       details: { param: 'model' },
     });
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentResponse } from '../../agents/index.ts';
 import { interruptSchema } from '../response-schemas.ts';
-import { v1Models } from './chat-completion-request.ts';
+import { v1ModelOf } from './chat-completion-request.ts';
 
 const usageSchema = z.object({
   prompt_tokens: z.number().int(),
@@ -81,12 +81,15 @@ export const modelListSchema = z.object({
   ),
 });
 
-/** The models `/v1` offers: one per graph. */
-export function modelList(created: number): z.infer<typeof modelListSchema> {
+/** The models `/v1` offers: one per chat graph (`yeoul-<graph>`). */
+export function modelList(
+  created: number,
+  chatGraphs: readonly string[],
+): z.infer<typeof modelListSchema> {
   return {
     object: 'list',
-    data: Object.keys(v1Models).map((id) => ({
-      id,
+    data: chatGraphs.map((graph) => ({
+      id: v1ModelOf(graph),
       object: 'model' as const,
       created,
       owned_by: 'yeoul' as const,

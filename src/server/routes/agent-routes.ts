@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateInput } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
+import { requireChatGraph } from '../graph-names.ts';
 import { HttpError } from '../http-error.ts';
 import { runAgentCall } from '../run-request.ts';
 import type { FollowableStream } from '../run-streams.ts';
@@ -28,10 +29,12 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
         });
       }
     }
+    const graph = parsed.options?.graph;
+    if (graph !== undefined) requireChatGraph(runtime, graph);
     const sessionId = parsed.sessionId ?? createId();
     const owner = context.ownerOf(request);
     if (parsed.resume) await runtime.sessions.check(sessionId, owner);
-    else await runtime.sessions.claim(sessionId, owner, parsed.message);
+    else await runtime.sessions.claim(sessionId, owner, parsed.message, graph);
     const { sessionId: _given, ...rest } = parsed;
     return { ...rest, sessionId };
   };

@@ -1,17 +1,176 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createId } from '../../core/index.ts';
+import type { GraphEvent, RunResult, StateSchema } from '../../graph/index.ts';
+import { requireUserGraph } from '../graph-names.ts';
+import {
+  checkGraphInput,
+  type GraphRunBody,
+  graphParams,
+  graphRunBody,
+} from '../graph-run-schemas.ts';
+import { errorResponse } from '../http-error.ts';
+import { parseWith } from '../schemas.ts';
+import { sseHeaders, sseWriter } from '../sse.ts';
 import type { RouteContext } from './route-context.ts';
 
-/** GET /api/graphs: the chat, react and ops graphs as Mermaid flowcharts (for the web console). */
+/**
+ * GET /api/graphs (every graph, built-in and the config file's, drawn as Mermaid) and the
+ * generic run API of the config file's graphs: POST /api/graphs/:name/invoke (a state
+ * update in, the state out) and /stream (the run's events as Server-Sent Events).
+ */
 export function registerGraphRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { runner } = context.runtime;
-  let graphs: Array<{ name: 'chat' | 'react' | 'ops'; mermaid: string }> | undefined;
+  const { runtime } = context;
+  let builtins:
+    | Array<{ name: string; chat: boolean; builtin: boolean; mermaid: string }>
+    | undefined;
 
   app.get('/api/graphs', async () => {
-    graphs ??= [
-      { name: 'chat', mermaid: runner.chat.toMermaid() },
-      { name: 'react', mermaid: runner.react.toMermaid() },
-      { name: 'ops', mermaid: runner.ops.toMermaid() },
+    const { runner } = runtime;
+    builtins ??= [
+      { name: 'chat', chat: true, builtin: true, mermaid: runner.chat.toMermaid() },
+      { name: 'react', chat: true, builtin: true, mermaid: runner.react.toMermaid() },
+      { name: 'ops', chat: true, builtin: true, mermaid: runner.ops.toMermaid() },
     ];
-    return { graphs };
+    const users = [...runtime.userGraphs.values()].map((entry) => ({
+      name: entry.name,
+      chat: entry.chat,
+      builtin: false,
+      mermaid: entry.graph.toMermaid(),
+    }));
+    return { graphs: [...builtins, ...users] };
   });
+
+  /** Checks the request and claims its thread; the run itself goes in `start`. */
+  const prepare = async (request: FastifyRequest) => {
+    const { name } = parseWith(graphParams, request.params);
+    const entry = requireUserGraph(runtime, name);
+    const body = parseWith(graphRunBody, request.body);
+    if (body.input) checkGraphInput(name, entry.graph.schema, body.input);
+    const threadId = body.threadId ?? createId();
+    const owner = context.ownerOf(request);
+    if (body.resume) await runtime.sessions.check(threadId, owner);
+    else await runtime.sessions.claim(threadId, owner, titleOfInput(body.input), name);
+    return { name, graph: entry.graph, body, threadId };
+  };
+
+  /** Runs (or resumes) the graph on the thread in its place in the thread's line. */
+  const start = async (
+    prepared: Awaited<ReturnType<typeof prepare>>,
+    signal: AbortSignal,
+    onEvent?: (event: GraphEvent<StateSchema>) => void,
+  ) => {
+    const { graph, body, threadId } = prepared;
+    const entered = context.queue.enter(threadId);
+    const leave = entered instanceof Promise ? await entered : entered;
+    let failure: unknown;
+    try {
+      const config = { threadId, signal, ...(onEvent ? { onEvent } : {}) };
+      const result = body.resume
+        ? await graph.resumeRun(threadId, { ...config, answers: body.resume.answers })
+        : await graph.run(body.input as never, { ...config, onPendingRun: 'abandon' });
+      return resultBody(threadId, result);
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      leave(failure);
+    }
+  };
+
+  app.post('/api/graphs/:name/invoke', async (request, reply) => {
+    const prepared = await prepare(request);
+    const controller = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableEnded) controller.abort(new Error('the client went away'));
+    });
+    return start(prepared, controller.signal);
+  });
+
+  app.post('/api/graphs/:name/stream', async (request, reply) => {
+    const prepared = await prepare(request);
+    const controller = new AbortController();
+    const runId = createId();
+    let count = 0;
+    let writer: ReturnType<typeof sseWriter> | undefined;
+    const send = (event: string, data: unknown) => {
+      if (writer === undefined) {
+        reply.hijack();
+        reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
+        writer = sseWriter(reply.raw);
+        reply.raw.on('close', () => writer?.close());
+      }
+      count += 1;
+      writer.write({ id: `${runId}:${count}`, event, data });
+    };
+    try {
+      const body = await start(prepared, controller.signal, (event) => {
+        const forwarded = streamEventOf(event);
+        if (forwarded) send(forwarded.event, forwarded.data);
+      });
+      send('done', body);
+    } catch (error) {
+      if (writer === undefined) throw error;
+      send('error', errorResponse(error).body.error);
+    } finally {
+      writer?.close();
+    }
+  });
+}
+
+/** The invoke body of a graph run. */
+function resultBody(threadId: string, result: RunResult<StateSchema>) {
+  return {
+    threadId,
+    status: result.status,
+    values: result.values,
+    ...(result.interrupts.length > 0
+      ? {
+          interrupts: result.interrupts.map((pending) => ({
+            id: pending.id,
+            node: pending.node,
+            value: pending.value,
+            createdAt: new Date(pending.createdAt).toISOString(),
+          })),
+        }
+      : {}),
+  };
+}
+
+/** A graph event as the stream sends it: `step`, `custom`, `interrupt`; others stay inside. */
+function streamEventOf(
+  event: GraphEvent<StateSchema>,
+): { event: string; data: unknown } | undefined {
+  const path = (event as { path?: string[] }).path;
+  const where = path ? { path } : {};
+  switch (event.type) {
+    case 'node-start':
+      return { event: 'step', data: { node: event.node, phase: 'start', ...where } };
+    case 'node-end':
+      return {
+        event: 'step',
+        data: { node: event.node, phase: 'end', update: event.update, ...where },
+      };
+    case 'custom':
+      return {
+        event: 'custom',
+        data: { node: event.node, name: event.name, data: event.data, ...where },
+      };
+    case 'interrupt':
+      return {
+        event: 'interrupt',
+        data: {
+          node: event.node,
+          interrupts: event.interrupts.map((pending) => ({ id: pending.id, value: pending.value })),
+          ...where,
+        },
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** A thread's title from its first input: its text, when it has some. */
+function titleOfInput(input: GraphRunBody['input']): string {
+  const text = JSON.stringify(input ?? {});
+  return text === '{}' ? '' : text;
 }

@@ -13,7 +13,6 @@ import type { RouteContext } from './route-context.ts';
 export function registerSessionRoutes(app: FastifyInstance, context: RouteContext): void {
   const { runtime } = context;
   const runner = runtime.runner;
-  const chat = runner.chat;
 
   /** The session id of the path, checked to be the caller's. */
   const ownedSession = async (request: Parameters<RouteContext['ownerOf']>[0]) => {
@@ -35,6 +34,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         {
           sessionId: session.sessionId,
           title: session.title,
+          graph: session.graph,
           status: thread.status,
           updatedAt: new Date(thread.updatedAt).toISOString(),
         },
@@ -51,6 +51,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         sessions.push({
           sessionId: thread.threadId,
           title: '',
+          graph: 'chat',
           status: thread.status,
           updatedAt: new Date(thread.updatedAt).toISOString(),
         });
@@ -62,12 +63,15 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
 
   app.get('/api/sessions/:id', async (request) => {
     const id = await ownedSession(request);
-    const state = await chat.getState(id);
+    const graph = await runner.threadGraph(id);
+    const state = await graph.getState(id);
     if (state === undefined) throw notFound(id);
+    const values = state.values as { messages?: unknown; summary?: unknown };
     return {
       sessionId: id,
-      messages: state.values.messages,
-      summary: state.values.summary ?? '',
+      graph: (await runtime.sessions.graphOf(id)) ?? 'chat',
+      messages: Array.isArray(values.messages) ? values.messages : [],
+      summary: typeof values.summary === 'string' ? values.summary : '',
       interrupts: await runner.pendingInterrupts(id),
       status: state.status,
       running: runner.isRunning(id),
@@ -77,7 +81,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
 
   app.get('/api/sessions/:id/history', async (request) => {
     const id = await ownedSession(request);
-    const history = await chat.history(id);
+    const history = await (await runner.threadGraph(id)).history(id);
     if (history.length === 0) throw notFound(id);
     return {
       steps: history.map((entry) => ({
@@ -94,7 +98,8 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
 
   app.delete('/api/sessions/:id', async (request, reply) => {
     const id = await ownedSession(request);
-    if ((await chat.getState(id)) === undefined && !(await runtime.sessions.has(id))) {
+    const stored = await runtime.checkpointer.read(id);
+    if (stored.base === null && stored.entries.length === 0 && !(await runtime.sessions.has(id))) {
       throw notFound(id);
     }
     if (runner.isRunning(id)) await runner.cancel(id);

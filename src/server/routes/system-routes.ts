@@ -47,13 +47,14 @@ export function registerSystemRoutes(app: FastifyInstance, context: RouteContext
         ? { ...health.lastError, at: new Date(health.lastError.at).toISOString() }
         : null,
       embeddingModel: runtime.embedder?.name ?? null,
-      tools: runtime.tools.registry.describe(runtime.toolEnvironment).map((tool) => tool.name),
-      graphs: ['chat', 'react', 'ops'],
+      tools: runtime.registry.describe(runtime.toolEnvironment).map((tool) => tool.name),
+      graphs: ['chat', 'react', 'ops', ...runtime.userGraphs.keys()],
       uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000),
       activeRuns: runtime.runner.activeRuns,
       store: { backend: runtime.store.backend, instanceId: runtime.checkpointer.instanceId },
       search,
       mcpServers: runtime.mcp.status(),
+      config: runtime.configState,
     };
   });
 

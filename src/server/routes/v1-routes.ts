@@ -8,6 +8,7 @@ import {
 import { createId } from '../../core/index.ts';
 import { MemoryCheckpointer } from '../../graph/index.ts';
 import { approvalNotice } from '../approval-notice.ts';
+import { chatGraphNames } from '../graph-names.ts';
 import { HttpError } from '../http-error.ts';
 import { chatCompletionBody, type V1Turn, v1TurnOf } from '../openai/chat-completion-request.ts';
 import { completionOf, modelList } from '../openai/chat-completion-response.ts';
@@ -31,10 +32,20 @@ const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
 export function registerV1Routes(app: FastifyInstance, context: RouteContext): void {
   const { runtime } = context;
   const memory = new MemoryCheckpointer();
-  let stateless: AgentRunner | undefined;
+  let stateless: { runner: AgentRunner; app: unknown } | undefined;
+  /** The in-memory runner of stateless calls, rebuilt when the config file changed. */
   const statelessRunner = () => {
-    stateless ??= createAgentRunner(runtime.agentDependencies, memory);
-    return stateless;
+    const app = runtime.app;
+    if (stateless?.app !== app) {
+      const userGraphs = app.graphs.map((entry) => ({
+        ...entry,
+        graph: entry.source.compile({ name: entry.name, checkpointer: memory }),
+      }));
+      const runner = createAgentRunner(app.deps, memory, { ...app.runner, userGraphs });
+      stateless = { app, runner };
+      return runner;
+    }
+    return stateless.runner;
   };
   const created = Math.floor(context.startedAt / 1000);
 
@@ -57,9 +68,9 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
     };
     const withHistory = turn.history.length > 0 ? { ...call, history: turn.history } : call;
     if (sessionId !== undefined) {
-      await runtime.sessions.claim(sessionId, owner, turn.message);
+      await runtime.sessions.claim(sessionId, owner, turn.message, turn.graph);
       // A session's memory holds the earlier turns; a new session starts from the request's.
-      const fresh = (await runtime.runner.chat.getState(sessionId)) === undefined;
+      const fresh = (await runtime.checkpointer.read(sessionId)).entries.length === 0;
       return {
         payload: await runAgentCall(context, fresh ? withHistory : call, options),
         sessionId,
@@ -70,7 +81,7 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
       const payload = await runAgentCall(context, withHistory, { ...options, runner });
       if (payload.status !== 'interrupted') return { payload, sessionId: null };
       await keepPausedRun(memory, runtime.checkpointer, call.sessionId);
-      await runtime.sessions.claim(call.sessionId, owner, turn.message);
+      await runtime.sessions.claim(call.sessionId, owner, turn.message, turn.graph);
       return { payload, sessionId: call.sessionId };
     } finally {
       await runner.deleteSession(call.sessionId);
@@ -79,7 +90,7 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
 
   const prepare = (request: FastifyRequest) => {
     const body = parseWith(chatCompletionBody, request.body);
-    const turn = v1TurnOf(body);
+    const turn = v1TurnOf(body, chatGraphNames(runtime));
     const problem = validateInput(turn.message, runtime.model.settings.maxInputTokens);
     if (problem) {
       throw new HttpError({
@@ -113,7 +124,7 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
       });
       v1.setNotFoundHandler((request, reply) => notFound(app, request, reply));
 
-      v1.get('/models', async () => modelList(created));
+      v1.get('/models', async () => modelList(created, chatGraphNames(runtime)));
 
       v1.post('/chat/completions', async (request, reply) => {
         const { body, turn, sessionId, identity } = prepare(request);

@@ -139,7 +139,10 @@ describe('startPrometheus', () => {
   it('fails with install instructions when the binary is missing', async () => {
     await assert.rejects(
       startPrometheus({ targets: ['127.0.0.1:1'], binary: '/nonexistent/prometheus' }),
-      /Prometheus is not installed: no executable at \/nonexistent\/prometheus\. Install Debian's prometheus package/,
+      {
+        message:
+          /^Prometheus is missing \(no executable at \/nonexistent\/prometheus\);.* Install it: .*\bprometheus\b.* \(or set PROMETHEUS_BIN to its path\)$/,
+      },
     );
   });
 });

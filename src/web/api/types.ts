@@ -1,6 +1,7 @@
 // The shapes of Yeoul's HTTP API as the console reads them (../shared/CONTRACT.md "HTTP API").
 
-export type GraphName = 'chat' | 'react' | 'ops';
+/** A chat graph: `chat`, `react`, `ops`, or one of the server's config file. */
+export type GraphName = string;
 
 export interface Usage {
   llmCalls: number;
@@ -116,6 +117,8 @@ export interface AgentStatus {
   version?: string;
   model: string;
   lastModelError?: { code: string; message: string; at: string } | null;
+  /** The config file's state (`yeoul dev` reports a broken save here until it is fixed). */
+  config?: { state: 'ok' | 'error'; error?: string; loadedAt: string };
 }
 
 /** An error in the contract's words: `{code, message}`. */

@@ -34,7 +34,10 @@ export function savedRunOptions(): RunOptions {
   try {
     const saved = JSON.parse(localStorage.getItem(optionsKey) ?? '{}') as Partial<RunOptions>;
     return {
-      graph: saved.graph === 'react' || saved.graph === 'ops' ? saved.graph : 'chat',
+      graph:
+        typeof saved.graph === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(saved.graph)
+          ? saved.graph
+          : 'chat',
       evaluate: saved.evaluate === true,
       temperature: typeof saved.temperature === 'number' ? saved.temperature : null,
     };

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { getJson } from '../api/api-client.ts';
 import type { GraphName } from '../api/types.ts';
 import type { RunOptions } from '../chat/run-stream.ts';
 import { savedRunOptions, saveRunOptions } from '../chat/saved-state.ts';
@@ -18,9 +19,27 @@ interface ComposerProps {
 export function Composer(props: ComposerProps) {
   const [text, setText] = useState('');
   const [options, setOptions] = useState<RunOptions>(savedRunOptions);
+  const [graphs, setGraphs] = useState<GraphName[]>(['chat', 'react', 'ops']);
   const box = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => box.current?.focus(), []);
+  // Every chat graph the server serves, the config file's included.
+  useEffect(() => {
+    let live = true;
+    getJson<{ graphs: Array<{ name: string; chat: boolean }> }>('/api/graphs')
+      .then((body) => {
+        if (!live) return;
+        const names = (body.graphs ?? []).filter((graph) => graph.chat).map((graph) => graph.name);
+        if (names.length > 0) setGraphs(names);
+        // A graph saved from an earlier config that is gone now falls back to chat.
+        if (!names.includes(options.graph))
+          setOptions((current) => ({ ...current, graph: 'chat' }));
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
   useEffect(() => saveRunOptions(options), [options]);
 
   const send = () => {
@@ -62,13 +81,12 @@ export function Composer(props: ComposerProps) {
           <label>
             ${t('graph')}
             <select
+              data-testid="graph-select"
               value=${options.graph}
               onChange=${(event: Event) =>
                 change({ graph: (event.target as HTMLSelectElement).value as GraphName })}
             >
-              <option value="chat">chat</option>
-              <option value="react">react</option>
-              <option value="ops">ops</option>
+              ${graphs.map((name) => html`<option key=${name} value=${name}>${name}</option>`)}
             </select>
           </label>
           <label class="check">

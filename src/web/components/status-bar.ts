@@ -10,11 +10,16 @@ export function StatusBar(props: { runsVersion: number; authVersion: number }) {
 
   useEffect(() => {
     let live = true;
-    getJson<AgentStatus>('/api/agent/status')
-      .then((value) => live && setStatus(value))
-      .catch(() => undefined);
+    const load = () =>
+      getJson<AgentStatus>('/api/agent/status')
+        .then((value) => live && setStatus(value))
+        .catch(() => undefined);
+    void load();
+    // A config file saved under `yeoul dev` changes the status without a run: look again now and then.
+    const timer = setInterval(load, 5000);
     return () => {
       live = false;
+      clearInterval(timer);
     };
   }, [props.runsVersion, props.authVersion]);
 
@@ -32,6 +37,13 @@ export function StatusBar(props: { runsVersion: number; authVersion: number }) {
         error
           ? html`<span class="status-error">
               ${t('lastModelError', { code: error.code, message: error.message })}
+            </span>`
+          : null
+      }
+      ${
+        status?.config?.state === 'error'
+          ? html`<span class="status-error" data-testid="config-error">
+              ${t('configError', { message: status.config.error ?? '' })}
             </span>`
           : null
       }

@@ -1,0 +1,98 @@
+import type { GraphKit, MemorySettings } from '../agents/index.ts';
+import type { CompiledGraph, StateGraph, StateSchema } from '../graph/index.ts';
+import type { ModelSpec } from '../models/index.ts';
+import type { Permission, ToolDefinition } from '../tools/index.ts';
+
+/** The built-in agents a config file may configure. */
+export const builtinAgentNames = ['chat', 'react', 'ops'] as const;
+
+/** A built-in agent's name. */
+export type BuiltinAgentName = (typeof builtinAgentNames)[number];
+
+/** How a config file configures one built-in agent. */
+export interface AgentSettings {
+  /** Replaces the first paragraph of the agent's system prompt (up to its first blank line). */
+  persona?: string;
+  /** Exactly the tools the agent is offered, by name (built-in, MCP or the config's own). */
+  tools?: string[];
+  /** `provider:model id`, or any AI SDK language model object. */
+  model?: ModelSpec;
+  /** The conversation memory's limits (seed 004: 10 messages, 5 kept, 3 summaries). */
+  memory?: Partial<MemorySettings>;
+}
+
+/** A graph a config file serves: a StateGraph (uncompiled), or a factory that builds one from the kit. */
+export type UserGraph =
+  // biome-ignore lint/suspicious/noExplicitAny: user graphs have states of their own
+  | StateGraph<any, any>
+  // biome-ignore lint/suspicious/noExplicitAny: user graphs have states of their own
+  | ((kit: GraphKit) => StateGraph<any, any> | Promise<StateGraph<any, any>>);
+
+/** What the environment sets about models, in a config file (the environment still wins). */
+export interface ModelsSettings {
+  /** The default model of every agent (`YEOUL_MODEL`), or an AI SDK model object. */
+  default?: ModelSpec;
+  /** `YEOUL_EMBEDDING_MODEL`. */
+  embedding?: string;
+  /** `YEOUL_MODEL_TIMEOUT_MS`. */
+  timeoutMs?: number;
+  /** `YEOUL_MAX_INPUT_TOKENS`. */
+  maxInputTokens?: number;
+  /** `YEOUL_MAX_OUTPUT_TOKENS`. */
+  maxOutputTokens?: number;
+}
+
+/** The knowledge base's settings (`YEOUL_SEARCH_URL`, `YEOUL_SAMPLE_KNOWLEDGE`). */
+export interface KnowledgeSettings {
+  searchUrl?: string;
+  /** Ingest the bundled sample documents on the first start (default true). */
+  sampleDocuments?: boolean;
+}
+
+/** A scorer of evaluations (`defineScorer`), checked by the evaluation runner. */
+export interface ScorerLike {
+  name: string;
+  score: (...args: never[]) => unknown;
+}
+
+/**
+ * What `yeoul.config.ts` default-exports (CONTRACT.md "Building on Yeoul"). Every key is
+ * optional; the environment still works alone, and where both set a value the
+ * environment wins.
+ */
+export interface YeoulConfig {
+  // biome-ignore lint/suspicious/noExplicitAny: tools take inputs of their own types
+  tools?: ToolDefinition<any>[];
+  agents?: Partial<Record<BuiltinAgentName, AgentSettings>>;
+  graphs?: Record<string, UserGraph>;
+  scorers?: ScorerLike[];
+  models?: ModelsSettings;
+  /** Servers in the `YEOUL_MCP_CONFIG` format (`{NAME: {command, args?, env?} | {url, headers?}}`). */
+  mcpServers?: Record<string, Record<string, unknown>>;
+  /** Tool permissions by name (`YEOUL_TOOL_PERMISSIONS` overrides them). */
+  permissions?: Record<string, Permission>;
+  knowledge?: KnowledgeSettings;
+  /** Where `query_logs` reads (`YEOUL_LOGS`). */
+  logs?: string;
+  /** Prometheus HTTP API base for `query_metrics` (`YEOUL_PROMETHEUS_URL`). */
+  prometheusUrl?: string;
+}
+
+/** A graph entry as loaded: its name and what the config gave. */
+export interface LoadedGraph {
+  name: string;
+  graph: UserGraph;
+}
+
+/** A config file, read and checked. */
+export interface LoadedConfig {
+  /** The file it came from (absolute). */
+  path: string;
+  config: YeoulConfig;
+  /** Every local file the config imported (itself included), for `yeoul dev` to watch. */
+  files: string[];
+  loadedAt: Date;
+}
+
+/** A compiled user graph, as the runner keeps it. */
+export type CompiledUserGraph = CompiledGraph<StateSchema, unknown>;
