@@ -1,7 +1,7 @@
 // The package's one public door (`import … from 'yeoul'`): re-exports only, each by name.
 // The built package points its `exports['.']` at this file's build (dist/index.js).
-// It holds the graph builder (StateGraph, channels, interrupts), defineTool, the built-in
-// agents' nodes and states for reuse in a graph of one's own, and the error classes.
+// It holds defineConfig, defineTool, the graph builder (StateGraph, channels, interrupts),
+// the built-in agents' nodes and states for reuse in a graph of one's own, and the errors.
 
 export {
   type AgentDependencies,
@@ -9,12 +9,22 @@ export {
   createAgentNode,
   createMemoryNode,
   createRagNode,
+  createRouterNode,
   createToolsNode,
   decideRoute,
   evaluateAnswer,
+  type GraphKit,
   opsState,
   reactState,
 } from './agents/index.ts';
+export {
+  type AgentSettings,
+  ConfigFileError,
+  defineConfig,
+  type ModelsSettings,
+  type UserGraph,
+  type YeoulConfig,
+} from './config/index.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './core/index.ts';
 export {
   answerFor,

@@ -20,6 +20,8 @@ export const wordCount = defineTool({
 
 /** A message of the graph below: what the user said, or what it answers. */
 interface Message {
+  /** Given by Yeoul when the message is stored. */
+  id?: string;
   role: 'user' | 'assistant';
   content: string;
 }
