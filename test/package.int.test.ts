@@ -16,6 +16,8 @@ const installed = join(project, 'node_modules', 'yeoul');
 /** Node 24 (the one running this test) first on PATH, so npm and the bin run on it. */
 const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
 const minute = 60_000;
+/** The repository has a typed client: then the package must ship it as `yeoul/client`. */
+const hasClient = existsSync(join(repoRoot, 'src', 'client', 'index.ts'));
 
 // Settings of an npm running this test (its prefix, its script) are not the project's.
 for (const name of Object.keys(process.env)) if (name.startsWith('npm_')) delete process.env[name];
@@ -68,6 +70,7 @@ describe('the packed package', { timeout: 20 * minute }, () => {
       'dist/index.d.ts',
       'dist/testing/public.js',
       'dist/testing/public.d.ts',
+      ...(hasClient ? ['dist/client/index.js', 'dist/client/index.d.ts'] : []),
       'dist/web/index.html',
       'dist/web/main.ts',
       'dist/tools/builtin/calculator/math-worker-thread.js',
@@ -141,9 +144,14 @@ describe('the packed package', { timeout: 20 * minute }, () => {
       const status = (await (await fetch(`${server.url}/api/agent/status`)).json()) as {
         status: string;
         model: string;
+        tools: string[];
+        graphs: string[];
       };
       assert.equal(status.status, 'ok');
       assert.match(status.model, /^offline:/);
+      // The project's yeoul.config.ts was loaded: its tool and its graph are served.
+      assert.ok(status.tools.includes('word_count'), status.tools.join(', '));
+      assert.ok(status.graphs.includes('word-counter'), status.graphs.join(', '));
       const page = await fetch(`${server.url}/`);
       assert.equal(page.status, 200);
       assert.match(await page.text(), /<script type="module" src="\/web\/main\.ts"/);
@@ -199,7 +207,7 @@ describe('the packed package', { timeout: 20 * minute }, () => {
       "import { StateGraph } from 'yeoul';\nnew StateGraph(1);\n",
     );
     const wrong = await run('npx', ['tsc', '--noEmit'], project, 3 * minute);
-    assert.equal(wrong.code, 2, wrong.stdout);
+    assert.notEqual(wrong.code, 0, wrong.stdout);
     assert.match(wrong.stdout, /wrong\.ts/);
     rmSync(join(project, 'wrong.ts'));
     assertSucceeded(await run('npx', ['tsc', '--noEmit'], project, 3 * minute), 'tsc --noEmit');
@@ -208,7 +216,7 @@ describe('the packed package', { timeout: 20 * minute }, () => {
 
 /** Uses each entry point the way a project would; prints what it saw as JSON. */
 const exportsCheck = `import assert from 'node:assert/strict';
-import { YeoulClient } from 'yeoul/client';
+${hasClient ? "import { YeoulClient } from 'yeoul/client';" : ''}
 import { scriptedLanguageModel, startThrowawayServer } from 'yeoul/testing';
 import {
   append,
@@ -235,9 +243,18 @@ assert.ok(new GraphValidationError({ problems: ['x'] }) instanceof YeoulError);
 const model = scriptedLanguageModel([{ text: 'scripted answer' }]);
 const server = await startThrowawayServer({ model });
 try {
-  const client = new YeoulClient({ baseUrl: server.url });
+  ${
+    hasClient
+      ? `const client = new YeoulClient({ baseUrl: server.url });
   const status = await client.status();
-  const answer = await client.invoke({ message: 'hello' });
+  const answer = await client.invoke({ message: 'hello' });`
+      : `const status = await (await fetch(server.url + '/api/agent/status')).json() as { status: string };
+  const answer = await (await fetch(server.url + '/api/agent/invoke', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'hello' }),
+  })).json() as { response: string };`
+  }
   process.stdout.write(
     JSON.stringify({ visited: state.visited, total: state.total, status: status.status, answer: answer.response }),
   );

@@ -60,11 +60,16 @@ export async function startServeProcess(
   options: { command?: string[]; cwd?: string } = {},
 ): Promise<ServeProcess> {
   const [program, ...prefix] = options.command ?? [process.execPath, cliPath, 'serve'];
+  // Another command (npm start) starts the server as its own child: signals go to the group.
+  const group = options.command !== undefined;
   const child = spawn(program as string, [...prefix, '--port', '0', '--data', dataDir, ...args], {
     env: childEnv(env),
     stdio: 'pipe',
+    detached: group,
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
+  const signal = (name: NodeJS.Signals) =>
+    group && child.pid !== undefined ? process.kill(-child.pid, name) : child.kill(name);
   child.stdin.end();
   const exited = new Promise<number | string>((resolve) =>
     child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
@@ -88,11 +93,11 @@ export async function startServeProcess(
     child,
     exited,
     async kill() {
-      child.kill('SIGKILL');
+      signal('SIGKILL');
       await exited;
     },
     async stop() {
-      child.kill('SIGTERM');
+      signal('SIGTERM');
       await exited;
     },
   };
