@@ -1,14 +1,19 @@
 // `npm run bench:server`: load on Yeoul's HTTP API with autocannon — invoke on the offline
 // model, and streams against a fake OpenAI-compatible model that answers after 300 ms
 // with streamed tokens — at 10, 100 and 1000 connections, beside a bare Fastify hello
-// route measured in the same run as the ceiling. Each server runs in its own process.
+// route measured in the same run as the ceiling — and Yeoul beside the servers people would
+// pick instead, Mastra and LangGraph's Agent Server, on one scripted model (`peers`,
+// bench/lib/peer-comparison.ts; `--only peers` runs just that, `--smoke` checks one turn
+// through each). Each server runs in its own process.
 // Progress goes to stderr; the last line on stdout is one JSON object with `targets`.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { onlyPostgres } from './lib/bench-postgres.ts';
+import { comparePeers, peerTargets, smokePeers } from './lib/peer-comparison.ts';
 import { benchPostgresServer } from './lib/postgres-server-load.ts';
+import { processTreeRss } from './lib/process-tree-rss.ts';
+import { type ReadyProcess, spawnReady } from './lib/ready-process.ts';
 import { ratio, target } from './lib/stats.ts';
 
 const quick = process.argv.includes('--quick');
@@ -23,33 +28,19 @@ async function start(
   mode: string,
   env: Record<string, string> = {},
   argument?: string,
-): Promise<{ url: string; pid: number }> {
-  const child = spawn(
-    process.execPath,
+): Promise<ReadyProcess> {
+  const server = await spawnReady(
+    mode,
     [
       '--max-semi-space-size=8',
       join(import.meta.dirname, 'lib', 'bench-server-process.ts'),
       mode,
       ...(argument === undefined ? [] : [argument]),
     ],
-    { env: { ...childEnv, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    { env: { ...childEnv, ...env } },
   );
-  children.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /READY (\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`${mode} exited (${code}) before it was ready`)));
-  });
-  return { url, pid: child.pid as number };
-}
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  children.push(server.child);
+  return server;
 }
 
 async function load(name: string, url: string, connections: number, body?: unknown, pid?: number) {
@@ -73,7 +64,7 @@ async function load(name: string, url: string, connections: number, body?: unkno
     p99Ms: result.latency.p99,
     requests: result.requests.total,
     errors: result.errors + result.timeouts + result.non2xx,
-    ...(pid === undefined ? {} : { rssBytes: rssOf(pid) }),
+    ...(pid === undefined ? {} : { rssBytes: processTreeRss(pid) }),
   };
   log(
     `${name} @${connections}: ${summary.requestsPerSecond} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, errors ${summary.errors}${summary.rssBytes ? `, RSS ${(summary.rssBytes / 1e6).toFixed(0)} MB` : ''}`,
@@ -82,6 +73,27 @@ async function load(name: string, url: string, connections: number, body?: unkno
 }
 
 const calculation = { message: '123 * 456 계산해줘' };
+
+// `--smoke`: one calculator turn (invoke and stream) through Yeoul and each peer, checked.
+if (process.argv.includes('--smoke')) {
+  await smokePeers({ env: childEnv, log });
+  process.exit(0);
+}
+
+const startModel = (delayMs: number) => start('scripted-model', {}, String(delayMs));
+
+// `--only peers`: just Yeoul against Mastra and LangGraph's Agent Server.
+if (process.argv.join(' ').includes('--only peers')) {
+  try {
+    const peers = await comparePeers({ quick, env: childEnv, log, startModel });
+    console.log(
+      JSON.stringify({ bench: 'server', quick, only: 'peers', peers, targets: peerTargets(peers) }),
+    );
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+  }
+  process.exit(0);
+}
 
 // `--only postgres`: just the instances on PostgreSQL.
 if (onlyPostgres()) {
@@ -158,6 +170,9 @@ try {
     );
   }
   const postgres = await benchPostgresServer({ start, load, log }, calculation, databaseUrl);
+  // The servers above are done: stopped, so that only the compared ones run.
+  for (const child of children.splice(0)) child.kill('SIGTERM');
+  const peers = await comparePeers({ quick, env: childEnv, log, startModel });
   const at100 = stream.find((run) => run.connections === 100);
   const at1000 = stream.find((run) => run.connections === 1000);
   const invokeAt100 = invoke.find((run) => run.connections === 100);
@@ -174,6 +189,8 @@ try {
       stream,
       // Reported without a target: one and two instances sharing PostgreSQL.
       postgres,
+      // Yeoul, Mastra and LangGraph's Agent Server on the same scripted calculator turn.
+      peers,
       smallTalkVsHello: ratio(greeting.requestsPerSecond, helloRun.requestsPerSecond),
       // What this machine allows at best, measured in this run: each target's value with
       // everything of Yeoul's taken away but the fake model (p99) or the durable writes.
@@ -182,20 +199,24 @@ try {
         invokeVsHello: ratio(durableRun.requestsPerSecond, helloRun.requestsPerSecond),
       },
       invokeVsHello: ratio(invokeAt100?.requestsPerSecond ?? 0, helloRun.requestsPerSecond),
-      // Ratios to the floors measured in this same run (issue 19): what Yeoul adds on top of
-      // the durable writes a turn must make, and on top of the model's own latency.
+      // Issue 26: against the better peer of each measure. The floor ratios (issue 19) stay
+      // as tracked numbers, their goals at the level measured when the peers came in, so a
+      // regression shows; they no longer block (`blocking: false`).
       targets: {
+        ...peerTargets(peers),
         errorsAt1000: target(at1000?.errors ?? Number.NaN, 0, 'lower'),
-        invokeVsDurableFloor: target(
-          ratio(invokeAt100?.requestsPerSecond ?? 0, durableRun.requestsPerSecond),
-          0.5,
-          'higher',
-        ),
-        streamP99VsModelFloor: target(
-          ratio(at100?.p99Ms ?? Number.NaN, modelAlone.p99Ms),
-          1.3,
-          'lower',
-        ),
+        invokeVsDurableFloor: {
+          ...target(
+            ratio(invokeAt100?.requestsPerSecond ?? 0, durableRun.requestsPerSecond),
+            0.24,
+            'higher',
+          ),
+          blocking: false,
+        },
+        streamP99VsModelFloor: {
+          ...target(ratio(at100?.p99Ms ?? Number.NaN, modelAlone.p99Ms), 1.4, 'lower'),
+          blocking: false,
+        },
       },
     }),
   );

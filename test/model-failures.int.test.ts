@@ -10,6 +10,7 @@ import {
   closedPortUrl,
   type FakeCompletion,
   readEvents,
+  startFakeHttpServer,
   startFakeOpenAiServer,
 } from '../src/testing/index.ts';
 
@@ -143,4 +144,54 @@ describe('a model that fails', () => {
       }
     });
   }
+});
+
+describe('a model base URL on a port fetch refuses (a "bad port")', () => {
+  it('is refused at start, naming the port and why', async () => {
+    await assert.rejects(
+      createRuntime(
+        readServerConfig({
+          YEOUL_DATA_DIR: mkdtempSync(join(root, 'data-')),
+          PORT: '0',
+          YEOUL_SAMPLE_KNOWLEDGE: 'false',
+          YEOUL_MODEL: 'compat:failing',
+          YEOUL_COMPAT_BASE_URL: 'http://127.0.0.1:6000/v1',
+        }),
+      ),
+      (error: Error) => {
+        assert.equal((error as Json).code, 'model_config');
+        assert.match(error.message, /YEOUL_COMPAT_BASE_URL .*port 6000 is blocked by fetch/);
+        assert.match(error.message, /choose another port/);
+        return true;
+      },
+    );
+  });
+
+  it('reached through a redirect, is reported as unreachable at once, not retried', async () => {
+    const proxy = await startFakeHttpServer(() => ({
+      kind: 'json',
+      status: 307,
+      body: {},
+      headers: { location: 'http://127.0.0.1:6665/v1/chat/completions' },
+    }));
+    const { server, lines } = await serveWithModel(`${proxy.url}/v1`);
+    try {
+      const invoke = await fetch(`${server.url}/api/agent/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Hello there' }),
+      });
+      const payload = (await invoke.json()) as Json;
+      assert.equal(payload.status, 'error');
+      assert.equal(payload.errorCode, 'model_unreachable');
+      assert.equal(proxy.requests.length, 1, 'a blocked port is never retried');
+      const status = (await (await fetch(`${server.url}/api/agent/status`)).json()) as Json;
+      assert.match(status.lastModelError.message, /after 1 attempt: unreachable: .*bad port/);
+      const warning = lines.find((line) => line.code === 'model_unreachable');
+      assert.match(String(warning?.cause), /bad port/);
+    } finally {
+      await server.close();
+      await proxy.close();
+    }
+  });
 });

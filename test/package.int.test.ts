@@ -137,7 +137,7 @@ describe('the packed package', { timeout: 20 * minute }, () => {
 
   it('serves the API, an offline answer and the web console with `npm start`', async () => {
     const server = await startServeProcess(join(work, 'data'), { PATH: path }, [], {
-      command: ['npm', 'start', '--'],
+      argv: ['npm', 'start', '--'],
       cwd: project,
     });
     try {

@@ -1,7 +1,9 @@
 // Child of bench/server.ts: starts Yeoul's server (`yeoul`), a bare Fastify hello route
 // (`hello`), a bare Fastify route making only the durable writes of one Yeoul turn
 // (`durable-floor <message>`), or a fake OpenAI-compatible model answering after 300 ms
-// (`fake-model`), on an ephemeral port, and prints `READY <url>`. Yeoul is on SQLite unless
+// (`fake-model`), or the scripted model every server of the peer comparison talks to
+// (`scripted-model [delayMs]`: a calculator call, then the answer once the tool's result is
+// in), on an ephemeral port, and prints `READY <url>`. Yeoul is on SQLite unless
 // the parent gives this child DATABASE_URL (only bench/lib/postgres-server-load.ts does).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import Fastify from 'fastify';
 import { createId } from '../../src/core/index.ts';
 import { createRuntime, readServerConfig, startServer } from '../../src/server/index.ts';
 import { startFakeOpenAiServer } from '../../src/testing/index.ts';
+import { calculatorTurn } from './calculator-turn.ts';
 
 const mode = process.argv[2];
 const runtime = () =>
@@ -71,6 +74,15 @@ if (mode === 'hello') {
       keepRequests: false,
     },
   );
+  console.log(`READY ${fake.baseUrl}`);
+} else if (mode === 'scripted-model') {
+  const fake = await startFakeOpenAiServer(calculatorTurn, {
+    delayMs: Number(process.argv[3] ?? 0),
+    keepRequests: false,
+    // As a hosted model API does: an idle connection is not closed under a client that is
+    // about to reuse it (Node's 5 s default made Mastra's model calls fail on a busy machine).
+    keepAliveTimeoutMs: 120_000,
+  });
   console.log(`READY ${fake.baseUrl}`);
 } else if (mode === 'yeoul') {
   const yeoul = await runtime();

@@ -1,5 +1,6 @@
 import { askCommand } from './commands/ask-command.ts';
 import { chatCommand } from './commands/chat-command.ts';
+import { devCommand } from './commands/dev-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
 import { initCommand } from './commands/init-command.ts';
@@ -14,6 +15,7 @@ import type { Command } from './define-command.ts';
 /** Every `yeoul` command, in the order the help lists them. */
 export const commands: readonly Command[] = [
   serveCommand,
+  devCommand,
   chatCommand,
   askCommand,
   ingestCommand,

@@ -1,5 +1,6 @@
 export { type App, type AppBase, buildApp } from './build-app.ts';
 export { envWithConfig } from './config-env.ts';
+export { ConfigWatcher, type ConfigWatchHandlers } from './config-watcher.ts';
 export { defineConfig } from './define-config.ts';
 export { ConfigFileError } from './errors/config-file-error.ts';
 export { configFileNames, findConfigFile } from './find-config-file.ts';

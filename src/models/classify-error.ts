@@ -1,4 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
+import { StreamProviderError } from 'ai';
+import { blockedPort, blockedPortReason } from '../core/index.ts';
 import type { ModelFailureReason } from './errors/model-call-error.ts';
 import { type RetryDecision, retryAfterMs } from './retry.ts';
 
@@ -50,6 +52,8 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
   const detail = describe(error);
   if (timedOut)
     return { reason: 'timeout', status: undefined, retryable: true, detail: 'no answer in time' };
+  const refusedPort = blockedPortFailure(error);
+  if (refusedPort !== undefined) return refusedPort;
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const retryAfter = retryAfterMs(error.responseHeaders);
@@ -73,14 +77,26 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
     // A success status with a body that did not parse: a cut or garbled answer, often passing.
     if (status >= 200 && status < 300)
       return { ...base, reason: 'invalid_response', retryable: true };
-    if (status === 429) return { ...base, reason: 'rate_limited', retryable: true };
-    if (status === 408 || status === 409 || status >= 500)
-      return { ...base, reason: 'unavailable', retryable: true };
-    if (status === 401 || status === 403) return { ...base, reason: 'auth', retryable: false };
-    return { ...base, reason: 'bad_request', retryable: false };
+    // Gemini refuses a wrong key with 400 and the reason API_KEY_INVALID.
+    if (status === 400 && error.responseBody?.includes('API_KEY_INVALID'))
+      return { ...base, reason: 'auth', retryable: false };
+    return byStatus(status, base);
+  }
+  // An error the provider read inside a stream that had begun (Bedrock's throttlingException
+  // or validationException frames): its status says what it is, as an HTTP one would.
+  if (StreamProviderError.isInstance(error) && error.statusCode !== undefined) {
+    const type = error.type ? `${error.type}: ` : '';
+    const base = { status: error.statusCode, detail: `${type}${error.message}`.slice(0, 300) };
+    const sorted = byStatus(error.statusCode, base);
+    // A failure the provider calls passing (Bedrock's modelStreamErrorException, 424) is the
+    // model not serving, not a request to fix.
+    return sorted.reason === 'bad_request' && error.isRetryable
+      ? { ...base, reason: 'unavailable', retryable: true }
+      : sorted;
   }
   const name = (error as { name?: string } | null)?.name ?? '';
-  if (name === 'AI_LoadAPIKeyError')
+  // The Bedrock provider reports credentials the AWS chain could not find in a plain Error.
+  if (name === 'AI_LoadAPIKeyError' || (error instanceof Error && awsCredentialsMissing(error)))
     return { reason: 'auth', status: undefined, retryable: false, detail };
   if (refusedRequestNames.has(name))
     return { reason: 'bad_request', status: undefined, retryable: false, detail };
@@ -94,6 +110,45 @@ export function classifyModelError(error: unknown, timedOut: boolean): Classifie
   }
   // fetch() failures, connection resets and truncated streams.
   return { reason: 'network', status: undefined, retryable: true, detail };
+}
+
+/** What an HTTP error status (other than 2xx) means for a model call. */
+function byStatus(
+  status: number,
+  base: Omit<ClassifiedFailure, 'reason' | 'retryable'>,
+): ClassifiedFailure {
+  if (status === 429) return { ...base, reason: 'rate_limited', retryable: true };
+  if (status === 408 || status === 409 || status >= 500)
+    return { ...base, reason: 'unavailable', retryable: true };
+  if (status === 401 || status === 403) return { ...base, reason: 'auth', retryable: false };
+  return { ...base, reason: 'bad_request', retryable: false };
+}
+
+/**
+ * fetch refused the URL's port outright (a WHATWG "bad port": 6000, 6665–6669, …), before any
+ * connection: no retry can ever reach it, so it is reported as unreachable, at once, naming
+ * the port when the URL shows it (a redirect may have led there instead).
+ */
+function blockedPortFailure(error: unknown): ClassifiedFailure | undefined {
+  let current: unknown = error;
+  let url: string | undefined;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth += 1) {
+    url ??= APICallError.isInstance(current) ? current.url : undefined;
+    if (current.message === 'bad port') {
+      const port = url === undefined ? undefined : blockedPort(url);
+      const detail =
+        port === undefined
+          ? 'fetch refused a blocked port (a "bad port" in the WHATWG Fetch standard), reached through a redirect; point the base URL at another port'
+          : blockedPortReason(port);
+      return { reason: 'unreachable', status: undefined, retryable: false, detail };
+    }
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function awsCredentialsMissing(error: Error): boolean {
+  return /^AWS (?:credential provider failed|SigV4 authentication requires)/.test(error.message);
 }
 
 /** The socket error code (ECONNREFUSED, …) somewhere in an error's cause chain. */

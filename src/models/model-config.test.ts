@@ -70,12 +70,54 @@ describe('model configuration', () => {
       { YEOUL_MODEL: 'openai:gpt-test', OPENAI_API_KEY: 'k' },
       { YEOUL_MODEL: 'anthropic:claude-test', ANTHROPIC_API_KEY: 'k' },
       { YEOUL_MODEL: 'ollama:llama3.1' },
-      { YEOUL_MODEL: 'compat:m', YEOUL_COMPAT_BASE_URL: 'http://127.0.0.1:9/v1' },
+      { YEOUL_MODEL: 'compat:m', YEOUL_COMPAT_BASE_URL: 'http://127.0.0.1:8999/v1' },
+      {
+        YEOUL_MODEL: 'bedrock:amazon.nova-lite-v1:0',
+        AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: 'AKIA',
+        AWS_SECRET_ACCESS_KEY: 's',
+      },
+      { YEOUL_MODEL: 'google:gemini-2.5-flash', GOOGLE_GENERATIVE_AI_API_KEY: 'k' },
+      { YEOUL_MODEL: 'azure:my-deployment', AZURE_API_KEY: 'k', AZURE_RESOURCE_NAME: 'yeoul' },
       {},
     ];
     assert.deepEqual(
-      cases.map((env) => resolveModel(readModelConfig(env)).info.provider),
-      ['openai', 'anthropic', 'ollama', 'compat', 'offline'],
+      cases.map((env) => `${resolveModel(readModelConfig(env)).info.provider}`),
+      ['openai', 'anthropic', 'ollama', 'compat', 'bedrock', 'google', 'azure', 'offline'],
+    );
+  });
+
+  it('refuses a base URL on a port fetch blocks, naming the port and why', () => {
+    assert.throws(
+      () =>
+        readModelConfig({
+          YEOUL_MODEL: 'compat:m',
+          YEOUL_COMPAT_BASE_URL: 'http://127.0.0.1:6000/v1',
+          OLLAMA_BASE_URL: 'http://localhost:6667',
+        }),
+      (error: unknown) => {
+        assert.ok(error instanceof ModelConfigError);
+        assert.deepEqual(error.problems, [
+          'OLLAMA_BASE_URL (http://localhost:6667): port 6667 is blocked by fetch (a "bad port" in the WHATWG Fetch standard, reserved for another protocol), so no request can reach it; choose another port',
+          'YEOUL_COMPAT_BASE_URL (http://127.0.0.1:6000/v1): port 6000 is blocked by fetch (a "bad port" in the WHATWG Fetch standard, reserved for another protocol), so no request can reach it; choose another port',
+        ]);
+        return true;
+      },
+    );
+    assert.throws(
+      () =>
+        readModelConfig({
+          YEOUL_MODEL: 'bedrock:m',
+          AWS_REGION: 'us-east-1',
+          AWS_PROFILE: 'p',
+          AWS_ENDPOINT_URL_BEDROCK_RUNTIME: 'http://127.0.0.1:10080',
+        }),
+      /AWS_ENDPOINT_URL_BEDROCK_RUNTIME \(http:\/\/127\.0\.0\.1:10080\): port 10080 is blocked/,
+    );
+    // The shared AWS endpoint is only the model's business when the model is on Bedrock.
+    assert.equal(
+      readModelConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:6000' }).model.provider,
+      'offline',
     );
   });
 });

@@ -1,18 +1,52 @@
 import { z } from 'zod';
+import { blockedPort, blockedPortReason } from '../core/index.ts';
+import {
+  type AzureSettings,
+  type BedrockSettings,
+  type GoogleSettings,
+  readAzureSettings,
+  readBedrockSettings,
+  readGoogleSettings,
+} from './cloud-settings.ts';
 import { ModelConfigError } from './errors/model-config-error.ts';
 import type { ModelSettings, ProviderName } from './types.ts';
 
 /** The providers `YEOUL_MODEL` may name. */
-export const providers = ['openai', 'anthropic', 'ollama', 'compat', 'offline'] as const;
+export const providers = [
+  'openai',
+  'anthropic',
+  'ollama',
+  'compat',
+  'bedrock',
+  'google',
+  'azure',
+  'offline',
+] as const;
 
-/** Model ids used when `YEOUL_MODEL` names a provider without one, or is unset. */
-export const defaultModelIds: Record<ProviderName, string> = {
+/**
+ * Model ids used when `YEOUL_MODEL` names a provider without one, or is unset. Bedrock
+ * (whose models depend on the account and region), Azure (whose deployments are named by
+ * their owner) and compat have none: they need `<provider>:<model id>`.
+ */
+export const defaultModelIds: Partial<Record<ProviderName, string>> = {
   openai: 'gpt-4o-mini',
   anthropic: 'claude-haiku-4-5',
   ollama: 'llama3.1',
-  compat: 'default',
+  google: 'gemini-2.5-flash',
   offline: 'rules',
 };
+
+/** The environment variables that hold a base URL a model is reached at. */
+const baseUrlNames = [
+  'OPENAI_BASE_URL',
+  'ANTHROPIC_BASE_URL',
+  'OLLAMA_BASE_URL',
+  'YEOUL_COMPAT_BASE_URL',
+  'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
+  'AWS_ENDPOINT_URL',
+  'GOOGLE_GENERATIVE_AI_BASE_URL',
+  'AZURE_BASE_URL',
+] as const;
 
 /** Everything model resolution reads from the environment. */
 export interface ModelConfig {
@@ -21,6 +55,12 @@ export interface ModelConfig {
   anthropic: { apiKey?: string; baseUrl?: string };
   ollama: { baseUrl: string };
   compat: { baseUrl?: string; apiKey?: string };
+  /** Present when the provider is bedrock. */
+  bedrock?: BedrockSettings;
+  /** Present when the provider is google. */
+  google?: GoogleSettings;
+  /** Present when the provider is azure. */
+  azure?: AzureSettings;
   settings: Partial<ModelSettings>;
 }
 
@@ -35,7 +75,8 @@ const settingsSchema = z.object({
  * Reads the model configuration from environment variables (../shared/CONTRACT.md):
  * `YEOUL_MODEL=<provider>:<model id>`, else openai when `OPENAI_API_KEY` is set, else
  * anthropic when `ANTHROPIC_API_KEY` is set, else the offline model. Reports every
- * problem at once (unknown provider, missing key or URL, bad limits).
+ * problem at once (unknown provider, missing key, region or URL, a base URL on a port
+ * fetch refuses, bad limits).
  */
 export function readModelConfig(env: Record<string, string | undefined>): ModelConfig {
   const problems: string[] = [];
@@ -74,16 +115,20 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
       'YEOUL_MODEL uses compat but YEOUL_COMPAT_BASE_URL is not set (the server URL ending in /v1)',
     );
   }
-  if (provider === 'compat' && modelId === undefined)
-    problems.push('YEOUL_MODEL=compat needs a model id: compat:<model id>');
-  for (const name of [
-    'OPENAI_BASE_URL',
-    'ANTHROPIC_BASE_URL',
-    'OLLAMA_BASE_URL',
-    'YEOUL_COMPAT_BASE_URL',
-  ]) {
-    const url = value(name);
-    if (url !== undefined && !URL.canParse(url)) problems.push(`${name} is not a URL: ${url}`);
+  if (defaultModelIds[provider] === undefined && modelId === undefined) {
+    const id = provider === 'azure' ? 'deployment' : 'model id';
+    problems.push(`YEOUL_MODEL=${provider} needs a ${id}: ${provider}:<${id}>`);
+  }
+  const bedrock = provider === 'bedrock' ? readBedrockSettings(value, problems) : undefined;
+  const google = provider === 'google' ? readGoogleSettings(value, problems) : undefined;
+  const azure = provider === 'azure' ? readAzureSettings(value, problems) : undefined;
+  for (const name of baseUrlNames) {
+    // The AWS endpoints serve other clients too (CloudWatch logs): judged only for Bedrock.
+    const url = name.startsWith('AWS_') && provider !== 'bedrock' ? undefined : value(name);
+    if (url === undefined) continue;
+    if (!URL.canParse(url)) problems.push(`${name} is not a URL: ${url}`);
+    const port = blockedPort(url);
+    if (port !== undefined) problems.push(`${name} (${url}): ${blockedPortReason(port)}`);
   }
   const limits = settingsSchema.safeParse(env);
   if (!limits.success) {
@@ -93,7 +138,7 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
   if (problems.length > 0) throw new ModelConfigError({ problems });
   const parsed = limits.data ?? {};
   return {
-    model: { provider, modelId: modelId ?? defaultModelIds[provider] },
+    model: { provider, modelId: modelId ?? (defaultModelIds[provider] as string) },
     openai: {
       ...optional('apiKey', value('OPENAI_API_KEY')),
       ...optional('baseUrl', value('OPENAI_BASE_URL')),
@@ -107,6 +152,9 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
       ...optional('baseUrl', value('YEOUL_COMPAT_BASE_URL')),
       ...optional('apiKey', value('YEOUL_COMPAT_API_KEY')),
     },
+    ...optional('bedrock', bedrock),
+    ...optional('google', google),
+    ...optional('azure', azure),
     settings: {
       ...optional('maxInputTokens', parsed.YEOUL_MAX_INPUT_TOKENS),
       ...optional('maxOutputTokens', parsed.YEOUL_MAX_OUTPUT_TOKENS),

@@ -23,6 +23,13 @@ export interface ModelSpanResult {
   attempts: number;
 }
 
+/** The OpenTelemetry GenAI names of the providers whose name there differs from Yeoul's. */
+const semanticProviderNames: Partial<Record<ModelInfo['provider'], string>> = {
+  bedrock: 'aws.bedrock',
+  google: 'gcp.gemini',
+  azure: 'azure.ai.openai',
+};
+
 /**
  * Sets a model call's request attributes (gen_ai.operation.name, gen_ai.provider.name and
  * gen_ai.system, gen_ai.request.model, temperature, max_tokens, output type); the prompt
@@ -32,8 +39,8 @@ export function describeModelRequest(span: Span, request: ModelSpanRequest): voi
   if (!span.isRecording()) return;
   span.setAttributes({
     [genAi.operationName]: 'chat',
-    [genAi.providerName]: request.info.provider,
-    [genAi.system]: request.info.provider,
+    [genAi.providerName]: semanticProviderNames[request.info.provider] ?? request.info.provider,
+    [genAi.system]: semanticProviderNames[request.info.provider] ?? request.info.provider,
     [genAi.requestModel]: request.info.modelId,
     [genAi.requestMaxTokens]: request.maxOutputTokens,
     [genAi.outputType]: request.outputType,

@@ -4,6 +4,9 @@ import {
   type FakeChatProvider,
   type FakeChatTurn,
   startFakeAnthropic,
+  startFakeAzureOpenAi,
+  startFakeBedrock,
+  startFakeGemini,
   startFakeOllama,
 } from '../testing/index.ts';
 import type { ChatModel } from './chat-model.ts';
@@ -27,13 +30,18 @@ const calculator: ModelTool = {
   },
 };
 const question = [{ role: 'user' as const, content: '123 * 456 계산해줘' }];
+const aws = { accessKeyId: 'AKIAFAKEYEOUL0000001', secretAccessKey: 'fake/secret+key' };
+const googleKey = 'AIza-fake-yeoul';
+const azureKey = 'azure-fake-key';
 
-/** The same checks for each provider that has its own wire format (not OpenAI's). */
+/** The same checks for each provider that has its own wire format (not OpenAI's chat). */
 const providers: Array<{
-  name: 'anthropic' | 'ollama';
+  name: 'anthropic' | 'ollama' | 'bedrock' | 'google' | 'azure';
   start: (script: FakeChatTurn[]) => Promise<FakeChatProvider>;
   env: (fake: FakeChatProvider) => Record<string, string>;
-  toolsOf: (body: Record<string, unknown>) => unknown[];
+  toolsOf: (body: Record<string, unknown>) => unknown;
+  /** Where the tool's result went in a request's body. */
+  messagesOf: (body: Record<string, unknown>) => unknown;
 }> = [
   {
     name: 'anthropic',
@@ -43,13 +51,50 @@ const providers: Array<{
       ANTHROPIC_API_KEY: 'sk-ant-test',
       ANTHROPIC_BASE_URL: `${fake.baseUrl}/v1`,
     }),
-    toolsOf: (body) => body.tools as unknown[],
+    toolsOf: (body) => body.tools,
+    messagesOf: (body) => body.messages,
   },
   {
     name: 'ollama',
     start: startFakeOllama,
     env: (fake) => ({ YEOUL_MODEL: 'ollama:llama-test', OLLAMA_BASE_URL: fake.baseUrl }),
-    toolsOf: (body) => body.tools as unknown[],
+    toolsOf: (body) => body.tools,
+    messagesOf: (body) => body.messages,
+  },
+  {
+    name: 'bedrock',
+    start: (script) => startFakeBedrock(script, aws),
+    env: (fake) => ({
+      YEOUL_MODEL: 'bedrock:anthropic.claude-3-5-haiku-20241022-v1:0',
+      AWS_REGION: 'ap-northeast-2',
+      AWS_ACCESS_KEY_ID: aws.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: aws.secretAccessKey,
+      AWS_ENDPOINT_URL_BEDROCK_RUNTIME: fake.baseUrl,
+    }),
+    toolsOf: (body) => (body.toolConfig as { tools: unknown }).tools,
+    messagesOf: (body) => body.messages,
+  },
+  {
+    name: 'google',
+    start: (script) => startFakeGemini(script, googleKey),
+    env: (fake) => ({
+      YEOUL_MODEL: 'google:gemini-test',
+      GOOGLE_GENERATIVE_AI_API_KEY: googleKey,
+      GOOGLE_GENERATIVE_AI_BASE_URL: `${fake.baseUrl}/v1beta`,
+    }),
+    toolsOf: (body) => body.tools,
+    messagesOf: (body) => body.contents,
+  },
+  {
+    name: 'azure',
+    start: (script) => startFakeAzureOpenAi(script, azureKey),
+    env: (fake) => ({
+      YEOUL_MODEL: 'azure:gpt-deployment',
+      AZURE_API_KEY: azureKey,
+      AZURE_BASE_URL: `${fake.baseUrl}/openai/v1`,
+    }),
+    toolsOf: (body) => body.tools,
+    messagesOf: (body) => body.input,
   },
 ];
 
@@ -111,6 +156,29 @@ for (const provider of providers) {
       const sent = JSON.stringify(provider.toolsOf(fake.bodies()[0] as Record<string, unknown>));
       assert.match(sent, /calculator/);
       assert.match(sent, /expression/);
+    });
+
+    it('round-trips a tool call: the result goes back and the answer comes', async () => {
+      const { model, fake } = await modelFor([
+        { kind: 'tool-call', name: 'calculator', input: { expression: '123 * 456' } },
+        { kind: 'text', text: '123 × 456 = 56088' },
+      ]);
+      const first = await model.call({ messages: question, tools: [calculator] });
+      const call = first.toolCalls[0];
+      assert.ok(call);
+      const result = await model.call({
+        messages: [
+          ...question,
+          { role: 'assistant', content: '', toolCalls: [call] },
+          { role: 'tool', content: '56088', toolCallId: call.id, name: 'calculator' },
+        ],
+        tools: [calculator],
+        onTextDelta: () => undefined,
+      });
+      assert.equal(result.text, '123 × 456 = 56088');
+      const sent = JSON.stringify(provider.messagesOf(fake.bodies()[1] as Record<string, unknown>));
+      assert.match(sent, /56088/, 'the tool result is in the second request');
+      assert.ok(sent.includes(call.id) || provider.name === 'google' || provider.name === 'ollama');
     });
 
     it('retries a rate limit, then answers', async () => {

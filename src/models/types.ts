@@ -78,7 +78,15 @@ export interface ModelCallResult {
 }
 
 /** The providers `YEOUL_MODEL` may name. */
-export type ProviderName = 'openai' | 'anthropic' | 'ollama' | 'compat' | 'offline';
+export type ProviderName =
+  | 'openai'
+  | 'anthropic'
+  | 'ollama'
+  | 'compat'
+  | 'bedrock'
+  | 'google'
+  | 'azure'
+  | 'offline';
 
 /**
  * Which model a ChatModel talks to: a provider `YEOUL_MODEL` names, or the provider an AI

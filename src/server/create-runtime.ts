@@ -215,6 +215,7 @@ export async function createRuntime(
   // Servers connect side by side; a slow one goes on starting after this, its tools joining later.
   await mcp.start(startWaitMs);
   let currentConfig = userConfig;
+  let configFiles = options.userConfig?.files ?? [];
   let configState: ConfigState = {
     state: 'ok',
     loadedAt: (options.userConfig?.loadedAt ?? new Date()).toISOString(),
@@ -270,8 +271,13 @@ export async function createRuntime(
       const next = await appOf(loaded);
       app = next;
       currentConfig = loaded.config;
+      configFiles = loaded.files;
       runner.reconfigure(next.deps, next.runner);
       configState = { state: 'ok', loadedAt: loaded.loadedAt.toISOString(), file: loaded.path };
+    },
+    /** The local files the config file serving now imported (itself included), for `yeoul dev`. */
+    get configFiles(): string[] {
+      return configFiles;
     },
     /** Records a config version that could not be loaded (the last good one serves on). */
     reportConfigError(message: string): void {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { YeoulConfig } from '../config/index.ts';
 import { requireSystemProgram } from './system-programs.ts';
 import { startTestServer } from './test-server.ts';
 
@@ -81,9 +82,16 @@ export interface ConsoleServer {
  * Starts the real server (runtime and HTTP) as `yeoul serve` does, on port 0 with a temporary
  * data folder, the environment given (e.g. `YEOUL_MODEL`, `YEOUL_API_KEYS`) and no logging.
  */
-export async function serveConsole(env: Record<string, string> = {}): Promise<ConsoleServer> {
+export async function serveConsole(
+  env: Record<string, string> = {},
+  config?: YeoulConfig,
+): Promise<ConsoleServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'yeoul-console-'));
-  const { server } = await startTestServer(dataDir, { HOST: '127.0.0.1', ...env });
+  const { server } = await startTestServer(
+    dataDir,
+    { HOST: '127.0.0.1', ...env },
+    config ? { config } : {},
+  );
   return {
     url: server.url,
     dataDir,

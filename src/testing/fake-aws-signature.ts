@@ -5,6 +5,8 @@ import type { RecordedRequest } from './fake-http-server.ts';
 export interface FakeAwsCredentials {
   accessKeyId: string;
   secretAccessKey: string;
+  /** Temporary credentials' token, which must then come signed as `x-amz-security-token`. */
+  sessionToken?: string;
 }
 
 /** Why a request's signature was refused, as AWS names it; undefined when it is valid. */
@@ -56,6 +58,14 @@ export function checkSignatureV4(
     return { type: 'InvalidSignatureException', message, status: 400 };
   }
   const names = (signedHeaders as string).split(';');
+  const token = expected.credentials.sessionToken;
+  if (
+    token !== undefined &&
+    (header(request, 'x-amz-security-token') !== token || !names.includes('x-amz-security-token'))
+  ) {
+    const message = 'The security token included in the request is invalid.';
+    return { type: 'UnrecognizedClientException', message, status: 403 };
+  }
   const canonicalHeaders = names
     .map((name) => `${name}:${(header(request, name) ?? '').trim().replace(/\s+/g, ' ')}\n`)
     .join('');
@@ -63,9 +73,11 @@ export function checkSignatureV4(
     .map(([name, value]) => `${encode(name)}=${encode(value)}`)
     .sort()
     .join('&');
+  // Every service but S3 signs the path encoded once more (`%3A` as `%253A`).
+  const canonicalPath = encode(request.path).replace(/%2F/g, '/');
   const canonicalRequest = [
     request.method,
-    request.path,
+    canonicalPath,
     canonicalQuery,
     canonicalHeaders,
     signedHeaders,

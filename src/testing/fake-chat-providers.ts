@@ -1,10 +1,22 @@
-import { type FakeHttpServer, type FakeReply, startFakeHttpServer } from './fake-http-server.ts';
+import {
+  type FakeHttpServer,
+  type FakeReply,
+  type RecordedRequest,
+  startFakeHttpServer,
+} from './fake-http-server.ts';
 
 /** What a fake provider answers one chat request with. */
 export type FakeChatTurn =
   | { kind: 'text'; text: string }
   | { kind: 'tool-call'; name: string; input: Record<string, unknown> }
-  | { kind: 'error'; status: number; message: string; headers?: Record<string, string> };
+  | {
+      kind: 'error';
+      status: number;
+      message: string;
+      headers?: Record<string, string>;
+      /** On a streamed request, sent inside the stream once it began (where the API can). */
+      midStream?: boolean;
+    };
 
 /** A fake chat provider: the HTTP server, and the parsed JSON bodies it was sent. */
 export interface FakeChatProvider {
@@ -15,7 +27,11 @@ export interface FakeChatProvider {
   close(): Promise<void>;
 }
 
-type Script = FakeChatTurn[] | ((body: Record<string, unknown>, index: number) => FakeChatTurn);
+/** The turns a fake answers with, in order (the last repeats), or a function of each request. */
+export type FakeChatScript =
+  | FakeChatTurn[]
+  | ((body: Record<string, unknown>, index: number) => FakeChatTurn);
+type Script = FakeChatScript;
 
 function turnFor(script: Script, body: Record<string, unknown>, index: number): FakeChatTurn {
   return typeof script === 'function'
@@ -23,25 +39,55 @@ function turnFor(script: Script, body: Record<string, unknown>, index: number): 
     : (script[Math.min(index, script.length - 1)] as FakeChatTurn);
 }
 
-const words = (text: string) => text.split(/(?<=\s)/);
+/** The text of an answer cut where a streaming provider would send it: word by word. */
+export const words = (text: string) => text.split(/(?<=\s)/);
 
-async function startFake(
-  path: string,
+/** A turn the fake answers with, not an error. */
+export type FakeAnswerTurn = Exclude<FakeChatTurn, { kind: 'error' }>;
+
+/** How one provider's fake speaks: its answers, its error bodies, its authentication. */
+export interface FakeChatDialect {
+  answer(turn: FakeAnswerTurn, body: Record<string, unknown>, request: RecordedRequest): FakeReply;
+  /** The JSON body of an error turn, in the provider's own shape. */
+  errorBody(turn: Extract<FakeChatTurn, { kind: 'error' }>): unknown;
+  /** Headers the provider adds to its errors (the script's own come on top). */
+  errorHeaders?(turn: Extract<FakeChatTurn, { kind: 'error' }>): Record<string, string>;
+  /** The reply to a `midStream` error turn on a streamed request; undefined: a plain error. */
+  streamError?(
+    turn: Extract<FakeChatTurn, { kind: 'error' }>,
+    body: Record<string, unknown>,
+    request: RecordedRequest,
+  ): FakeReply | undefined;
+  /** Refuses a request (a reply) that is not authenticated; undefined lets it through. */
+  check?(request: RecordedRequest): FakeReply | undefined;
+}
+
+/**
+ * A fake chat provider on `route` (a path, or a test of one): each POST there is checked
+ * by the dialect (authentication; a reply refuses it), then answered with the script's
+ * next turn. Other requests get 404.
+ */
+export async function startFake(
+  route: string | ((path: string) => boolean),
   script: Script,
-  answer: (turn: FakeChatTurn, body: Record<string, unknown>) => FakeReply,
-  check: (headers: Record<string, string | string[] | undefined>) => FakeReply | undefined,
+  dialect: FakeChatDialect,
 ): Promise<FakeChatProvider & { index: () => number }> {
+  const matches = typeof route === 'string' ? (path: string) => path === route : route;
   let index = 0;
   const server = await startFakeHttpServer((request) => {
-    if (request.method !== 'POST' || request.path !== path) {
+    if (request.method !== 'POST' || !matches(request.path)) {
       return { kind: 'text', status: 404, body: `no route ${request.method} ${request.path}` };
     }
-    const refused = check(request.headers);
+    const refused = dialect.check?.(request);
     if (refused) return refused;
     const body = JSON.parse(request.body) as Record<string, unknown>;
     const turn = turnFor(script, body, index);
     index += 1;
-    return answer(turn, body);
+    if (turn.kind !== 'error') return dialect.answer(turn, body, request);
+    const inStream = turn.midStream ? dialect.streamError?.(turn, body, request) : undefined;
+    if (inStream) return inStream;
+    const headers = { ...dialect.errorHeaders?.(turn), ...turn.headers };
+    return { kind: 'json', status: turn.status, body: dialect.errorBody(turn), headers };
   });
   return {
     baseUrl: server.url,
@@ -49,7 +95,7 @@ async function startFake(
     index: () => index,
     bodies: () =>
       server.requests
-        .filter((request) => request.path === path)
+        .filter((request) => matches(request.path))
         .map((request) => JSON.parse(request.body) as Record<string, unknown>),
     close: () => server.close(),
   };
@@ -63,22 +109,13 @@ async function startFake(
  * Pass `${baseUrl}/v1` to the client.
  */
 export async function startFakeAnthropic(script: Script): Promise<FakeChatProvider> {
-  return startFake(
-    '/v1/messages',
-    script,
-    (turn, body) => {
+  return startFake('/v1/messages', script, {
+    errorBody: (turn) => ({
+      type: 'error',
+      error: { type: anthropicErrorType(turn.status), message: turn.message },
+    }),
+    answer(turn, body) {
       const model = String(body.model);
-      if (turn.kind === 'error') {
-        return {
-          kind: 'json',
-          status: turn.status,
-          body: {
-            type: 'error',
-            error: { type: anthropicErrorType(turn.status), message: turn.message },
-          },
-          ...(turn.headers ? { headers: turn.headers } : {}),
-        };
-      }
       const usage = { input_tokens: 21, output_tokens: 9 };
       const block =
         turn.kind === 'text'
@@ -171,8 +208,8 @@ export async function startFakeAnthropic(script: Script): Promise<FakeChatProvid
           .join(''),
       };
     },
-    (headers) =>
-      headers['x-api-key']
+    check: (request) =>
+      request.headers['x-api-key']
         ? undefined
         : {
             kind: 'json',
@@ -182,7 +219,7 @@ export async function startFakeAnthropic(script: Script): Promise<FakeChatProvid
               error: { type: 'authentication_error', message: 'x-api-key header is required' },
             },
           },
-  );
+  });
 }
 
 function anthropicErrorType(status: number): string {
@@ -200,18 +237,9 @@ function anthropicErrorType(status: number): string {
  * Pass `baseUrl` as OLLAMA_BASE_URL.
  */
 export async function startFakeOllama(script: Script): Promise<FakeChatProvider> {
-  return startFake(
-    '/api/chat',
-    script,
-    (turn, body) => {
-      if (turn.kind === 'error') {
-        return {
-          kind: 'json',
-          status: turn.status,
-          body: { error: turn.message },
-          ...(turn.headers ? { headers: turn.headers } : {}),
-        };
-      }
+  return startFake('/api/chat', script, {
+    errorBody: (turn) => ({ error: turn.message }),
+    answer(turn, body) {
       const model = String(body.model);
       const created_at = '2026-11-22T00:00:00.000000Z';
       const last = {
@@ -256,6 +284,5 @@ export async function startFakeOllama(script: Script): Promise<FakeChatProvider>
         body: [...chunks, last].map((chunk) => `${JSON.stringify(chunk)}\n`).join(''),
       };
     },
-    () => undefined,
-  );
+  });
 }

@@ -17,6 +17,8 @@ export interface RecordedRequest {
 export type FakeReply =
   | { kind: 'json'; status?: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'text'; status?: number; body: string; contentType?: string }
+  /** A binary body (AWS event streams, …), sent as it is. */
+  | { kind: 'bytes'; status?: number; body: Uint8Array; contentType: string }
   /** Declares a longer body than it sends, sends `body`, then drops the connection. */
   | { kind: 'truncated'; status?: number; body: string }
   /** Never answers, until the client gives up or the server closes. */
@@ -90,6 +92,14 @@ export async function startFakeHttpServer(handler: FakeHandler): Promise<FakeHtt
 function send(response: ServerResponse, reply: FakeReply): void {
   if (reply.kind === 'hang') return;
   const status = reply.status ?? 200;
+  if (reply.kind === 'bytes') {
+    response.writeHead(status, {
+      'content-type': reply.contentType,
+      'content-length': reply.body.byteLength,
+    });
+    response.end(reply.body);
+    return;
+  }
   if (reply.kind === 'json') {
     const text = JSON.stringify(reply.body);
     response.writeHead(status, {

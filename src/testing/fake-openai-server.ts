@@ -66,7 +66,13 @@ export interface FakeOpenAiServer {
  */
 export async function startFakeOpenAiServer(
   script: FakeCompletion[] | ((request: ChatCompletionRequest, index: number) => FakeCompletion),
-  options: { delayMs?: number; keepRequests?: boolean; port?: number } = {},
+  options: {
+    delayMs?: number;
+    keepRequests?: boolean;
+    port?: number;
+    /** How long an idle keep-alive connection stays open (Node's default: 5 s). */
+    keepAliveTimeoutMs?: number;
+  } = {},
 ): Promise<FakeOpenAiServer> {
   const requests: ChatCompletionRequest[] = [];
   const embeddingRequests: string[][] = [];
@@ -114,6 +120,8 @@ export async function startFakeOpenAiServer(
       else answer(response, request, completion);
     });
   });
+  if (options.keepAliveTimeoutMs !== undefined)
+    server.keepAliveTimeout = options.keepAliveTimeoutMs;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -128,12 +136,17 @@ export async function startFakeOpenAiServer(
   };
 }
 
+// Each completion gets its own id, as OpenAI's do: clients that merge messages by id
+// (LangGraph's messages reducer) would otherwise take a turn's answer for its tool call.
+let completions = 0;
+
 function answer(
   response: ServerResponse,
   request: ChatCompletionRequest,
   completion: FakeCompletion,
 ): void {
   const model = request.body.model;
+  const completionId = `chatcmpl-fake-${++completions}`;
   switch (completion.kind) {
     case 'hang':
       return;
@@ -160,35 +173,37 @@ function answer(
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const words = completion.text.split(/(?<=\s)/);
       for (const word of words.slice(0, Math.max(1, Math.floor(words.length / 2)))) {
-        response.write(event(chunk(model, { content: word }, null)));
+        response.write(event(chunk(completionId, model, { content: word }, null)));
       }
       setTimeout(() => response.socket?.destroy(), 20);
       return;
     }
     case 'text':
     case 'tool-calls':
-      if (request.body.stream) streamCompletion(response, model, completion);
-      else sendJson(response, 200, wholeCompletion(model, completion));
+      if (request.body.stream) streamCompletion(response, completionId, model, completion);
+      else sendJson(response, 200, wholeCompletion(completionId, model, completion));
   }
 }
 
 function streamCompletion(
   response: ServerResponse,
+  completionId: string,
   model: string,
   completion: Extract<FakeCompletion, { kind: 'text' | 'tool-calls' }>,
 ): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  response.write(event(chunk(model, { role: 'assistant', content: '' }, null)));
+  response.write(event(chunk(completionId, model, { role: 'assistant', content: '' }, null)));
   if (completion.kind === 'text') {
     for (const piece of completion.chunks ?? completion.text.split(/(?<=\s)/)) {
-      response.write(event(chunk(model, { content: piece }, null)));
+      response.write(event(chunk(completionId, model, { content: piece }, null)));
     }
-    response.write(event(chunk(model, {}, 'stop')));
+    response.write(event(chunk(completionId, model, {}, 'stop')));
   } else {
     completion.calls.forEach((call, index) => {
       response.write(
         event(
           chunk(
+            completionId,
             model,
             {
               tool_calls: [
@@ -206,16 +221,23 @@ function streamCompletion(
       );
       for (const piece of split(call.arguments, completion.argumentPieces ?? 3)) {
         response.write(
-          event(chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] }, null)),
+          event(
+            chunk(
+              completionId,
+              model,
+              { tool_calls: [{ index, function: { arguments: piece } }] },
+              null,
+            ),
+          ),
         );
       }
     });
-    response.write(event(chunk(model, {}, 'tool_calls')));
+    response.write(event(chunk(completionId, model, {}, 'tool_calls')));
   }
   const usage = completion.kind === 'text' ? completion.usage : undefined;
   response.write(
     event({
-      id: 'chatcmpl-fake',
+      id: completionId,
       object: 'chat.completion.chunk',
       created: 1_700_000_000,
       model,
@@ -231,6 +253,7 @@ function streamCompletion(
 }
 
 function wholeCompletion(
+  completionId: string,
   model: string,
   completion: Extract<FakeCompletion, { kind: 'text' | 'tool-calls' }>,
 ) {
@@ -248,7 +271,7 @@ function wholeCompletion(
         };
   const usage = completion.kind === 'text' ? completion.usage : undefined;
   return {
-    id: 'chatcmpl-fake',
+    id: completionId,
     object: 'chat.completion',
     created: 1_700_000_000,
     model,
@@ -263,9 +286,14 @@ function wholeCompletion(
   };
 }
 
-function chunk(model: string, delta: Record<string, unknown>, finishReason: string | null) {
+function chunk(
+  completionId: string,
+  model: string,
+  delta: Record<string, unknown>,
+  finishReason: string | null,
+) {
   return {
-    id: 'chatcmpl-fake',
+    id: completionId,
     object: 'chat.completion.chunk',
     created: 1_700_000_000,
     model,

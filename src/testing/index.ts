@@ -7,10 +7,14 @@ export {
 } from './chat-graph.ts';
 export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 export { closedPortUrl, freePort } from './closed-port.ts';
+export { makeConfigProject, yeoulDoor } from './config-project.ts';
 export { MissingProgramError } from './errors/missing-program-error.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
+export { startFakeAzureOpenAi } from './fake-azure-openai.ts';
+export { startFakeBedrock } from './fake-bedrock.ts';
 export {
   type FakeChatProvider,
+  type FakeChatScript,
   type FakeChatTurn,
   startFakeAnthropic,
   startFakeOllama,
@@ -23,6 +27,7 @@ export {
 } from './fake-cloudwatch-logs.ts';
 export { type FakeDatadog, startFakeDatadog } from './fake-datadog.ts';
 export { datadogStatus, type FakeDatadogLog } from './fake-datadog-query.ts';
+export { startFakeGemini } from './fake-gemini.ts';
 export {
   type FakeHandler,
   type FakeHttpServer,

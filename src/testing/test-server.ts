@@ -1,3 +1,4 @@
+import { envWithConfig, type YeoulConfig } from '../config/index.ts';
 import {
   createRuntime,
   type RunningServer,
@@ -15,7 +16,7 @@ export interface TestServer {
 
 /**
  * Starts a Yeoul server on a random port over `dataDir`, with `env` on top of the
- * defaults and no request log: what the HTTP, `/v1`, MCP and browser tests talk to. The
+ * defaults (and `options.config`, a config file's object, applied as `yeoul serve` applies one) and no request log: what the HTTP, `/v1`, MCP and browser tests talk to. The
  * caller closes `server` (imported directly, not through `index.ts`: it loads the server).
  * @example
  * const { server } = await startTestServer(mkdtempSync(join(root, 'data-')), { YEOUL_API_KEYS: 'k' });
@@ -23,9 +24,14 @@ export interface TestServer {
 export async function startTestServer(
   dataDir: string,
   env: Record<string, string> = {},
+  options: { config?: YeoulConfig } = {},
 ): Promise<TestServer> {
+  const { config } = options;
   const runtime = await createRuntime(
-    readServerConfig({ YEOUL_DATA_DIR: dataDir, PORT: '0', ...env }),
+    readServerConfig(envWithConfig({ YEOUL_DATA_DIR: dataDir, PORT: '0', ...env }, config)),
+    config
+      ? { userConfig: { path: 'the test’s config', config, files: [], loadedAt: new Date() } }
+      : {},
   );
   return { server: await startServer(runtime, { logger: false }), runtime, dataDir };
 }

@@ -13,6 +13,13 @@ const inherited = [
   'YEOUL_MODEL',
   'YEOUL_COMPAT_BASE_URL',
   'YEOUL_COMPAT_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'GOOGLE_GENERATIVE_AI_BASE_URL',
+  'AZURE_API_KEY',
+  'AZURE_RESOURCE_NAME',
+  'AZURE_BASE_URL',
+  'AWS_BEARER_TOKEN_BEDROCK',
+  'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
   'YEOUL_EMBEDDING_MODEL',
   'YEOUL_DATA_DIR',
   'YEOUL_API_KEYS',
@@ -47,9 +54,8 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `node src/cli.ts serve --port 0 --data DIR` and waits until it listens.
- * `options.command` replaces `node src/cli.ts serve` (e.g. `['npm', 'start', '--']` in a
- * project), run in `options.cwd`.
+ * Starts `node src/cli.ts serve --port 0 --data DIR` (or `dev`, or another command line)
+ * and waits until it listens.
  * @example
  * const server = await startServeProcess(dataDir, { YEOUL_MODEL: 'compat:x', YEOUL_COMPAT_BASE_URL: fake.baseUrl });
  */
@@ -57,16 +63,21 @@ export async function startServeProcess(
   dataDir: string,
   env: Record<string, string> = {},
   args: string[] = [],
-  options: { command?: string[]; cwd?: string } = {},
+  /**
+   * `serve` or `dev`; or another command line run in `cwd` that starts the server, given
+   * the options after it (e.g. `{argv: ['npm', 'start', '--'], cwd: project}`).
+   */
+  command: 'serve' | 'dev' | { argv: string[]; cwd?: string } = 'serve',
 ): Promise<ServeProcess> {
-  const [program, ...prefix] = options.command ?? [process.execPath, cliPath, 'serve'];
+  const [program, ...prefix] =
+    typeof command === 'string' ? [process.execPath, cliPath, command] : command.argv;
   // Another command (npm start) starts the server as its own child: signals go to the group.
-  const group = options.command !== undefined;
+  const group = typeof command !== 'string';
   const child = spawn(program as string, [...prefix, '--port', '0', '--data', dataDir, ...args], {
     env: childEnv(env),
     stdio: 'pipe',
     detached: group,
-    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(typeof command !== 'string' && command.cwd ? { cwd: command.cwd } : {}),
   });
   const signal = (name: NodeJS.Signals) =>
     group && child.pid !== undefined ? process.kill(-child.pid, name) : child.kill(name);

@@ -55,3 +55,50 @@ describe('tools that come and go', () => {
     assert.deepEqual(registry.describe(env), []);
   });
 });
+
+describe('registry views: extend and only', () => {
+  const env = {} as Parameters<ToolRegistry['describe']>[0];
+
+  it('extends a registry with tools of its own, seeing the base’s tools as they come and go', () => {
+    const base = new ToolRegistry().register(toolNamed('calculator', []));
+    const extended = base.extend([toolNamed('order_status', [])]);
+    assert.deepEqual(extended.names(), ['order_status', 'calculator']);
+    assert.equal(base.get('order_status'), undefined);
+    base.register(toolNamed('everything__echo', []));
+    assert.deepEqual(
+      extended.describe(env).map((tool) => tool.name),
+      ['order_status', 'calculator', 'everything__echo'],
+    );
+    base.unregister('everything__echo');
+    assert.deepEqual(
+      extended.describe(env).map((tool) => tool.name),
+      ['order_status', 'calculator'],
+    );
+  });
+
+  it('refuses an extension tool named like a base tool', () => {
+    const base = new ToolRegistry().register(toolNamed('calculator', []));
+    assert.throws(() => base.extend([toolNamed('calculator', [])]), /registered already/);
+  });
+
+  it('keeps a permission set on the extension to the extension', () => {
+    const base = new ToolRegistry().register(toolNamed('calculator', []));
+    const extended = base.extend([]);
+    extended.setPermission('calculator', 'ask');
+    assert.equal(extended.permissionOf('calculator'), 'ask');
+    assert.equal(base.permissionOf('calculator'), 'allow');
+  });
+
+  it('offers only the named tools, and none outside them', () => {
+    const base = new ToolRegistry()
+      .register(toolNamed('calculator', []))
+      .register(toolNamed('python_repl', []));
+    const view = base.extend([toolNamed('order_status', [])]).only(['order_status', 'calculator']);
+    assert.deepEqual(view.names(), ['order_status', 'calculator']);
+    assert.equal(view.get('python_repl'), undefined);
+    assert.deepEqual(
+      view.describe(env).map((tool) => tool.name),
+      ['order_status', 'calculator'],
+    );
+  });
+});

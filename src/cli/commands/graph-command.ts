@@ -1,6 +1,8 @@
 import { END, START } from '../../graph/index.ts';
 import { defineCommand } from '../define-command.ts';
-import { choiceOption, parseCommandArgs } from '../parse-command-args.ts';
+import { UsageError } from '../errors/usage-error.ts';
+import { withRuntime } from '../open-runtime.ts';
+import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
 const graphNames = ['chat', 'react', 'ops'] as const;
 
@@ -14,23 +16,47 @@ interface GraphShape {
   toMermaid(): string;
 }
 
-/** `yeoul graph chat|react|ops`: prints a graph's nodes and edges, or Mermaid. */
+/** `yeoul graph chat|react|ops|NAME`: prints a graph's nodes and edges, or Mermaid. */
 export const graphCommand = defineCommand({
   name: 'graph',
-  summary: 'print an agent graph (nodes and edges, or Mermaid)',
-  usage: ['graph chat|react|ops [--mermaid]'],
-  details: ['--mermaid   print a Mermaid flowchart (paste into Markdown, mermaid.live, …)'],
+  summary: 'print a graph: an agent or one of the config file (nodes and edges, or Mermaid)',
+  usage: ['graph chat|react|ops|NAME [--mermaid] [--config FILE]'],
+  details: [
+    '--mermaid       print a Mermaid flowchart (paste into Markdown, mermaid.live, …)',
+    '--config FILE   the config file whose graph NAME is (default yeoul.config.{ts,mjs,js} here)',
+  ],
   example: 'graph chat --mermaid',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       'graph',
       args,
-      { mermaid: { type: 'boolean' } },
-      { min: 1, max: 1, names: 'GRAPH (chat, react or ops)' },
+      { mermaid: { type: 'boolean' }, ...dataOption },
+      { min: 1, max: 1, names: 'GRAPH (chat, react, ops or a graph of the config file)' },
     );
-    const name = choiceOption('graph', 'GRAPH', positionals[0], graphNames) ?? 'chat';
-    const graph = await buildGraph(name);
-    io.stdout.write(values.mermaid ? graph.toMermaid() : describeGraph(name, graph));
+    const name = positionals[0] as string;
+    const print = (graph: GraphShape) =>
+      io.stdout.write(values.mermaid ? graph.toMermaid() : describeGraph(name, graph));
+    if ((graphNames as readonly string[]).includes(name)) {
+      print(await buildGraph(name as (typeof graphNames)[number]));
+      return 0;
+    }
+    // A graph of the config file: built as `serve` builds it (its factory gets the kit).
+    await withRuntime(
+      io.env,
+      { dataDir: values.data, config: values.config },
+      async (runtime) => {
+        const entry = runtime.userGraphs.get(name);
+        if (entry === undefined) {
+          const known = [...graphNames, ...runtime.userGraphs.keys()].join(', ');
+          throw new UsageError({
+            problem: `no graph "${name}" (graphs: ${known})`,
+            command: 'graph',
+          });
+        }
+        print(entry.graph as unknown as GraphShape);
+      },
+      { agents: false },
+    );
     return 0;
   },
 });

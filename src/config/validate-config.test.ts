@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { envWithConfig } from './config-env.ts';
+import { configPath, validateConfig } from './validate-config.ts';
+
+describe('config validation', () => {
+  it('accepts an empty config and a full one', () => {
+    assert.deepEqual(validateConfig({}), []);
+    assert.deepEqual(
+      validateConfig({
+        tools: [
+          {
+            name: 'order_status',
+            description: 'x',
+            inputSchema: z.object({ id: z.string() }),
+            permission: 'ask',
+            timeoutMs: 5000,
+            execute: async () => 1,
+          },
+        ],
+        agents: { chat: { persona: 'p', tools: ['order_status'], model: 'openai:gpt-4o-mini' } },
+        graphs: { desk: () => undefined },
+        models: { default: 'offline', maxOutputTokens: 100 },
+        permissions: { write_file: 'allow' },
+        knowledge: { sampleDocuments: false },
+      }),
+      [],
+    );
+  });
+
+  it('names every problem with its path', () => {
+    const problems = validateConfig({
+      tools: [
+        { name: 'Bad', description: '', inputSchema: {}, execute: 'no' },
+        { name: 'dup', description: 'x', inputSchema: z.string(), execute: () => 1 },
+        { name: 'dup', description: 'x', inputSchema: z.string(), execute: () => 1 },
+      ],
+      agents: { chat: { persona: 3, model: 42 }, writer: {} },
+      graphs: { Triage: () => undefined, ops: () => undefined, fine: 7 },
+      permissions: { calculator: 'sometimes' },
+      extra: true,
+    });
+    const expected = [
+      'tools[0].name: tool names are snake_case',
+      'tools[0].description: describe what the tool does',
+      'tools[0].inputSchema: a zod schema',
+      'tools[0].execute: a function',
+      'tools[2].name: "dup" is also the name of tools[1]',
+      'agents.chat.persona: a string',
+      'agents.chat.model: a "provider:model id" string',
+      'agents: unknown key "writer"',
+      'graphs.fine: a StateGraph',
+      'graphs.Triage: graph names match',
+      'graphs.ops: "ops" is a built-in graph',
+      "permissions.calculator: one of 'allow', 'ask', 'deny'",
+      'unknown key "extra"',
+    ];
+    for (const start of expected) {
+      assert.ok(
+        problems.some((problem) => problem.startsWith(start)),
+        `expected a problem starting "${start}" in:\n${problems.join('\n')}`,
+      );
+    }
+  });
+
+  it('writes paths as a user reads them', () => {
+    assert.equal(configPath(['tools', 2, 'inputSchema']), 'tools[2].inputSchema');
+    assert.equal(configPath(['graphs', 'triage']), 'graphs.triage');
+  });
+});
+
+describe('the environment and the config file', () => {
+  it('lets a set environment variable win and fills the rest from the file', () => {
+    const env = envWithConfig(
+      { YEOUL_MODEL: 'openai:gpt-4o', YEOUL_LOGS: '' },
+      {
+        models: { default: 'anthropic:claude-haiku-4-5', maxInputTokens: 3000 },
+        logs: 'file:/var/log/app',
+        knowledge: { sampleDocuments: false },
+      },
+    );
+    assert.equal(env.YEOUL_MODEL, 'openai:gpt-4o');
+    assert.equal(env.YEOUL_MAX_INPUT_TOKENS, '3000');
+    assert.equal(env.YEOUL_LOGS, 'file:/var/log/app');
+    assert.equal(env.YEOUL_SAMPLE_KNOWLEDGE, 'false');
+  });
+});
