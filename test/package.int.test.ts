@@ -37,6 +37,13 @@ let tarball = '';
 
 before(
   async () => {
+    // The install needs the npm registry: without it, say so at once instead of timing out.
+    const ping = await run('npm', ['ping'], work, 30_000);
+    assert.equal(
+      ping.code,
+      0,
+      `the package test installs the packed tarball's dependencies from the npm registry, which did not answer \`npm ping\` within 30 s (check the network or the npm registry setting):\n${ping.stderr}`,
+    );
     assertSucceeded(
       await run('npm', ['pack', '--pack-destination', work], repoRoot, 5 * minute),
       'npm pack',
