@@ -1,19 +1,30 @@
 #!/usr/bin/env node
-// The `yeoul` command, however it is launched (npx, npm link, a global install): it runs
-// src/cli.ts on Node 24, which runs TypeScript directly. On an older Node (the system
-// one, say) it starts the Node 24 that `npm install` put in node_modules instead.
+// The `yeoul` command, however it is launched (npx, npm link, a global install).
+// In the repository (src/ is there) it runs src/cli.ts on Node 24, which runs TypeScript
+// directly; on an older Node (the system one, say) it starts the Node 24 that
+// `npm install` put in node_modules instead. Installed as a package (no src/, the built
+// dist/ instead) it runs dist/cli.js on the Node that launched it, 22.18 or newer.
 // Plain JavaScript on purpose: this file must run on any Node that is likely first on PATH.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'src', 'cli.ts');
-const major = Number(process.versions.node.split('.')[0]);
+const source = join(root, 'src', 'cli.ts');
+const [major, minor] = process.versions.node.split('.').map(Number);
 
-if (major >= 24) {
-  await import(cli);
+if (!existsSync(source)) {
+  // The installed package: compiled JavaScript, for any Node that runs yeoul.config.ts itself.
+  if (major < 22 || (major === 22 && minor < 18)) {
+    process.stderr.write(
+      `yeoul: this is Node ${process.versions.node}; yeoul needs Node 22.18 or newer.\n`,
+    );
+    process.exit(1);
+  }
+  await import(pathToFileURL(join(root, 'dist', 'cli.js')).href);
+} else if (major >= 24) {
+  await import(pathToFileURL(source).href);
 } else {
   const node24 = join(root, 'node_modules', 'node', 'bin', 'node');
   if (!existsSync(node24)) {
@@ -23,7 +34,7 @@ if (major >= 24) {
     );
     process.exit(1);
   }
-  const child = spawn(node24, [cli, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(node24, [source, ...process.argv.slice(2)], { stdio: 'inherit' });
   // Ctrl-C reaches the child through the terminal; a signal sent to this process is passed on.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => child.kill(signal));

@@ -6,6 +6,13 @@ import { enableCompileCache } from 'node:module';
 // under the system's temporary folder: a command starts about 0.4 s sooner the second
 // time. NODE_DISABLE_COMPILE_CACHE=1 turns it off. Enabled before anything else loads.
 enableCompileCache();
+// Node 22 (the package runs on 22.18 and later) warns on stderr at every start that
+// node:sqlite is experimental; Yeoul uses it knowingly, and stderr is for its own errors.
+const emitWarning = process.emitWarning;
+process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  if (String(warning).includes('SQLite is an experimental feature')) return;
+  Reflect.apply(emitWarning, process, [warning, ...rest]);
+}) as typeof process.emitWarning;
 const { runCli } = await import('./cli/index.ts');
 
 const exitCode = await runCli(process.argv.slice(2));

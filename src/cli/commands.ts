@@ -4,6 +4,7 @@ import { devCommand } from './commands/dev-command.ts';
 import { evalCommand } from './commands/eval-command.ts';
 import { graphCommand } from './commands/graph-command.ts';
 import { ingestCommand } from './commands/ingest-command.ts';
+import { initCommand } from './commands/init-command.ts';
 import { mcpCommand } from './commands/mcp-command.ts';
 import { memoryCommand } from './commands/memory-command.ts';
 import { migrateCommand } from './commands/migrate-command.ts';
@@ -28,4 +29,5 @@ export const commands: readonly Command[] = [
   memoryCommand,
   mcpCommand,
   migrateCommand,
+  initCommand,
 ];

@@ -1,20 +1,7 @@
 import assert from 'node:assert/strict';
-import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import type { CliIo } from './io.ts';
+import { fakeCliIo as fakeIo } from '../testing/index.ts';
 import { runCli } from './run-cli.ts';
-
-function fakeIo(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdin: Readable.from([]),
-    stdout: { write: (text: string) => (io.out += text) },
-    stderr: { write: (text: string) => (io.err += text) },
-    env: {},
-  };
-  return io;
-}
 
 describe('runCli', () => {
   it('prints the usage for --help, help and help COMMAND', async () => {

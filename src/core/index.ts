@@ -34,6 +34,7 @@ export {
 } from './postgres/migration-status.ts';
 export { combineMigrations, type Migration, migrationChecksum } from './postgres/migrations.ts';
 export { queryPostgres, withTransaction } from './postgres/with-transaction.ts';
+export { siblingModule } from './sibling-module.ts';
 export { SqliteWriteBatch } from './sqlite-write-batch.ts';
 export {
   type Attributes,
@@ -47,4 +48,4 @@ export {
   SpanStatusCode,
   setTraceContentRecording,
 } from './tracing.ts';
-export { yeoulVersion } from './version.ts';
+export { type YeoulManifest, yeoulManifest, yeoulRoot, yeoulVersion } from './version.ts';

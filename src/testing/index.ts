@@ -23,6 +23,7 @@ export {
   startFakeAnthropic,
   startFakeOllama,
 } from './fake-chat-providers.ts';
+export { fakeCliIo } from './fake-cli-io.ts';
 export {
   type FakeCloudWatchEvent,
   type FakeCloudWatchLogs,

@@ -54,7 +54,8 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `node src/cli.ts serve --port 0 --data DIR` and waits until it listens.
+ * Starts `node src/cli.ts serve --port 0 --data DIR` (or `dev`, or another command line)
+ * and waits until it listens.
  * @example
  * const server = await startServeProcess(dataDir, { YEOUL_MODEL: 'compat:x', YEOUL_COMPAT_BASE_URL: fake.baseUrl });
  */
@@ -62,13 +63,24 @@ export async function startServeProcess(
   dataDir: string,
   env: Record<string, string> = {},
   args: string[] = [],
-  command: 'serve' | 'dev' = 'serve',
+  /**
+   * `serve` or `dev`; or another command line run in `cwd` that starts the server, given
+   * the options after it (e.g. `{argv: ['npm', 'start', '--'], cwd: project}`).
+   */
+  command: 'serve' | 'dev' | { argv: string[]; cwd?: string } = 'serve',
 ): Promise<ServeProcess> {
-  const child = spawn(
-    process.execPath,
-    [cliPath, command, '--port', '0', '--data', dataDir, ...args],
-    { env: childEnv(env), stdio: 'pipe' },
-  );
+  const [program, ...prefix] =
+    typeof command === 'string' ? [process.execPath, cliPath, command] : command.argv;
+  // Another command (npm start) starts the server as its own child: signals go to the group.
+  const group = typeof command !== 'string';
+  const child = spawn(program as string, [...prefix, '--port', '0', '--data', dataDir, ...args], {
+    env: childEnv(env),
+    stdio: 'pipe',
+    detached: group,
+    ...(typeof command !== 'string' && command.cwd ? { cwd: command.cwd } : {}),
+  });
+  const signal = (name: NodeJS.Signals) =>
+    group && child.pid !== undefined ? process.kill(-child.pid, name) : child.kill(name);
   child.stdin.end();
   const exited = new Promise<number | string>((resolve) =>
     child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
@@ -92,11 +104,11 @@ export async function startServeProcess(
     child,
     exited,
     async kill() {
-      child.kill('SIGKILL');
+      signal('SIGKILL');
       await exited;
     },
     async stop() {
-      child.kill('SIGTERM');
+      signal('SIGTERM');
       await exited;
     },
   };
@@ -116,12 +128,17 @@ export function runYeoul(
     env?: Record<string, string>;
     input?: string;
     timeoutMs?: number;
+    /** Replaces `node src/cli.ts` (another program, e.g. `['npm']`). */
     command?: string[];
+    cwd?: string;
   } = {},
 ): Promise<YeoulRun> {
   const [program, ...prefix] = options.command ?? [process.execPath, cliPath];
   return new Promise((resolve, reject) => {
-    const child = spawn(program as string, [...prefix, ...args], { env: childEnv(options.env) });
+    const child = spawn(program as string, [...prefix, ...args], {
+      env: childEnv(options.env),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

@@ -136,15 +136,16 @@ export class SqliteCheckpointer implements Checkpointer {
     this.#batch = SqliteWriteBatch.of(this.database);
     // The insert only happens when seq is the thread's next number: a writer holding a
     // stale view of the thread gets a conflict instead of leaving a gap.
-    // Numbered rather than named parameters: node:sqlite binds an object of names at about
-    // twice the cost of a list.
+    // Positional rather than named parameters: node:sqlite binds an object of names at about
+    // twice the cost of a list. Plain `?` (seq and thread id bound again at the end), not
+    // `?1`: Node 22's node:sqlite cannot bind a list to numbered parameters.
     this.#insert = this.database.prepare(`
       INSERT INTO graph_entries
         (thread_id, seq, run_id, kind, node, step, update_json, next, status, error_json, created_at, owner, payload_json)
-      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13
-      WHERE ?2 = 1 + coalesce(
-        (SELECT max(seq) FROM graph_entries WHERE thread_id = ?1),
-        (SELECT seq FROM graph_bases WHERE thread_id = ?1),
+      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+      WHERE ? = 1 + coalesce(
+        (SELECT max(seq) FROM graph_entries WHERE thread_id = ?),
+        (SELECT seq FROM graph_bases WHERE thread_id = ?),
         0)`);
     this.#selectEntries = this.database.prepare(
       'SELECT * FROM graph_entries WHERE thread_id = ? AND seq > ? ORDER BY seq',
@@ -226,6 +227,9 @@ export class SqliteCheckpointer implements Checkpointer {
       entry.createdAt,
       entry.owner,
       entry.payload === null ? null : JSON.stringify(entry.payload),
+      entry.seq,
+      entry.threadId,
+      entry.threadId,
     ).changes;
   }
 

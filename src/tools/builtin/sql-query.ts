@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.ts';
 import { checkReadOnlySql } from './sql/check-read-only-sql.ts';
 import { ensureDemoDatabase } from './sql/ensure-demo-database.ts';
+import { readOnlySandboxAvailable } from './sql/open-read-only-database.ts';
 import { runQueryInChildProcess } from './sql/run-query-in-child-process.ts';
 
 /** Rows one query returns at most. */
@@ -17,6 +18,7 @@ const maxSqlLength = 10_000;
  * `env.sqlDatabasePath` (the demo company database, created on first use when the file is
  * missing). Limits: one statement, SELECT or WITH only, read-only connection with an
  * authorizer (no PRAGMA, ATTACH, writes, load_extension), 100 rows, 5 s in a killable process.
+ * Offered only where node:sqlite has the authorizer (Node 24; not Node 22).
  */
 export const sqlQueryTool = defineTool({
   name: 'sql_query',
@@ -38,6 +40,7 @@ export const sqlQueryTool = defineTool({
   timeoutMs: queryTimeoutMs + 3_000,
   // 100 rows of a few columns; the default cut (4 000 characters) would hide most of them.
   maxResultChars: 12_000,
+  isAvailable: readOnlySandboxAvailable,
   async execute({ query }, { env, signal }) {
     const check = checkReadOnlySql(query);
     if (!check.ok) throw new Error(check.problem);

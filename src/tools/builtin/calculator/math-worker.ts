@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { siblingModule } from '../../../core/index.ts';
 import type { MathRequest } from './math-worker-thread.ts';
 import type { CalculationOutcome } from './restricted-math.ts';
 
@@ -23,7 +24,7 @@ interface Thread {
   ready: boolean;
 }
 
-const entry = new URL('./math-worker-thread.ts', import.meta.url);
+const entry = siblingModule(import.meta.url, 'math-worker-thread');
 
 /** Most expressions handed to the thread in one message. */
 const maxBatch = 64;

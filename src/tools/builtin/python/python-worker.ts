@@ -3,6 +3,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { siblingModule } from '../../../core/index.ts';
 import type {
   PythonRunOutcome,
   PythonRunRequest,
@@ -26,7 +27,7 @@ export interface PythonWorkerSettings {
   cacheDir?: string | undefined;
 }
 
-const entry = new URL('./python-worker-thread.ts', import.meta.url);
+const entry = siblingModule(import.meta.url, 'python-worker-thread');
 const pyodideFolder = `${dirname(fileURLToPath(import.meta.resolve('pyodide')))}/`;
 const sigint = 2;
 const pyodideVersion = (

@@ -20,6 +20,22 @@ export function openReadOnlyDatabase(path: string): DatabaseSync {
   return database;
 }
 
+/**
+ * False on a Node whose node:sqlite lacks the authorizer and limits the sandbox relies on
+ * (Node 22): `sql_query` is then not offered at all rather than offered with less safety.
+ */
+export function readOnlySandboxAvailable(): boolean {
+  if (sandboxAvailable === undefined) {
+    const probe = new DatabaseSync(':memory:');
+    sandboxAvailable =
+      typeof probe.setAuthorizer === 'function' && typeof probe.limits === 'object';
+    probe.close();
+  }
+  return sandboxAvailable;
+}
+
+let sandboxAvailable: boolean | undefined;
+
 /** The only actions a query may take: read tables and call functions, recursion included. */
 const permitted = new Set<number>([
   constants.SQLITE_SELECT,

@@ -1,8 +1,9 @@
 import { fork } from 'node:child_process';
+import { siblingModule } from '../../../core/index.ts';
 import type { QueryOutcome, QueryRequest } from './execute-read-only-query.ts';
 import type { QueryProcessMessage } from './query-process.ts';
 
-const entry = new URL('./query-process.ts', import.meta.url);
+const entry = siblingModule(import.meta.url, 'query-process');
 
 /**
  * Runs one query in a child process and kills it (SIGKILL) after `timeoutMs` or when

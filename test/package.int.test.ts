@@ -1,0 +1,283 @@
+// The package as a user gets it: `npm pack` (which builds dist/ in its prepack step), then
+// `yeoul init` and `npm install` of that tarball into a new project, where the bin, the
+// server, the web console, the three entry points and their types must all work. The
+// install reaches the npm registry (the dependencies) and takes a minute or two.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runYeoul, startServeProcess, type YeoulRun } from '../src/testing/index.ts';
+
+const repoRoot = join(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'yeoul-package-'));
+const project = join(work, 'app');
+const installed = join(project, 'node_modules', 'yeoul');
+/** Node 24 (the one running this test) first on PATH, so npm and the bin run on it. */
+const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+const minute = 60_000;
+/** The repository has a typed client: then the package must ship it as `yeoul/client`. */
+const hasClient = existsSync(join(repoRoot, 'src', 'client', 'index.ts'));
+
+// Settings of an npm running this test (its prefix, its script) are not the project's.
+for (const name of Object.keys(process.env)) if (name.startsWith('npm_')) delete process.env[name];
+
+/** Runs a program to its end in `cwd` (killed after `timeoutMs`), Node 24 first on PATH. */
+const run = (program: string, args: string[], cwd: string, timeoutMs = 2 * minute) =>
+  runYeoul(args, { command: [program], cwd, timeoutMs, env: { PATH: path } });
+
+function assertSucceeded(result: YeoulRun, what: string): void {
+  assert.equal(result.code, 0, `${what} failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+const listFiles = (folder: string): string[] =>
+  readdirSync(folder, { recursive: true, encoding: 'utf8' });
+
+let tarball = '';
+
+before(
+  async () => {
+    // The install needs the npm registry: without it, say so at once instead of timing out.
+    const ping = await run('npm', ['ping'], work, 30_000);
+    assert.equal(
+      ping.code,
+      0,
+      `the package test installs the packed tarball's dependencies from the npm registry, which did not answer \`npm ping\` within 30 s (check the network or the npm registry setting):\n${ping.stderr}`,
+    );
+    assertSucceeded(
+      await run('npm', ['pack', '--pack-destination', work], repoRoot, 5 * minute),
+      'npm pack',
+    );
+    const name = readdirSync(work).find((file) => /^yeoul-.*\.tgz$/.test(file));
+    assert.ok(name, `no tarball in ${readdirSync(work).join(', ')}`);
+    tarball = join(work, name);
+    const init = await run(
+      process.execPath,
+      [join(repoRoot, 'bin', 'yeoul.js'), 'init', project, '--yeoul', `file:${tarball}`],
+      work,
+    );
+    assertSucceeded(init, 'yeoul init');
+    assertSucceeded(
+      await run('npm', ['install', '--no-audit', '--no-fund'], project, 10 * minute),
+      'npm install',
+    );
+  },
+  { timeout: 16 * minute },
+);
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the packed package', { timeout: 20 * minute }, () => {
+  it('ships compiled JavaScript with types, the bin, the web console and its data files', () => {
+    const files = new Set(listFiles(installed));
+    for (const file of [
+      'bin/yeoul.js',
+      'dist/cli.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/testing/public.js',
+      'dist/testing/public.d.ts',
+      ...(hasClient ? ['dist/client/index.js', 'dist/client/index.d.ts'] : []),
+      'dist/web/index.html',
+      'dist/web/main.ts',
+      'dist/tools/builtin/calculator/math-worker-thread.js',
+      'dist/tools/builtin/sql/query-process.js',
+      'dist/tools/builtin/sql/demo-database.sql',
+      'dist/tools/builtin/python/python-worker-thread.js',
+      'dist/tools/builtin/python/sandbox.py',
+      'dist/tools/builtin/logs/samples/payment-service.jsonl',
+      'knowledge-samples/vacation-policy.md',
+      'templates/init/yeoul.config.ts',
+    ]) {
+      assert.ok(files.has(file), `${file} is missing from the package`);
+    }
+    assert.ok(!files.has('src/cli.ts'), 'the package ships no TypeScript sources to run');
+    const typeScript = [...files].filter(
+      (file) => file.startsWith('dist/') && /(?<!\.d)\.ts$/.test(file),
+    );
+    assert.ok(
+      typeScript.every((file) => file.startsWith('dist/web/')),
+      `only the web console's browser modules stay TypeScript: ${typeScript.join(', ')}`,
+    );
+  });
+
+  it('imports at run time only packages it depends on', () => {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const problems: string[] = [];
+    for (const file of listFiles(join(installed, 'dist'))) {
+      if (!file.endsWith('.js')) continue;
+      const text = readFileSync(join(installed, 'dist', file), 'utf8');
+      const specifiers = [
+        ...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm),
+        ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+        ...text.matchAll(/^import\s+['"]([^'"]+)['"]/gm),
+      ].map((match) => match[1] as string);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        const name = specifier.startsWith('@')
+          ? specifier.split('/').slice(0, 2).join('/')
+          : (specifier.split('/')[0] as string);
+        if (!Object.hasOwn(manifest.dependencies, name)) problems.push(`${file}: ${specifier}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('runs the bin from the project: --help exits 0, on Node 22.18 or newer only', async () => {
+    const help = await run('npx', ['yeoul', '--help'], project);
+    assertSucceeded(help, 'npx yeoul --help');
+    assert.match(help.stdout, /^ {2}init +scaffold a project/m);
+    assertSucceeded(await run('npx', ['yeoul', 'init', '--help'], project), 'yeoul init --help');
+    // The system Node (first on PATH without Node 24) may be older: one line, exit 1.
+    const older = await olderNode();
+    if (older) {
+      const refused = await run(older, [join(installed, 'bin', 'yeoul.js'), '--help'], project);
+      assert.equal(refused.code, 1);
+      assert.match(
+        refused.stderr,
+        /^yeoul: this is Node [\d.]+; yeoul needs Node 22\.18 or newer\.\n$/,
+      );
+    }
+  });
+
+  it('serves the API, an offline answer and the web console with `npm start`', async () => {
+    const server = await startServeProcess(join(work, 'data'), { PATH: path }, [], {
+      argv: ['npm', 'start', '--'],
+      cwd: project,
+    });
+    try {
+      const status = (await (await fetch(`${server.url}/api/agent/status`)).json()) as {
+        status: string;
+        model: string;
+        tools: string[];
+        graphs: string[];
+      };
+      assert.equal(status.status, 'ok');
+      assert.match(status.model, /^offline:/);
+      // The project's yeoul.config.ts was loaded: its tool and its graph are served.
+      assert.ok(status.tools.includes('word_count'), status.tools.join(', '));
+      assert.ok(status.graphs.includes('word-counter'), status.graphs.join(', '));
+      const page = await fetch(`${server.url}/`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /<script type="module" src="\/web\/main\.ts"/);
+      const module = await fetch(`${server.url}/web/main.ts`);
+      assert.equal(module.headers.get('content-type'), 'text/javascript; charset=utf-8');
+      assert.match(await module.text(), /from '\.\/components\/app\.ts'/);
+      assert.equal((await fetch(`${server.url}/vendor/preact.mjs`)).status, 200);
+      // The calculator runs in a worker thread (a .js file of dist/) and the log tool reads
+      // the bundled sample logs.
+      for (const [message, tool, answer] of [
+        ['123 * 456 계산해줘', 'calculator', /56,088/],
+        ['payment-service에서 500 에러 로그 보여줘', 'query_logs', /\d+건/],
+      ] as const) {
+        const response = await fetch(`${server.url}/api/agent/invoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message }),
+        });
+        const body = (await response.json()) as { response: string; toolsUsed: string[] };
+        assert.deepEqual(body.toolsUsed, [tool], JSON.stringify(body));
+        assert.match(body.response, answer);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("runs the project's own tests (`npm test`: a scripted model, throwaway servers)", async () => {
+    const result = await run('npm', ['test'], project, 5 * minute);
+    assertSucceeded(result, 'npm test');
+    assert.match(result.stdout, /ℹ pass [1-9]/);
+    assert.match(result.stdout, /ℹ fail 0/);
+  });
+
+  it('imports yeoul, yeoul/client and yeoul/testing from TypeScript that Node runs', async () => {
+    writeFileSync(join(project, 'exports-check.ts'), exportsCheck);
+    const result = await run(process.execPath, ['exports-check.ts'], project, 2 * minute);
+    assertSucceeded(result, 'node exports-check.ts');
+    assert.deepEqual(JSON.parse(result.stdout), {
+      visited: ['a', 'b'],
+      total: 2,
+      status: 'ok',
+      answer: 'scripted answer',
+    });
+  });
+
+  it('type-checks the project against the .d.ts files (`tsc --noEmit`)', async () => {
+    if (!existsSync(join(project, 'exports-check.ts')))
+      writeFileSync(join(project, 'exports-check.ts'), exportsCheck);
+    // A type error must be found: the check is real.
+    writeFileSync(
+      join(project, 'wrong.ts'),
+      "import { StateGraph } from 'yeoul';\nnew StateGraph(1);\n",
+    );
+    const wrong = await run('npx', ['tsc', '--noEmit'], project, 3 * minute);
+    assert.notEqual(wrong.code, 0, wrong.stdout);
+    assert.match(wrong.stdout, /wrong\.ts/);
+    rmSync(join(project, 'wrong.ts'));
+    assertSucceeded(await run('npx', ['tsc', '--noEmit'], project, 3 * minute), 'tsc --noEmit');
+  });
+});
+
+/** Uses each entry point the way a project would; prints what it saw as JSON. */
+const exportsCheck = `import assert from 'node:assert/strict';
+${hasClient ? "import { YeoulClient } from 'yeoul/client';" : ''}
+import { scriptedLanguageModel, startThrowawayServer } from 'yeoul/testing';
+import {
+  append,
+  defineState,
+  END,
+  GraphValidationError,
+  increment,
+  START,
+  StateGraph,
+  YeoulError,
+} from 'yeoul';
+
+const graph = new StateGraph(defineState({ visited: append<string>(), total: increment() }))
+  .addNode('a', () => ({ visited: 'a', total: 1 }))
+  .addNode('b', () => ({ visited: 'b', total: 1 }))
+  .addEdge(START, 'a')
+  .addEdge('a', 'b')
+  .addEdge('b', END)
+  .compile();
+const state = await graph.invoke({});
+assert.throws(() => new StateGraph(defineState({})).compile(), GraphValidationError);
+assert.ok(new GraphValidationError({ problems: ['x'] }) instanceof YeoulError);
+
+const model = scriptedLanguageModel([{ text: 'scripted answer' }]);
+const server = await startThrowawayServer({ model });
+try {
+  ${
+    hasClient
+      ? `const client = new YeoulClient({ baseUrl: server.url });
+  const status = await client.status();
+  const answer = await client.invoke({ message: 'hello' });`
+      : `const status = await (await fetch(server.url + '/api/agent/status')).json() as { status: string };
+  const answer = await (await fetch(server.url + '/api/agent/invoke', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'hello' }),
+  })).json() as { response: string };`
+  }
+  process.stdout.write(
+    JSON.stringify({ visited: state.visited, total: state.total, status: status.status, answer: answer.response }),
+  );
+} finally {
+  await server.close();
+}
+`;
+
+/** A `node` older than 22.18 on PATH after Node 24 (the system one, say), if there is one. */
+async function olderNode(): Promise<string | undefined> {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(folder, 'node');
+    if (folder === dirname(process.execPath) || !existsSync(candidate)) continue;
+    const version = (await run(candidate, ['--version'], work)).stdout.trim();
+    const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+    if (major < 22 || (major === 22 && minor < 18)) return candidate;
+  }
+  return undefined;
+}
