@@ -14,6 +14,7 @@ export {
   decideRoute,
   evaluateAnswer,
   type GraphKit,
+  type KitLogger,
   opsState,
   reactState,
 } from './agents/index.ts';
@@ -27,6 +28,13 @@ export {
 } from './config/index.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './core/index.ts';
 export {
+  defineScorer,
+  type EvalItem,
+  type ItemOutcome,
+  type ScoreResult,
+  type Scorer,
+} from './evals/index.ts';
+export {
   answerFor,
   append,
   type Channel,
@@ -35,8 +43,10 @@ export {
   CheckpointConflictError,
   CompiledGraph,
   type CompileOptions,
+  type Durability,
   defineState,
   END,
+  ForkPointError,
   type GraphEvent,
   GraphValidationError,
   InterruptAnsweredError,
@@ -73,10 +83,14 @@ export {
   removeAllMessages,
   removeMessage,
   replace,
+  type Send,
   START,
   StateGraph,
   type StateOf,
   type StateSchema,
+  send,
+  ThreadExistsError,
+  ThreadNotFoundError,
   type ThreadState,
   type UpdateOf,
 } from './graph/index.ts';

@@ -50,6 +50,14 @@ export default defineConfig({
         .addEdge(START, 'agent')
         .addConditionalEdges('agent', (state) => (state.messages.at(-1)?.toolCalls?.length ? 'tools' : END), ['tools', END])
         .addEdge('tools', 'agent'),
+    whoami: (kit) =>
+      new StateGraph(defineState({ messages: kit.chatState.messages }))
+        .addNode('recall', async (_state, context) => {
+          const name = await kit.memoryOf(context)?.get('profile', 'name');
+          return { messages: { role: 'assistant', content: 'You are ' + (name?.value ?? 'a stranger') + '.' } };
+        })
+        .addEdge(START, 'recall')
+        .addEdge('recall', END),
     counter: new StateGraph(defineState({ count: increment(), note: replace('') }))
       .addNode('bump', (state) => ({ count: 1, note: 'was ' + state.count }))
       .addEdge(START, 'bump')
@@ -115,7 +123,7 @@ describe('a config file of tools, a persona and graphs, served on every surface'
   it('lists the config’s tool and graphs in the status and the graph list', async () => {
     const status = (await (await fetch(`${server.url}/api/agent/status`)).json()) as Json;
     assert.ok(status.tools.includes('order_status'));
-    assert.deepEqual(status.graphs, ['chat', 'react', 'ops', 'desk', 'counter']);
+    assert.deepEqual(status.graphs, ['chat', 'react', 'ops', 'desk', 'whoami', 'counter']);
     assert.equal(status.config.state, 'ok');
     const graphs = (await (await fetch(`${server.url}/api/graphs`)).json()) as Json;
     const byName = Object.fromEntries(graphs.graphs.map((graph: Json) => [graph.name, graph]));
@@ -189,6 +197,25 @@ describe('a config file of tools, a persona and graphs, served on every surface'
       options: { graph: 'counter' },
     });
     assert.equal(notChat.status, 400);
+  });
+
+  it('hands a user graph the long-term memory of the request’s owner', async () => {
+    const put = await fetch(`${server.url}/api/memory/profile/name`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ value: '철수' }),
+    });
+    assert.equal(put.status, 200);
+    const asked = await post(`${server.url}/api/agent/invoke`, {
+      message: 'who am I?',
+      options: { graph: 'whoami' },
+    });
+    assert.equal(asked.body.response, 'You are 철수.');
+    const off = await post(`${server.url}/api/agent/invoke`, {
+      message: 'who am I?',
+      options: { graph: 'whoami', longTermMemory: false },
+    });
+    assert.equal(off.body.response, 'You are a stranger.');
   });
 
   it('runs any graph through /api/graphs/:name/invoke and refuses bad input naming the field', async () => {

@@ -1,3 +1,5 @@
+import type { NodeContext } from '../graph/index.ts';
+import { forOwner, type OwnerMemory } from '../memory-store/index.ts';
 import type { ChatModel } from '../models/index.ts';
 import type { ToolEnvironment, ToolRegistry } from '../tools/index.ts';
 import { createAgentNode } from './chat/agent-node.ts';
@@ -54,6 +56,13 @@ export interface GraphKit {
   };
   /** The ops agent's evaluation: checks an answer against tool results and context. */
   evaluate: typeof evaluateAnswer;
+  /**
+   * The long-term memory of the person a run serves (the request's owner: its API key, or
+   * the anonymous owner), from a node's context: `kit.memoryOf(context)?.get('profile', 'name')`.
+   * Undefined when the run has no owner (stateless `/v1`, evaluations), the request turned
+   * long-term memory off, or `YEOUL_LONG_TERM_MEMORY=off`.
+   */
+  memoryOf(context: NodeContext): OwnerMemory | undefined;
 }
 
 /** The kit of a user graph, over the chat agent's dependencies. */
@@ -74,5 +83,10 @@ export function createGraphKit(deps: AgentDependencies, logger: KitLogger): Grap
       tools: createToolsNode(deps),
     },
     evaluate: evaluateAnswer,
+    memoryOf(context) {
+      const owner = (context.context as { memoryOwner?: unknown } | undefined)?.memoryOwner;
+      const store = deps.longTermMemory;
+      return store && typeof owner === 'string' ? forOwner(store, owner) : undefined;
+    },
   };
 }

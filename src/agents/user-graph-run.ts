@@ -68,7 +68,11 @@ export function userInnerAgent(
       threadId: sessionId,
       signal: run.signal,
       onEvent: forwardEvents(steps, run.emit),
-      context: { streamTokens },
+      // Whose long-term memory the graph's nodes reach (`kit.memoryOf(context)`).
+      context: {
+        streamTokens,
+        ...(options.memoryOwner === undefined ? {} : { memoryOwner: options.memoryOwner }),
+      },
     };
     const question = 'prompt' in input ? input.prompt : '';
     try {

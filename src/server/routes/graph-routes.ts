@@ -46,7 +46,7 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
     const owner = context.ownerOf(request);
     if (body.resume) await runtime.sessions.check(threadId, owner);
     else await runtime.sessions.claim(threadId, owner, titleOfInput(body.input), name);
-    return { name, graph: entry.graph, body, threadId };
+    return { name, graph: entry.graph, body, threadId, owner };
   };
 
   /** Runs (or resumes) the graph on the thread in its place in the thread's line. */
@@ -60,7 +60,14 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
     const leave = entered instanceof Promise ? await entered : entered;
     let failure: unknown;
     try {
-      const config = { threadId, signal, ...(onEvent ? { onEvent } : {}) };
+      // The graph's nodes reach the caller's long-term memory through `kit.memoryOf(context)`.
+      const memoryOwner = runtime.config.longTermMemory ? prepared.owner : undefined;
+      const config = {
+        threadId,
+        signal,
+        ...(memoryOwner === undefined ? {} : { context: { memoryOwner } }),
+        ...(onEvent ? { onEvent } : {}),
+      };
       const result = body.resume
         ? await graph.resumeRun(threadId, { ...config, answers: body.resume.answers })
         : await graph.run(body.input as never, { ...config, onPendingRun: 'abandon' });
