@@ -109,6 +109,49 @@ describe('/api/memory with two API keys', () => {
     assert.equal((await a('GET', `/api/sessions/${id}/history`)).status, 200);
   });
 
+  it('keeps forks, graph threads, feedback and evaluation runs to the key that made them', async () => {
+    const a = client(server, 'key-a');
+    const b = client(server, 'key-b');
+    const id = 'team_a.fork:src';
+    assert.equal(
+      (await a('POST', '/api/agent/invoke', { message: '안녕', sessionId: id })).status,
+      200,
+    );
+    // Fork: another key's session does not exist for b, whatever id b asks for.
+    assert.equal((await b('POST', `/api/sessions/${id}/fork`, { atStep: -1 })).status, 404);
+    const forked = await a('POST', `/api/sessions/${id}/fork`, {
+      atStep: -1,
+      sessionId: 'team_a.fork:copy',
+    });
+    assert.equal(forked.status, 201);
+    assert.equal((await b('GET', '/api/sessions/team_a.fork:copy')).status, 404);
+    assert.equal(
+      (await b('POST', '/api/sessions/team_a.fork:copy/fork', { atStep: -1 })).status,
+      404,
+    );
+    // Feedback on another key's session is a 404 too.
+    assert.equal((await b('POST', `/api/sessions/${id}/feedback`, { rating: 1 })).status, 404);
+    assert.equal((await a('POST', `/api/sessions/${id}/feedback`, { rating: 1 })).status, 201);
+    // Evaluation runs and their sessions belong to the key that started them.
+    const started = await a('POST', '/api/evals', {
+      items: [{ input: '123 * 456 계산해줘', expected: '56,088' }],
+      name: 'a-run',
+    });
+    assert.equal(started.status, 202);
+    let run: Json;
+    for (let tries = 0; tries < 100; tries += 1) {
+      run = (await a('GET', `/api/evals/${started.body.id}`)).body;
+      if (run.status !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(run.status, 'done');
+    assert.equal((await b('GET', `/api/evals/${started.body.id}`)).status, 404);
+    assert.deepEqual((await b('GET', '/api/evals')).body.runs, []);
+    const itemSession = run.items[0].sessionId;
+    assert.equal((await b('GET', `/api/sessions/${itemSession}`)).status, 404);
+    assert.equal((await a('GET', `/api/sessions/${itemSession}`)).status, 200);
+  });
+
   it('answers 400 for names outside the rule and 413 for a value over 65,536 bytes', async () => {
     const a = client(server, 'key-a');
     const bad = [
