@@ -169,13 +169,18 @@ export class SqliteDocumentStore implements DocumentStore {
     if (this.database.isOpen) this.database.close();
   }
 
+  #lastTicket = 0;
+
   /** Marks a document pending with a new ticket: later than every earlier one, and roughly its time in µs. */
   #markPending(documentId: string, action: 'index' | 'delete'): number {
     const now = this.#now();
     const last = this.#prepare('SELECT max(ticket) AS ticket FROM kb_index_state').get() as {
       ticket: number | null;
     };
-    const ticket = Math.max(now * 1000, (last.ticket ?? 0) + 1);
+    // A confirmed deletion removes its row, so the table alone may forget the latest ticket:
+    // the last one issued here keeps tickets growing within the same millisecond too.
+    const ticket = Math.max(now * 1000, (last.ticket ?? 0) + 1, this.#lastTicket + 1);
+    this.#lastTicket = ticket;
     this.#prepare(
       `INSERT OR REPLACE INTO kb_index_state (document_id, ticket, pending, attempts, last_error, updated_at)
        VALUES (?, ?, ?, 0, NULL, ?)`,
