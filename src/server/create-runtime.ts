@@ -201,10 +201,9 @@ export async function createRuntime(
   const appOf = async (loaded: LoadedConfig | undefined): Promise<App> => {
     const built = await buildApp(loaded?.config, appBase);
     if (!built.ok) {
-      throw new ConfigFileError({
-        file: loaded?.path ?? 'the configuration',
-        problems: built.problems,
-      });
+      // Without a config file the problems are the environment's (YEOUL_TOOL_PERMISSIONS).
+      if (loaded === undefined) throw new ConfigError({ problems: built.problems });
+      throw new ConfigFileError({ file: loaded.path, problems: built.problems });
     }
     return built.app;
   };
