@@ -44,6 +44,7 @@ function mcpServerSuite(connect: () => Promise<Client>) {
     const ask = tools.find((tool) => tool.name === 'ask');
     assert.deepEqual(ask?.inputSchema.required, ['message']);
     assert.deepEqual(Object.keys(ask?.inputSchema.properties ?? {}).sort(), [
+      'graph',
       'message',
       'sessionId',
     ]);
