@@ -19,6 +19,7 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = Record<string, any>;
 
 async function call(
