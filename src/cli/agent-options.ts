@@ -1,5 +1,5 @@
 import type { AgentRequest } from '../agents/index.ts';
-import { sessionIdPattern } from '../core/index.ts';
+import { graphNamePattern, sessionIdPattern } from '../core/index.ts';
 import { UsageError } from './errors/usage-error.ts';
 
 /** The options `ask` and `chat` share: which graph, and whether to evaluate the answer. */
@@ -8,9 +8,6 @@ export const agentOptions = {
   graph: { type: 'string' },
   evaluate: { type: 'boolean' },
 } as const;
-
-/** Graph names: the built-in agents' and those of a config file. */
-const graphNamePattern = /^[a-z][a-z0-9-]{0,31}$/;
 
 /**
  * The request options from `--graph` (a built-in agent or a chat graph of the config file,

@@ -1,5 +1,5 @@
 import { registerHooks } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The query that marks a module as part of one load of a config file. */
@@ -63,9 +63,4 @@ function installHooks(): void {
       return { ...resolved, url: url.href };
     },
   });
-}
-
-/** The folders holding the given files (what `yeoul dev` watches). */
-export function foldersOf(files: readonly string[]): string[] {
-  return [...new Set(files.map((file) => dirname(file)))];
 }

@@ -4,7 +4,7 @@ export { ConfigWatcher, type ConfigWatchHandlers } from './config-watcher.ts';
 export { defineConfig } from './define-config.ts';
 export { ConfigFileError } from './errors/config-file-error.ts';
 export { configFileNames, findConfigFile } from './find-config-file.ts';
-export { foldersOf, importFresh } from './import-fresh.ts';
+export { importFresh } from './import-fresh.ts';
 export { loadConfigFile } from './load-config.ts';
 export type {
   AgentSettings,
@@ -17,7 +17,6 @@ export type {
 } from './types.ts';
 export {
   configPath,
-  graphNamePattern,
   toolNamePattern,
   validateConfig,
 } from './validate-config.ts';

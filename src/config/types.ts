@@ -1,6 +1,6 @@
 import type { GraphKit, MemorySettings } from '../agents/index.ts';
 import type { Scorer } from '../evals/index.ts';
-import type { CompiledGraph, StateGraph, StateSchema } from '../graph/index.ts';
+import type { StateGraph } from '../graph/index.ts';
 import type { ModelSpec } from '../models/index.ts';
 import type { Permission, ToolDefinition } from '../tools/index.ts';
 
@@ -74,12 +74,6 @@ export interface YeoulConfig {
   prometheusUrl?: string;
 }
 
-/** A graph entry as loaded: its name and what the config gave. */
-export interface LoadedGraph {
-  name: string;
-  graph: UserGraph;
-}
-
 /** A config file, read and checked. */
 export interface LoadedConfig {
   /** The file it came from (absolute). */
@@ -89,6 +83,3 @@ export interface LoadedConfig {
   files: string[];
   loadedAt: Date;
 }
-
-/** A compiled user graph, as the runner keeps it. */
-export type CompiledUserGraph = CompiledGraph<StateSchema, unknown>;

@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { graphNamePattern } from '../core/index.ts';
 import { isLanguageModel } from '../models/index.ts';
 import { builtinAgentNames, type YeoulConfig } from './types.ts';
 
 /** Tool names: the built-ins' rule. */
 export const toolNamePattern = /^[a-z][a-z0-9_]{0,63}$/;
-/** User graph names (they become `yeoul-NAME` on /v1 and path segments). */
-export const graphNamePattern = /^[a-z][a-z0-9-]{0,31}$/;
 
 const permission = z.enum(['allow', 'ask', 'deny'], { error: "one of 'allow', 'ask', 'deny'" });
 const isFunction = (value: unknown) => typeof value === 'function';

@@ -12,6 +12,9 @@ export function createId(): string {
 /** What a session id may be everywhere (HTTP API, CLI, /v1): 1–128 letters, digits and `_ . : -`. */
 export const sessionIdPattern = /^[A-Za-z0-9_.:-]{1,128}$/;
 
+/** A graph's name: `chat`, `react`, `ops` or a config file's graph (also `/v1`'s `yeoul-NAME`). */
+export const graphNamePattern = /^[a-z][a-z0-9-]{0,31}$/;
+
 /** Node's own (24 and later); the package also runs on Node 22, which lacks it. */
 const nativeUuidV7 = typeof crypto.randomUUIDv7 === 'function' ? crypto.randomUUIDv7 : undefined;
 

@@ -2,7 +2,7 @@ export { combineSignals, neverAbortedSignal, type ScopedSignal, scopedSignal } f
 export { AsyncQueue } from './async-queue.ts';
 export { blockedPort, blockedPortReason } from './blocked-port.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
-export { createId, sessionIdPattern } from './ids.ts';
+export { createId, graphNamePattern, sessionIdPattern } from './ids.ts';
 export { type ApplyMigrationsOptions, applyMigrations } from './postgres/apply-migrations.ts';
 export {
   checkPostgresVersion,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { graphNamePattern } from '../core/index.ts';
 import type { EvalItem } from './types.ts';
 
 const text = z.string().trim().min(1, 'must not be empty');
@@ -21,10 +22,7 @@ export const evalItemSchema = z.strictObject({
   expected: z.string().optional(),
   expectedTools: names.optional(),
   expectedSources: names.optional(),
-  graph: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be a graph name')
-    .optional(),
+  graph: z.string().regex(graphNamePattern, 'must be a graph name').optional(),
   tags: names.optional(),
   maxLatencyMs: z.number().positive().optional(),
   maxTokens: z.number().int().positive().optional(),

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { sessionIdPattern } from '../core/index.ts';
+import { graphNamePattern, sessionIdPattern } from '../core/index.ts';
 import { progressReporter } from './progress-reporter.ts';
 import type { McpAnswer, McpBackend, McpPassage } from './types.ts';
 
@@ -14,7 +14,7 @@ export const askInput = z.object({
     .describe('continue this conversation (omit to start a new one; the answer names its id)'),
   graph: z
     .string()
-    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'a graph name')
+    .regex(graphNamePattern, 'a graph name')
     .optional()
     .describe('the chat graph that answers: chat (default), react, ops or one of the server’s own'),
 });

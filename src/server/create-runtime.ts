@@ -268,10 +268,6 @@ export async function createRuntime(
     get registry() {
       return app.registry;
     },
-    /** What the agent graphs run on, for runners beside `runner` (`/v1`'s stateless one). */
-    get agentDependencies() {
-      return app.deps;
-    },
     /** The config file's graphs, chat or not, by name (as loaded now). */
     get userGraphs() {
       return runner.userGraphs;

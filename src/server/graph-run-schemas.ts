@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { graphNamePattern } from '../core/index.ts';
 import type { StateSchema } from '../graph/index.ts';
 import type { graphRunBody } from '../protocol/index.ts';
 import { HttpError } from './http-error.ts';
 
 /** A graph name in a path: `chat`, `react`, `ops` or a config file's graph. */
 export const graphParams = z.object({
-  name: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a graph name'),
+  name: z.string().regex(graphNamePattern, 'a graph name'),
 });
 
 /** A graph run's body, parsed. */

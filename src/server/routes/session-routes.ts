@@ -134,8 +134,8 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
 
   app.delete('/api/sessions/:id', async (request, reply) => {
     const id = await ownedSession(request);
-    const stored = await runtime.checkpointer.read(id);
-    if (stored.base === null && stored.entries.length === 0 && !(await runtime.sessions.has(id))) {
+    const graph = await runner.threadGraph(id);
+    if (!(await runtime.sessions.has(id)) && (await graph.getState(id)) === undefined) {
       throw notFound(id);
     }
     if (runner.isRunning(id)) await runner.cancel(id);

@@ -71,7 +71,8 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
     if (sessionId !== undefined) {
       await runtime.sessions.claim(sessionId, owner, turn.message, turn.graph);
       // A session's memory holds the earlier turns; a new session starts from the request's.
-      const fresh = (await runtime.checkpointer.read(sessionId)).entries.length === 0;
+      const graph = await runtime.runner.threadGraph(sessionId);
+      const fresh = (await graph.getState(sessionId)) === undefined;
       return {
         payload: await runAgentCall(context, { ...(fresh ? withHistory : call), owner }, options),
         sessionId,
