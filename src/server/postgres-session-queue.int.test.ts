@@ -71,7 +71,9 @@ describe('PostgresSessionQueue', () => {
     const requests: Array<Promise<void>> = [];
     for (let index = 0; index < 8; index += 1) {
       requests.push(request(index % 2 === 0 ? first : second, `r${index}`));
-      await sleep(10);
+      // Arrival is when a request's place reaches the database: leave time for that round trip
+      // (a pool's first connection can take longer than 10 ms), so arrivals do not overlap.
+      await sleep(40);
     }
     const started = performance.now();
     await Promise.all(requests);
