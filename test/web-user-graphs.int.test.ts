@@ -68,7 +68,10 @@ describe('web console: a chat graph of the config file (real browser)', () => {
     assert.match(await answer.innerText(), /HELLO THERE!/);
     const inspector = page.getByTestId('inspector');
     await waitUntil(async () => (await inspector.count()) > 0, 'the inspector');
-    assert.ok((await inspector.locator('[data-node="answer"]').count()) > 0);
+    await waitUntil(
+      async () => (await inspector.locator('[data-node="answer"]').count()) > 0,
+      'the graph’s node in the inspector',
+    );
     await page.getByTestId('graphs').click();
     await waitUntil(
       async () => (await page.getByTestId('graph').count()) >= 4,
