@@ -161,11 +161,12 @@ async function verify() {
   await dropSaver(store);
 }
 
-async function measureSteps() {
-  const store = await freshSaver('steps');
+/** Per step, with `durability` ("sync": each step committed before the next; "async", the default). */
+async function measureSteps(durability) {
+  const store = await freshSaver(`steps_${durability}`);
   const graph = builder.compile({ checkpointer: store.saver });
   let turn = 0;
-  const run = () => graph.invoke(turnInput(++turn), newThread());
+  const run = () => graph.invoke(turnInput(++turn), { ...newThread(), durability });
   for (let i = 0; i < WARMUP; i++) await run();
   const samples = [];
   for (let i = 0; i < N_POSTGRES; i++) {
@@ -181,8 +182,11 @@ async function measureSteps() {
     invokeUs: { p50: round(p50), p99: round(p99) },
     stepUs: { p50: round(p50 / STEPS_PER_INVOKE), p99: round(p99 / STEPS_PER_INVOKE) },
     count: samples.length,
+    durability,
   };
-  log(`postgres: ${result.invokeUs.p50} µs/invoke p50, ${result.stepUs.p50} µs/step p50`);
+  log(
+    `postgres ${durability}: ${result.invokeUs.p50} µs/invoke p50, ${result.stepUs.p50} µs/step p50`,
+  );
   return result;
 }
 
@@ -225,7 +229,8 @@ async function main() {
   log(`@langchain/langgraph ${LANGGRAPH_VERSION}, checkpoint-postgres ${SAVER_VERSION}`);
   try {
     await verify();
-    const postgres = await measureSteps();
+    const postgres = await measureSteps('sync');
+    const postgresAsync = await measureSteps('async');
     const storage50Turns = await measureStorage();
     const concurrent = await measureConcurrent();
     log(`done in ${(usSince(t0) / 1e6).toFixed(1)} s`);
@@ -236,6 +241,7 @@ async function main() {
         saverVersion: SAVER_VERSION,
         stepsPerInvoke: STEPS_PER_INVOKE,
         postgres,
+        postgresAsync,
         storage50Turns,
         concurrent,
       })}\n`,
