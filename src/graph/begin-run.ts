@@ -14,7 +14,7 @@ import { type NextTasks, nextFields } from './next-tasks.ts';
 import { type Durability, RunWriter, type WritableGraph } from './run-writer.ts';
 import { applyUpdate, initialState, prepareUpdate } from './state.ts';
 import type { Superstep } from './superstep.ts';
-import type { ThreadRecord } from './thread-store.ts';
+import type { ThreadRecord, ThreadStore } from './thread-store.ts';
 import { START } from './types.ts';
 
 type Values = Record<string, unknown>;
@@ -34,22 +34,57 @@ export interface RunBeginning {
   resume: ResumeInfo | undefined;
 }
 
+/** What a run is opened with. */
+interface RunOptions {
+  threadId: string | undefined;
+  onPendingRun: 'throw' | 'abandon';
+  durability: Durability;
+}
+
+type RunGraph = WritableGraph & {
+  route(finished: readonly string[], values: Values, joins: Record<string, string[]>): NextTasks;
+};
+
+/**
+ * Reads the run's thread and opens the run (`beginRun`). On a store whose reads cost a round
+ * trip, a new `sync` run on a thread whose last run ended (as this instance knows it) skips
+ * the read: its input's append is the compare-and-set that proves the thread did not move,
+ * and when it did, the thread is read and the run opened again.
+ */
+export async function openRun(
+  graph: RunGraph,
+  start: RunStart,
+  options: RunOptions,
+): Promise<RunBeginning> {
+  const store: ThreadStore | undefined = graph.store;
+  const { threadId } = options;
+  if (store === undefined || threadId === undefined) {
+    return beginRun(graph, undefined, start, options);
+  }
+  const known =
+    start.kind === 'input' && options.durability === 'sync' && store.checkpointer.remoteReads
+      ? store.peek(threadId)
+      : undefined;
+  if (known !== undefined) {
+    try {
+      return await beginRun(graph, known, start, options);
+    } catch (error) {
+      if (!(error instanceof CheckpointConflictError)) throw error;
+    }
+  }
+  return beginRun(graph, await store.load(threadId), start, options);
+}
+
 /**
  * Opens a run: commits the input (closing first a run its dead process left behind, when
  * asked to), or checks and commits the answers that resume a paused run. Refuses what
  * would break the thread: a run still going elsewhere, questions left unanswered.
  */
 export async function beginRun(
-  graph: WritableGraph & {
-    route(finished: readonly string[], values: Values, joins: Record<string, string[]>): NextTasks;
-  },
+  graph: RunGraph,
   record: ThreadRecord | undefined,
   start: RunStart,
-  options: {
-    threadId: string | undefined;
-    onPendingRun: 'throw' | 'abandon';
-    durability: Durability;
-  },
+  options: RunOptions,
 ): Promise<RunBeginning> {
   const last = record?.last ?? null;
   const threadId = options.threadId ?? '(none)';

@@ -1,5 +1,5 @@
 import { genAi, inSpan, neverAbortedSignal, type Span, SpanKind } from '../core/index.ts';
-import { beginRun, interruptsOf, type RunStart } from './begin-run.ts';
+import { interruptsOf, openRun, type RunStart } from './begin-run.ts';
 import type { PendingInterrupt, Task } from './checkpoint/types.ts';
 import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
 import { RecursionLimitError } from './errors/recursion-limit-error.ts';
@@ -85,7 +85,6 @@ async function runSteps(
   checkRunConfig(config);
   const threadId = config.threadId;
   const store = threadId === undefined ? undefined : graph.store;
-  const record = store && threadId !== undefined ? await store.load(threadId) : undefined;
   const signal = config.signal ?? neverAbortedSignal;
   const maxSteps = config.maxSteps ?? graph.maxSteps;
   const onEvent = config.onEvent as ((event: GraphEvent<StateSchema>) => void) | undefined;
@@ -95,7 +94,7 @@ async function runSteps(
     route: (finished: readonly string[], at: Values, joins: Record<string, string[]>) =>
       nextTasks(graph, finished, at, joins),
   };
-  const beginning = await beginRun(routable, record, start, {
+  const beginning = await openRun(routable, start, {
     threadId,
     onPendingRun: config.onPendingRun ?? 'throw',
     durability: config.durability ?? graph.durability,

@@ -50,6 +50,10 @@ export class RunWriter {
   #failure: unknown;
   /** Entries held until the run ends (exit). */
   #held: Array<{ fields: EntryFields; after: Values }> = [];
+  /** Entries go to the checkpointer at once, which keeps their order (async and exit). */
+  #handsOver: boolean;
+  /** The seq of the last entry handed over that way. */
+  #handedSeq = 0;
 
   constructor(
     store: ThreadStore | undefined,
@@ -61,6 +65,7 @@ export class RunWriter {
     this.record = record;
     this.runId = runId;
     this.#durability = durability;
+    this.#handsOver = durability !== 'sync' && store?.checkpointer.ordersAppends === true;
   }
 
   /**
@@ -72,6 +77,10 @@ export class RunWriter {
     if (this.record === undefined || this.#store === undefined) return Promise.resolve();
     if (this.#durability === 'exit') {
       this.#held.push({ fields, after });
+      return Promise.resolve();
+    }
+    if (this.#handsOver) {
+      this.#handOver(fields, after);
       return Promise.resolve();
     }
     // After a failed commit nothing more is stored: the run fails with the first error.
@@ -87,9 +96,12 @@ export class RunWriter {
   /** Resolves once every entry given so far is committed; rejects with the first failure. */
   async flush(): Promise<void> {
     for (const { fields, after } of this.#held.splice(0)) {
-      this.#tail = this.#tail.then(() =>
-        this.#failure === undefined ? this.#append(fields, after) : undefined,
-      );
+      if (this.#handsOver) this.#handOver(fields, after);
+      else {
+        this.#tail = this.#tail.then(() =>
+          this.#failure === undefined ? this.#append(fields, after) : undefined,
+        );
+      }
     }
     await this.#tail.catch((error: unknown) => {
       this.#failure ??= error;
@@ -97,13 +109,26 @@ export class RunWriter {
     if (this.#failure !== undefined) throw this.#failure;
   }
 
-  async #append(fields: EntryFields, after: Values): Promise<void> {
+  /**
+   * Gives the checkpointer an entry without waiting for those before it (it commits a
+   * thread's entries in order, and fails a run's later entries once one failed).
+   */
+  #handOver(fields: EntryFields, after: Values): void {
+    if (this.#failure !== undefined) return;
+    this.#handedSeq = Math.max(this.#handedSeq, (this.record as ThreadRecord).seq) + 1;
+    const stored = this.#append(fields, after, this.#handedSeq).catch((error: unknown) => {
+      this.#failure ??= error;
+    });
+    this.#tail = Promise.all([this.#tail, stored]).then(() => undefined);
+  }
+
+  async #append(fields: EntryFields, after: Values, seq?: number): Promise<void> {
     const record = this.record as ThreadRecord;
     const store = this.#store as ThreadStore;
     const next = fields.next === END ? null : fields.next;
     const entry: CheckpointEntry = {
       threadId: record.threadId,
-      seq: record.seq + 1,
+      seq: seq ?? record.seq + 1,
       runId: this.runId,
       kind: fields.kind,
       node: fields.node,

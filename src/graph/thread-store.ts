@@ -51,6 +51,25 @@ export class ThreadStore {
     return cached;
   }
 
+  /**
+   * The thread as this instance knows it, without asking storage, when its last run has ended
+   * (a thread never seen counts as empty); undefined when a run is going or paused on it. Only
+   * for a caller whose next write is an append, which fails if the thread moved since.
+   */
+  peek(threadId: string): ThreadRecord | undefined {
+    const cached = this.#cache.get(threadId);
+    if (cached === undefined) {
+      const record = this.#emptyRecord(threadId);
+      this.#remember(record);
+      return record;
+    }
+    const status = cached.last?.status;
+    if (status === 'running' || status === 'interrupted') return undefined;
+    this.#cache.delete(threadId);
+    this.#cache.set(threadId, cached);
+    return cached;
+  }
+
   /** Commits an entry and, once it is stored, moves the record to it. */
   async commit(record: ThreadRecord, entry: CheckpointEntry, values: Record<string, unknown>) {
     try {

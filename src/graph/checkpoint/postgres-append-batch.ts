@@ -26,12 +26,21 @@ const appendSql = {
  * commit, and each caller's promise settles once it has committed. A conflicting entry fails
  * alone (the function reports it instead of raising); should the whole call fail for another
  * reason, its entries are tried one by one so that only the faulty one fails.
+ *
+ * Entries of one thread are committed in the order given, even when the caller does not wait
+ * between them (a run in `async` durability): while a call holds a thread's entries, its
+ * later ones wait for the next call. Once an entry of a run fails, the run's later entries
+ * fail too, in the same call (the function sees to it) or after it.
  */
 export class PostgresAppendBatch {
   #pool: PostgresPool;
   #pending: PendingAppend[] = [];
   #scheduled = false;
   #inFlight = new Set<Promise<void>>();
+  /** Threads with entries in a call that has not settled yet. */
+  #busyThreads = new Set<string>();
+  /** `thread\nrun` of runs that just lost an entry, with the error to give their later ones. */
+  #failedRuns = new Map<string, unknown>();
   #waitForEveryStep: boolean;
 
   /** `waitForEveryStep`: every commit waits for the WAL on disk, not only a run's last entry's. */
@@ -61,34 +70,71 @@ export class PostgresAppendBatch {
 
   #flush(): void {
     this.#scheduled = false;
-    const pending = this.#pending;
-    if (pending.length === 0) return;
-    this.#pending = [];
-    const sent = this.#send(pending).finally(() => this.#inFlight.delete(sent));
+    if (this.#pending.length === 0) return;
+    const group: PendingAppend[] = [];
+    const held: PendingAppend[] = [];
+    for (const item of this.#pending) {
+      const failure = this.#failedRuns.get(runKey(item.entry));
+      if (failure !== undefined) item.reject(failure);
+      else if (this.#busyThreads.has(item.entry.threadId)) held.push(item);
+      else group.push(item);
+    }
+    this.#pending = held;
+    if (group.length === 0) return;
+    const threads = new Set(group.map((item) => item.entry.threadId));
+    for (const threadId of threads) this.#busyThreads.add(threadId);
+    const sent: Promise<void> = this.#send(group)
+      .then(undefined, () => undefined)
+      .then(() => {
+        this.#inFlight.delete(sent);
+        for (const threadId of threads) this.#busyThreads.delete(threadId);
+        if (this.#pending.length > 0) this.#flush();
+      });
     this.#inFlight.add(sent);
   }
 
-  async #send(group: PendingAppend[]): Promise<void> {
+  /**
+   * Fails `item`, and the later entries of its run handed over before the run could know
+   * (those waiting now, or given in this turn of the event loop: by the next, its writer knows).
+   */
+  #fail(item: PendingAppend, error: unknown, lost: Map<string, unknown>): void {
+    const key = runKey(item.entry);
+    if (this.#failedRuns.size === 0) setImmediate(() => this.#failedRuns.clear());
+    if (!this.#failedRuns.has(key)) this.#failedRuns.set(key, error);
+    if (!lost.has(key)) lost.set(key, error);
+    item.reject(error);
+  }
+
+  /** Sends `group` in one call; resolves with the runs that lost an entry. */
+  async #send(group: PendingAppend[]): Promise<Map<string, unknown>> {
+    const lost = new Map<string, unknown>();
     let outcomes: boolean[];
     try {
       outcomes = await this.#call(group.map((item) => item.entry));
     } catch (error) {
       if (group.length > 1 && !isConnectionFailure(error)) {
-        // One entry the server refuses (a value it cannot store) must not fail the others.
-        await Promise.all(group.map((item) => this.#send([item])));
-        return;
+        // One entry the server refuses (a value it cannot store) must not fail the others;
+        // one after another, so that a thread's entries keep their order.
+        for (const item of group) {
+          const key = runKey(item.entry);
+          const failure = lost.get(key);
+          if (failure !== undefined) item.reject(failure);
+          else for (const [run, error] of await this.#send([item])) lost.set(run, error);
+        }
+        return lost;
       }
       const failure = toStoreError(error, poolTarget(this.#pool));
-      for (const item of group) item.reject(failure);
-      return;
+      for (const item of group) this.#fail(item, failure, lost);
+      return lost;
     }
     group.forEach((item, index) => {
       if (outcomes[index] === true) item.resolve();
       else {
         const { threadId, seq } = item.entry;
-        item.reject(new CheckpointConflictError({ threadId, seq }));
+        this.#fail(item, new CheckpointConflictError({ threadId, seq }), lost);
       }
     });
+    return lost;
   }
 
   async #call(entries: CheckpointEntry[]): Promise<boolean[]> {
@@ -109,4 +155,9 @@ export class PostgresAppendBatch {
     });
     return rows[0]?.appended ?? [];
   }
+}
+
+/** The key of an entry's run (a thread's runs are told apart by their ids). */
+function runKey(entry: CheckpointEntry): string {
+  return `${entry.threadId}\n${entry.runId}`;
 }

@@ -96,6 +96,8 @@ ORDER BY last.updated_at DESC, last.thread_id`;
 export class PostgresCheckpointer implements Checkpointer {
   readonly pool: PostgresPool;
   readonly instanceId = newInstanceId();
+  readonly ordersAppends = true;
+  readonly remoteReads = true;
   readonly leaseMs: number;
   #batch: PostgresAppendBatch;
   #heartbeat: NodeJS.Timeout | undefined;

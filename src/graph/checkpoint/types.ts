@@ -114,6 +114,20 @@ export interface Checkpointer {
    */
   readonly instanceId: string;
   /**
+   * True when appends of one thread given one after another without waiting are committed in
+   * that order, and once one of a run fails its later ones fail too. The runtime then hands a
+   * run's steps over without waiting in `async` and `exit` durability (one round trip for
+   * several steps on a networked store); without it, each waits for the one before.
+   */
+  readonly ordersAppends?: boolean;
+  /**
+   * True when a read costs a round trip to a server. The runtime then starts a new run on a
+   * thread it holds (or one it has never seen) without reading it first, in `sync`
+   * durability: the input's append fails with CheckpointConflictError when the thread moved,
+   * and the run reads it and starts again.
+   */
+  readonly remoteReads?: boolean;
+  /**
    * Whether the instance `instanceId` is still running: this instance, or another one
    * whose heartbeat is fresher than the lease (30 s by default). A run whose last entry
    * was written by a dead instance was interrupted and may be taken over.
