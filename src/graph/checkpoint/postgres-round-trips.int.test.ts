@@ -66,29 +66,34 @@ describe('postgres round trips per step', () => {
     await checkpointer.close();
   });
 
-  it('sends the steps of an async invoke together: one read and one append for six entries', async () => {
-    const checkpointer = await PostgresCheckpointer.open(pool);
-    const graph = buildChatFixtureGraph({ checkpointer, durability: 'async' });
-    for (const turn of [1, 2]) {
+  for (const durability of ['async', 'exit'] as const) {
+    it(`sends the steps of an ${durability} invoke together: one read and one append for six entries`, async () => {
+      const checkpointer = await PostgresCheckpointer.open(pool);
+      const graph = buildChatFixtureGraph({ checkpointer, durability });
+      const threadId = `trips-${durability}`;
+      for (const turn of [1, 2]) {
+        assert.deepEqual(
+          await statementsOf(() => graph.invoke(chatFixtureInput(turn), { threadId })),
+          ['yeoul_graph_read', 'yeoul_graph_append'],
+        );
+      }
+      const log = await checkpointer.read(threadId);
       assert.deepEqual(
-        await statementsOf(() => graph.invoke(chatFixtureInput(turn), { threadId: 'trips-async' })),
-        ['yeoul_graph_read', 'yeoul_graph_append'],
+        log.entries.map(
+          (entry) => `${entry.seq} ${entry.kind} ${entry.node ?? '-'} ${entry.status}`,
+        ),
+        [1, 7].flatMap((first) => [
+          `${first} input - running`,
+          `${first + 1} node router running`,
+          `${first + 2} node memory running`,
+          `${first + 3} node agent running`,
+          `${first + 4} node tools running`,
+          `${first + 5} node agent done`,
+        ]),
       );
-    }
-    const log = await checkpointer.read('trips-async');
-    assert.deepEqual(
-      log.entries.map((entry) => `${entry.seq} ${entry.kind} ${entry.node ?? '-'} ${entry.status}`),
-      [1, 7].flatMap((first) => [
-        `${first} input - running`,
-        `${first + 1} node router running`,
-        `${first + 2} node memory running`,
-        `${first + 3} node agent running`,
-        `${first + 4} node tools running`,
-        `${first + 5} node agent done`,
-      ]),
-    );
-    await checkpointer.close();
-  });
+      await checkpointer.close();
+    });
+  }
 
   it('reads a thread another instance moved and starts the run again on what it holds', async () => {
     const [first, second] = [
