@@ -46,8 +46,9 @@ try {
     log(`storing ${size - stored} more idle threads …`);
     await pool.query(addIdleThreadsSql, [stored + 1, size, line]);
     stored = size;
-    // Each stored thread passed through the running set (its first row), as every run does;
-    // autovacuum clears the dead rows that leaves behind, here at once.
+    // Stored directly, these rows skip the append that keeps the running set (migration 202),
+    // so the set holds what it holds after their runs ended: only the live threads. VACUUM
+    // clears dead rows as autovacuum would, here at once.
     await pool.query('VACUUM ANALYZE graph_segments, graph_running_threads');
     const found = await checkpointer.listThreads({ status: 'running' });
     if (found.length !== runningThreads) throw new Error(`found ${found.length} running threads`);

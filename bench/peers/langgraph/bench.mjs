@@ -407,11 +407,13 @@ async function main() {
   try {
     await verify();
     const none = await measure('none', builder.compile(), N_FAST, false);
+    // Like against like (issue 26): Yeoul's in-memory runs are `sync` too.
     const memory = await measure(
-      'memory',
+      'memory (sync)',
       builder.compile({ checkpointer: new MemorySaver() }),
       N_FAST,
       true,
+      'sync',
     );
     // Like against like (issue 26): Yeoul's default commits each step before the next ("sync").
     const sqliteCp = sqliteSaver('sqlite.db');
