@@ -24,6 +24,12 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     return id;
   };
 
+  /** Where a session was forked from (`{}` when it is not a fork), as the API names it. */
+  const originOf = (state: { forkedFrom?: { threadId: string; step: number } } | undefined) =>
+    state?.forkedFrom
+      ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
+      : {};
+
   app.get('/api/sessions', async (request) => {
     const owner = context.ownerOf(request);
     const threads = new Map(
@@ -61,7 +67,13 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       }
     }
     sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-    return { sessions };
+    // Forks are marked, so a session can list its forks and a fork its original.
+    const origins = await Promise.all(
+      sessions.map(async (session) =>
+        originOf(await (await runner.threadGraph(session.sessionId)).getState(session.sessionId)),
+      ),
+    );
+    return { sessions: sessions.map((session, index) => ({ ...session, ...origins[index] })) };
   });
 
   app.get('/api/sessions/:id', async (request) => {
@@ -79,9 +91,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       status: state.status,
       running: runner.isRunning(id),
       updatedAt: new Date(state.updatedAt).toISOString(),
-      ...(state.forkedFrom
-        ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
-        : {}),
+      ...originOf(state),
     };
   });
 
@@ -124,6 +134,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         runId: entry.runId,
         node: entry.node ?? entry.kind,
         kind: entry.kind,
+        superstep: entry.superstep,
         update: entry.update,
         status: entry.status,
         ...(entry.error ? { error: entry.error } : {}),
