@@ -8,6 +8,7 @@ import {
   groupTurns,
   type InspectorRow,
   inspectorRows,
+  superstepLines,
   turnUsage,
 } from '../chat/turn-steps.ts';
 import { html } from '../html.ts';
@@ -32,8 +33,27 @@ const usageText = (usage: Usage) =>
     output: formatNumber(usage.outputTokens),
   });
 
+/** One stored step: its name, the time it took, its LLM calls and tokens, and its update. */
+function StepDetails(props: { row: InspectorRow }) {
+  const { row } = props;
+  const name = row.node ?? (row.kind === 'input' ? t('input') : row.kind);
+  return html`
+    <span class="step-name">${name}</span>
+    <span class="step-time">+${formatNumber(row.durationMs)} ms</span>
+    ${row.usage && row.usage.llmCalls > 0 ? html`<span class="step-usage">${usageText(row.usage)}</span>` : null}
+    ${
+      row.update
+        ? html`<details class="step-update">
+            <summary>${t('update')}</summary>
+            <pre class="tool-text" tabindex="0">${formatArgs(row.update).slice(0, 20_000)}</pre>
+          </details>`
+        : null
+    }
+  `;
+}
+
 /**
- * One turn's run, step by step: each node in order with the update it made, the time it
+ * One turn's run, step by step (the parallel tasks of a super-step side by side): each node in order with the update it made, the time it
  * took and its LLM calls and tokens, from the stored history; the live steps while it runs.
  */
 export function Inspector(props: InspectorProps) {
@@ -72,22 +92,24 @@ export function Inspector(props: InspectorProps) {
       <span class="step-time">${end === undefined ? t('running') : `${formatNumber(end - step.startedAt)} ms`}</span>
     </li>`;
   });
-  const storedRows = (rows ?? []).map((row, index) => {
-    const name = row.node ?? (row.kind === 'input' ? t('input') : row.kind);
-    return html`<li key=${index} class=${`step${row.node ? '' : ' input'}`} data-node=${row.node ?? undefined}>
-      <span class="step-name">${name}</span>
-      <span class="step-time">+${formatNumber(row.durationMs)} ms</span>
-      ${row.usage && row.usage.llmCalls > 0 ? html`<span class="step-usage">${usageText(row.usage)}</span>` : null}
-      ${
-        row.update
-          ? html`<details class="step-update">
-              <summary>${t('update')}</summary>
-              <pre class="tool-text" tabindex="0">${formatArgs(row.update).slice(0, 20_000)}</pre>
-            </details>`
-          : null
-      }
-    </li>`;
-  });
+  const storedRows = superstepLines(rows ?? []).map((line, index) =>
+    line.length === 1
+      ? html`<li key=${index} class=${`step${line[0]?.node ? '' : ' input'}`} data-node=${line[0]?.node ?? undefined}>
+          <${StepDetails} row=${line[0]} />
+        </li>`
+      : html`<li key=${index} class="step superstep" data-testid="superstep" data-superstep=${line[0]?.superstep}>
+          <span class="step-name">${t('parallelTasks', { n: line.length })}</span>
+          <div class="superstep-tasks">
+            ${line.map(
+              (
+                row,
+              ) => html`<div key=${row.node} class="superstep-task" data-testid="superstep-task" data-node=${row.node}>
+                <${StepDetails} row=${row} />
+              </div>`,
+            )}
+          </div>
+        </li>`,
+  );
   const showLive =
     item.running ||
     (rows === null && error !== null) ||
