@@ -221,4 +221,32 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
     assert.equal(nodes.at(-1), 'answer');
     assert.deepEqual(errors, []);
   });
+
+  it('speaks Korean about forks and a fork that fails', async () => {
+    const korean = await launchBrowser({ locale: 'ko-KR' });
+    try {
+      const asked = await client.invoke({ message: '안녕하세요 여울' });
+      const { steps } = await client.sessions.history(asked.sessionId);
+      const last = steps.at(-1)?.step ?? 0;
+      const fork = await client.sessions.fork(asked.sessionId, { atStep: last });
+      const koreanPage = await korean.newPage();
+      await koreanPage.goto(server.url);
+      const row = koreanPage
+        .locator('.session-row', { has: koreanPage.getByTestId('fork-badge') })
+        .filter({ hasText: '안녕하세요 여울' });
+      await waitUntil(async () => (await row.count()) === 1, 'the fork in the list');
+      assert.match(await row.getByTestId('fork-badge').innerText(), /포크/);
+      await row.getByTestId('session-item').click();
+      const link = koreanPage.getByTestId('forked-from');
+      await waitUntil(async () => (await link.count()) === 1, 'the forked-from link');
+      assert.match(await link.innerText(), new RegExp(`${last}단계에서 포크됨`));
+      await client.sessions.delete(fork.sessionId);
+      await koreanPage.getByTestId('regenerate').click();
+      const error = koreanPage.getByTestId('error');
+      await waitUntil(async () => (await error.count()) > 0, 'the fork’s error');
+      assert.match(await error.innerText(), /대화를 포크하지 못했습니다/);
+    } finally {
+      await korean.close();
+    }
+  });
 });
