@@ -35,7 +35,8 @@ const config = defineConfig({
     )
       .addNode('plan', (state) => ({ plan: String(state.messages.at(-1)?.content ?? '') }))
       .addNode('left', async () => {
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        // Slow enough to see both tasks running side by side while the turn streams.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
         return { visited: 'left' };
       })
       .addNode('right', () => ({ visited: 'right' }))
@@ -196,10 +197,27 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
   it('shows the parallel tasks of a super-step side by side in the inspector', async () => {
     await page.getByTestId('new-session').click();
     await page.getByTestId('graph-select').selectOption('fanout');
-    const answer = await askConsole(page, 'split');
-    assert.match(await answer.innerText(), /split: (left \+ right|right \+ left)/);
+    await page.getByTestId('chat-input').fill('split');
+    await page.getByTestId('chat-input').press('Enter');
     const inspector = page.getByTestId('inspector');
     const row = inspector.getByTestId('superstep');
+    const answer = page.locator(assistant).last();
+    // While it runs: the live steps, `left` and `right` on one line.
+    await waitUntil(async () => (await row.count()) === 1, 'the live parallel super-step');
+    assert.equal(await answer.getAttribute('aria-busy'), 'true');
+    assert.deepEqual(
+      await row
+        .getByTestId('superstep-task')
+        .evaluateAll((tasks) => tasks.map((task) => task.getAttribute('data-node'))),
+      ['left', 'right'],
+    );
+    await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false', 'the answer');
+    assert.match(await answer.innerText(), /split: left \+ right/);
+    // Once stored: the same line, read from the history.
+    await waitUntil(
+      async () => (await inspector.locator('.step-update').count()) > 0,
+      'the stored steps',
+    );
     await waitUntil(async () => (await row.count()) === 1, 'the parallel super-step');
     assert.deepEqual(
       (

@@ -6,6 +6,7 @@ import {
   forkPointBefore,
   groupTurns,
   inspectorRows,
+  lines,
   superstepLines,
   turnUsage,
 } from './turn-steps.ts';
@@ -102,6 +103,14 @@ describe('turn steps', () => {
       inputTokens: 120,
       outputTokens: 14,
     });
+  });
+
+  it('puts consecutive items with one key on a line; items without a key stand alone', () => {
+    const keyed = ['a1', 'a2', 'b1', '-', '-', 'a3'];
+    assert.deepEqual(
+      lines(keyed, (item) => (item === '-' ? null : (item[0] as string))),
+      [['a1', 'a2'], ['b1'], ['-'], ['-'], ['a3']],
+    );
   });
 
   it('puts the tasks of one super-step on one line, each timed from the super-step start', () => {

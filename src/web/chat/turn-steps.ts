@@ -114,24 +114,37 @@ export function inspectorRows(turn: Turn): InspectorRow[] {
 }
 
 /**
+ * Items in lines: consecutive items with the same key (not null) share a line; an item
+ * without a key is a line of its own. How the inspector puts a super-step's tasks side by side.
+ */
+export function lines<Item>(items: Item[], keyOf: (item: Item) => string | null): Item[][] {
+  const result: Item[][] = [];
+  let lastKey: string | null = null;
+  for (const item of items) {
+    const key = keyOf(item);
+    const line = result.at(-1);
+    if (line && key !== null && key === lastKey) line.push(item);
+    else result.push([item]);
+    lastKey = key;
+  }
+  return result;
+}
+
+/**
  * The inspector's rows in lines: the tasks of one super-step (its `task` entries and the
  * `node` entry that completed it) share a line, each timed from the super-step's start;
  * every other row is a line of its own.
  */
 export function superstepLines(rows: InspectorRow[]): InspectorRow[][] {
-  const lines: InspectorRow[][] = [];
-  const keyOf = (row: InspectorRow) =>
-    row.node !== null && row.superstep !== undefined ? `${row.runId} ${row.superstep}` : null;
-  for (const row of rows) {
-    const line = lines.at(-1);
-    const first = line?.[0];
-    const key = keyOf(row);
-    if (line && first && key !== null && keyOf(first) === key) {
-      const before = line.at(-1) as InspectorRow;
-      line.push({ ...row, durationMs: before.durationMs + row.durationMs });
-    } else lines.push([row]);
-  }
-  return lines;
+  return lines(rows, (row) =>
+    row.node !== null && row.superstep !== undefined ? `${row.runId} ${row.superstep}` : null,
+  ).map((line) => {
+    let elapsed = 0;
+    return line.map((row) => {
+      elapsed += row.durationMs;
+      return { ...row, durationMs: elapsed };
+    });
+  });
 }
 
 /**

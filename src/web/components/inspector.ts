@@ -8,6 +8,7 @@ import {
   groupTurns,
   type InspectorRow,
   inspectorRows,
+  lines,
   superstepLines,
   turnUsage,
 } from '../chat/turn-steps.ts';
@@ -33,6 +34,36 @@ const usageText = (usage: Usage) =>
     output: formatNumber(usage.outputTokens),
   });
 
+/**
+ * A line of the inspector: one step, or the tasks of one super-step side by side (each
+ * with `data-node`, so the nodes are listed in order either way).
+ */
+function stepLine(
+  key: number,
+  cells: Array<{ node: string | null; body: unknown }>,
+  superstep?: number,
+) {
+  const [first] = cells;
+  if (cells.length === 1 && first) {
+    return html`<li key=${key} class=${`step${first.node ? '' : ' input'}`} data-node=${first.node ?? undefined}>
+      ${first.body}
+    </li>`;
+  }
+  return html`<li key=${key} class="step superstep" data-testid="superstep" data-superstep=${superstep}>
+    <span class="step-name">${t('parallelTasks', { n: cells.length })}</span>
+    <div class="superstep-tasks">
+      ${cells.map(
+        (
+          cell,
+          column,
+        ) => html`<div key=${column} class="superstep-task" data-testid="superstep-task" data-node=${cell.node ?? undefined}>
+          ${cell.body}
+        </div>`,
+      )}
+    </div>
+  </li>`;
+}
+
 /** One stored step: its name, the time it took, its LLM calls and tokens, and its update. */
 function StepDetails(props: { row: InspectorRow }) {
   const { row } = props;
@@ -53,8 +84,9 @@ function StepDetails(props: { row: InspectorRow }) {
 }
 
 /**
- * One turn's run, step by step (the parallel tasks of a super-step side by side): each node in order with the update it made, the time it
+ * One turn's run, step by step: each node in order with the update it made, the time it
  * took and its LLM calls and tokens, from the stored history; the live steps while it runs.
+ * The tasks of one super-step (nodes that ran in parallel) share a line, side by side.
  */
 export function Inspector(props: InspectorProps) {
   const { item } = props;
@@ -84,31 +116,28 @@ export function Inspector(props: InspectorProps) {
     };
   }, [item.key, item.running, props.sessionId]);
 
-  const liveRows = item.liveSteps.map((step, index) => {
-    const next = item.liveSteps[index + 1];
-    const end = step.endedAt ?? next?.startedAt;
-    return html`<li key=${index} class="step" data-node=${step.node}>
-      <span class="step-name">${step.node}</span>
-      <span class="step-time">${end === undefined ? t('running') : `${formatNumber(end - step.startedAt)} ms`}</span>
-    </li>`;
+  const liveLines = lines(item.liveSteps, (step) => step.superstep ?? null);
+  const liveRows = liveLines.map((line, index) => {
+    // A step still open has run until the next line started (or runs still).
+    const nextStart = liveLines[index + 1]?.[0]?.startedAt;
+    return stepLine(
+      index,
+      line.map((step) => {
+        const end = step.endedAt ?? nextStart;
+        return {
+          node: step.node,
+          body: html`<span class="step-name">${step.node}</span>
+            <span class="step-time">${end === undefined ? t('running') : `${formatNumber(end - step.startedAt)} ms`}</span>`,
+        };
+      }),
+    );
   });
   const storedRows = superstepLines(rows ?? []).map((line, index) =>
-    line.length === 1
-      ? html`<li key=${index} class=${`step${line[0]?.node ? '' : ' input'}`} data-node=${line[0]?.node ?? undefined}>
-          <${StepDetails} row=${line[0]} />
-        </li>`
-      : html`<li key=${index} class="step superstep" data-testid="superstep" data-superstep=${line[0]?.superstep}>
-          <span class="step-name">${t('parallelTasks', { n: line.length })}</span>
-          <div class="superstep-tasks">
-            ${line.map(
-              (
-                row,
-              ) => html`<div key=${row.node} class="superstep-task" data-testid="superstep-task" data-node=${row.node}>
-                <${StepDetails} row=${row} />
-              </div>`,
-            )}
-          </div>
-        </li>`,
+    stepLine(
+      index,
+      line.map((row) => ({ node: row.node, body: html`<${StepDetails} row=${row} />` })),
+      line[0]?.superstep,
+    ),
   );
   const showLive =
     item.running ||
