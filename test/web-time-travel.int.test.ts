@@ -240,6 +240,25 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
     assert.deepEqual(errors, []);
   });
 
+  it('runs an edit on the graph of its session, whatever the picker says now', async () => {
+    const fanned = await currentSession();
+    await page.getByTestId('graph-select').selectOption('chat');
+    await page.getByTestId('new-session').click();
+    await page
+      .getByTestId('session-item')
+      .filter({ hasText: /^split$/ })
+      .click();
+    await waitUntil(async () => (await currentSession()) === fanned, 'the fan-out session');
+    await waitForAnswers(1, 'its answer');
+    await page.getByTestId('edit-message').click();
+    await page.getByTestId('edit-input').fill('merge');
+    await page.getByTestId('edit-save').click();
+    await waitUntil(async () => (await currentSession()) !== fanned, 'the view on the fork');
+    await waitForAnswers(1, 'the edit answered');
+    assert.match(await page.locator(assistant).last().innerText(), /merge: left \+ right/);
+    assert.deepEqual(errors, []);
+  });
+
   it('speaks Korean about forks and a fork that fails', async () => {
     const korean = await launchBrowser({ locale: 'ko-KR' });
     try {

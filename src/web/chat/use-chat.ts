@@ -18,11 +18,15 @@ import {
   streamDecisions,
   streamMessage,
 } from './run-stream.ts';
-import { newSessionId, savedRunOptions, savedSessionId, saveSessionId } from './saved-state.ts';
+import {
+  newSessionId,
+  optionsForSession,
+  savedRunOptions,
+  savedSessionId,
+  saveSessionId,
+} from './saved-state.ts';
 import { forgetSessionHistory } from './session-history.ts';
 import { forkPointBefore } from './turn-steps.ts';
-
-const builtinGraphs = new Set(['chat', 'react', 'ops']);
 
 /** What the chat view needs: the conversation, and the actions on it. */
 export interface ChatController {
@@ -188,6 +192,7 @@ export function useChat(authVersion: number): ChatController {
     queue.current = [];
     forgetSessionHistory();
     sessionGraph.current = undefined;
+    lastOptions.current = null;
     sessionRef.current = id;
     setSessionId(id);
     setItems(() => []);
@@ -226,10 +231,10 @@ export function useChat(authVersion: number): ChatController {
     const user = users[index];
     if (user === undefined) return;
     const original = sessionRef.current;
-    const chosen = lastOptions.current ?? savedRunOptions();
-    // A user graph's session (and so its fork) stays with its graph.
-    const graph = sessionGraph.current;
-    const options = graph && !builtinGraphs.has(graph) ? { ...chosen, graph } : chosen;
+    const options = optionsForSession(
+      lastOptions.current ?? savedRunOptions(),
+      sessionGraph.current,
+    );
     forking.current = true;
     try {
       const { steps } = await api.sessions.history(original);
