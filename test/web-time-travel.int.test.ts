@@ -126,7 +126,7 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
   it('links a fork to its original and the original to its forks', async () => {
     const link = page.getByTestId('forked-from');
     await waitUntil(async () => (await link.count()) === 1, 'the forked-from link');
-    assert.match(await link.innerText(), /my name is Alice/);
+    assert.match(await link.innerText(), /“my name is Alice” before its first message/);
     await link.click();
     await waitUntil(async () => (await currentSession()) === original, 'the original opened');
     await waitForAnswers(2, 'the original conversation');
@@ -136,6 +136,7 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
     const forkLink = forks.getByTestId('fork-link');
     assert.equal(await forkLink.count(), 1);
     assert.equal(await forkLink.getAttribute('data-session'), editedFork);
+    assert.match(await forkLink.innerText(), /my name is Bob \(from the start\)/);
     assert.equal(await page.getByTestId('fork-badge').count(), 1);
     await forkLink.click();
     await waitUntil(async () => (await currentSession()) === editedFork, 'the fork opened');

@@ -103,8 +103,13 @@ const texts = {
   fork: ['fork', '포크'],
   forkFailed: ['Could not fork the conversation:', '대화를 포크하지 못했습니다:'],
   forkedFrom: ['Forked from “{title}” at step {step}', '“{title}”의 {step}단계에서 포크됨'],
+  forkedFromStart: [
+    'Forked from “{title}” before its first message',
+    '“{title}”의 첫 메시지 전에서 포크됨',
+  ],
   forks: ['Forks of this conversation:', '이 대화의 포크:'],
   forkAt: ['{title} (step {step})', '{title} ({step}단계)'],
+  forkAtStart: ['{title} (from the start)', '{title} (처음부터)'],
   input: ['input', '입력'],
   summary: ['Earlier conversation (summary)', '이전 대화 요약'],
   addFiles: ['Add documents', '문서 추가'],

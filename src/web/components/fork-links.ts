@@ -34,7 +34,10 @@ export function ForkLinks(props: ForkLinksProps) {
                 data-session=${origin.sessionId}
                 onClick=${() => props.onOpen(origin.sessionId)}
               >
-                ↰ ${t('forkedFrom', { title: titleOf(origin.sessionId), step: origin.step })}
+                ↰ ${t(origin.step < 0 ? 'forkedFromStart' : 'forkedFrom', {
+                  title: titleOf(origin.sessionId),
+                  step: origin.step,
+                })}
               </button>
             </p>`
           : null
@@ -52,7 +55,10 @@ export function ForkLinks(props: ForkLinksProps) {
                   data-session=${fork.sessionId}
                   onClick=${() => props.onOpen(fork.sessionId)}
                 >
-                  ${t('forkAt', { title: titleOf(fork.sessionId), step: fork.forkedFrom?.step ?? '' })}
+                  ${t((fork.forkedFrom?.step ?? 0) < 0 ? 'forkAtStart' : 'forkAt', {
+                    title: titleOf(fork.sessionId),
+                    step: fork.forkedFrom?.step ?? '',
+                  })}
                 </button>`,
               )}
             </nav>`
