@@ -244,7 +244,7 @@ export function useChat(authVersion: number): ChatController {
         fromEnd: users.length - 1 - index,
       });
       if (atStep === undefined) {
-        setNotice({ code: 'fork_point_unknown', message: t('forkFailed') });
+        setNotice({ code: 'fork_point_unknown', message: '' });
         return;
       }
       const fork = await api.sessions.fork(original, { atStep, sessionId: newSessionId() });
