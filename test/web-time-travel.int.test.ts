@@ -100,6 +100,11 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
     await page.getByTestId('edit-message').first().click();
     await page.getByTestId('edit-input').press('Escape');
     assert.equal(await page.getByTestId('edit-input').count(), 0);
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute('data-testid')),
+      'edit-message',
+      'the focus is back on the edit button',
+    );
     assert.deepEqual(await texts(user), ['my name is Alice', 'what is my name?']);
 
     await page.getByTestId('edit-message').first().click();

@@ -25,9 +25,21 @@ interface UserProps {
  */
 export function UserMessage(props: UserProps) {
   const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const cancelled = useRef(false);
+  // A cancelled edit gives the focus back to its button (keyboard users stay in place).
+  useEffect(() => {
+    if (editing || !cancelled.current) return;
+    cancelled.current = false;
+    editButton.current?.focus();
+  }, [editing]);
   const save = (text: string) => {
     setEditing(false);
     props.onEdit(text);
+  };
+  const cancel = () => {
+    cancelled.current = true;
+    setEditing(false);
   };
   return html`
     <article class="message user" data-testid="message" data-role="user" aria-label=${t('you')}>
@@ -36,7 +48,7 @@ export function UserMessage(props: UserProps) {
           ? html`<${MessageEditor}
               initial=${props.item.text}
               onSave=${save}
-              onCancel=${() => setEditing(false)}
+              onCancel=${cancel}
             />`
           : html`<p class="bubble">${props.item.text}</p>`
       }
@@ -45,6 +57,7 @@ export function UserMessage(props: UserProps) {
           ? null
           : html`<button
               type="button"
+              ref=${editButton}
               class="icon-button message-action"
               data-testid="edit-message"
               aria-label=${t('editMessageLabel')}
