@@ -500,6 +500,14 @@ describe('the client and the server share one protocol', () => {
       answers.push(['status', statusResponseSchema, await client.status()]);
       const invoked = await client.invoke({ message: '2 + 3 계산해줘' });
       answers.push(['invoke', invokeResponseSchema, invoked]);
+      // A fork, so that the listing and the fork's own answer carry `forkedFrom`.
+      const forked = await client.sessions.fork(invoked.sessionId, { atStep: -1 });
+      answers.push(['sessions.fork', forkResponseSchema, forked]);
+      answers.push([
+        'sessions.get (fork)',
+        sessionSchema,
+        await client.sessions.get(forked.sessionId),
+      ]);
       answers.push(['sessions.list', sessionListSchema, await client.sessions.list()]);
       answers.push(['sessions.get', sessionSchema, await client.sessions.get(invoked.sessionId)]);
       answers.push([

@@ -86,8 +86,29 @@ describe('session forks over HTTP', () => {
     const generated = await a.post('/api/sessions/orig/fork', { atStep: -1 });
     assert.equal(generated.status, 201);
     assert.equal(typeof generated.body.sessionId, 'string');
-    const sessions = (await a.get('/api/sessions')).body.sessions.map((s: Json) => s.sessionId);
+    const listed = (await a.get('/api/sessions')).body.sessions as Json[];
+    const sessions = listed.map((s: Json) => s.sessionId);
     assert.ok(sessions.includes('edited'), 'the fork belongs to the same owner');
+    // The list marks forks with their origin (the console links them both ways).
+    const originOf = (id: string) => listed.find((s: Json) => s.sessionId === id)?.forkedFrom;
+    assert.deepEqual(originOf('edited'), { sessionId: 'orig', step: atStep });
+    assert.deepEqual(originOf(generated.body.sessionId), { sessionId: 'orig', step: -1 });
+    assert.equal(originOf('orig'), undefined);
+  });
+
+  it('numbers each history step with its run’s super-step (0 for the input)', async () => {
+    const a = client(server, 'key-a');
+    await a.post('/api/agent/invoke', { message: '안녕', sessionId: 'supersteps' });
+    const steps = (await a.get('/api/sessions/supersteps/history')).body.steps as Json[];
+    assert.equal(steps[0].kind, 'input');
+    assert.equal(steps[0].superstep, 0);
+    // One node at a time in the chat graph: each node entry is the next super-step.
+    const nodes = steps.filter((entry) => entry.kind === 'node');
+    assert.ok(nodes.length > 0);
+    assert.deepEqual(
+      nodes.map((entry) => entry.superstep),
+      nodes.map((_entry: Json, index: number) => index + 1),
+    );
   });
 
   it('answers 400 for a bad step, 409 for a taken id, 404 for an unknown or another owner’s session', async () => {

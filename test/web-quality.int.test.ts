@@ -136,6 +136,20 @@ describe('web console: accessibility, phone width, languages (real browser)', ()
     for (const id of ['chat-input', 'documents', 'graphs']) assert.ok(reached.has(id), id);
   });
 
+  it('has none with a fork’s links and a message being edited, and fits a phone so', async () => {
+    await page.getByTestId('chat').click();
+    await page.getByTestId('regenerate').click();
+    await page.getByTestId('forked-from').waitFor();
+    const answer = page.locator('[data-testid="message"][data-role="assistant"]').last();
+    await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false', 'the answer');
+    await page.getByTestId('edit-message').first().click();
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await scrollsSideways(page), false);
+    await page.getByTestId('edit-input').press('Escape');
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
   it('logged no errors in the browser console', () => {
     assert.deepEqual(errors, []);
   });

@@ -61,13 +61,21 @@ export function innerAgent(
   };
 }
 
-/** Turns graph events into the API's stream events, recording the nodes run in `steps`. */
+/**
+ * Turns graph events into the API's stream events, recording the nodes run in `steps`. A
+ * `step` names the graph run and its super-step, so nodes that ran together can be told
+ * apart from those of a graph run inside a node (the ops loop's agent).
+ */
 export function forwardEvents(steps: string[], emit: (name: string, data: unknown) => void) {
+  let runId: string | undefined;
+  const step = (node: string, phase: 'start' | 'end', superstep: number) =>
+    emit('step', { node, phase, superstep, ...(runId ? { runId } : {}) });
   return (event: GraphEvent<StateSchema>) => {
-    if (event.type === 'node-start') {
+    if (event.type === 'run-start') runId = event.runId;
+    else if (event.type === 'node-start') {
       steps.push(event.node);
-      emit('step', { node: event.node, phase: 'start' });
-    } else if (event.type === 'node-end') emit('step', { node: event.node, phase: 'end' });
+      step(event.node, 'start', event.step);
+    } else if (event.type === 'node-end') step(event.node, 'end', event.step);
     else if (event.type === 'custom') emit(event.name, event.data);
   };
 }

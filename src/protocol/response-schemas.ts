@@ -103,6 +103,9 @@ const message = z.object({
   isError: z.boolean().optional(),
 });
 
+/** Where a fork came from: its original session and the step it was taken after. */
+const forkOrigin = z.object({ sessionId: z.string(), step: z.number().int() });
+
 /** GET /api/sessions. */
 export const sessionListSchema = z.object({
   sessions: z.array(
@@ -114,6 +117,9 @@ export const sessionListSchema = z.object({
         .describe('the graph that runs the session (`chat` unless another started it)'),
       status: z.string(),
       updatedAt: z.string(),
+      forkedFrom: forkOrigin
+        .optional()
+        .describe('the session and step this session was forked from (absent when not a fork)'),
     }),
   ),
 });
@@ -128,8 +134,7 @@ export const sessionSchema = z.object({
   status: z.string(),
   running: z.boolean(),
   updatedAt: z.string(),
-  forkedFrom: z
-    .object({ sessionId: z.string(), step: z.number().int() })
+  forkedFrom: forkOrigin
     .optional()
     .describe('the session and step this session was forked from (absent when not a fork)'),
 });
@@ -137,7 +142,7 @@ export const sessionSchema = z.object({
 /** POST /api/sessions/:id/fork. */
 export const forkResponseSchema = z.object({
   sessionId: z.string(),
-  forkedFrom: z.object({ sessionId: z.string(), step: z.number().int() }),
+  forkedFrom: forkOrigin,
 });
 
 /** GET /api/sessions/:id/history. */
@@ -148,6 +153,10 @@ export const historySchema = z.object({
       runId: z.string(),
       node: z.string(),
       kind: z.enum(['input', 'node', 'task', 'interrupt', 'resume', 'end', 'fork']),
+      superstep: z
+        .number()
+        .int()
+        .describe("the run's super-step (0: its input); the tasks of one share it"),
       update: z.record(z.string(), z.unknown()).nullable(),
       status: z.string(),
       error: z.object({ code: z.string(), message: z.string() }).optional(),

@@ -30,7 +30,14 @@ export const graphStreamEventSchemas = {
 
 /** The data of each event of POST /api/agent/stream (and GET /api/sessions/:id/stream), by event name. */
 export const agentStreamEventSchemas = {
-  step: z.object({ node: z.string(), phase: z.enum(['start', 'end']) }),
+  step: z.object({
+    node: z.string(),
+    phase: z.enum(['start', 'end']),
+    /** The graph run's super-step (from 1): nodes that run in parallel share it. */
+    superstep: z.number().int().optional(),
+    /** The graph run the node belongs to (a graph run inside a node has its own). */
+    runId: z.string().optional(),
+  }),
   token: z.object({ text: z.string() }),
   'tool-call': z.object({ id: z.string(), name: z.string(), args: z.unknown() }),
   'tool-result': z.object({

@@ -58,6 +58,18 @@ export const errorTexts: Record<string, readonly [string, string]> = {
   network_error: ['The server could not be reached.', '서버에 연결할 수 없습니다.'],
   stream_interrupted: ['The connection to the run was lost.', '실행과의 연결이 끊어졌습니다.'],
   not_found: ['Not found.', '찾을 수 없습니다.'],
+  invalid_fork_point: [
+    'The conversation cannot be forked at that point; nothing was changed.',
+    '그 지점에서는 대화를 포크할 수 없습니다. 아무것도 바뀌지 않았습니다.',
+  ],
+  thread_exists: [
+    'A conversation with the fork’s id already exists; nothing was changed.',
+    '포크할 대화의 ID가 이미 있습니다. 아무것도 바뀌지 않았습니다.',
+  ],
+  fork_point_unknown: [
+    'The message was not found in the stored history, so it cannot be edited or asked again.',
+    '저장된 기록에서 메시지를 찾지 못해 수정하거나 다시 물을 수 없습니다.',
+  ],
   internal_error: [
     'The server failed; the error was logged.',
     '서버 오류가 발생했습니다 (기록됨).',

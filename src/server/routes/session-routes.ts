@@ -24,6 +24,25 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     return id;
   };
 
+  /** Where a session was forked from (`{}` when it is not a fork), as the API names it. */
+  const originOf = (state: { forkedFrom?: { threadId: string; step: number } } | undefined) =>
+    state?.forkedFrom
+      ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
+      : {};
+  // A session's origin never changes while it exists, so the listing reads each thread's log
+  // once per process (not every session's whole log at every listing); a delete forgets it.
+  const origins = new Map<string, ReturnType<typeof originOf>>();
+  const knownOrigin = async (sessionId: string) => {
+    let origin = origins.get(sessionId);
+    if (origin === undefined) {
+      const state = await (await runner.threadGraph(sessionId)).getState(sessionId);
+      origin = originOf(state);
+      if (origins.size >= 100_000) origins.clear();
+      origins.set(sessionId, origin);
+    }
+    return origin;
+  };
+
   app.get('/api/sessions', async (request) => {
     const owner = context.ownerOf(request);
     const threads = new Map(
@@ -61,7 +80,9 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       }
     }
     sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-    return { sessions };
+    // Forks are marked, so a session can list its forks and a fork its original.
+    const marks = await Promise.all(sessions.map((session) => knownOrigin(session.sessionId)));
+    return { sessions: sessions.map((session, index) => ({ ...session, ...marks[index] })) };
   });
 
   app.get('/api/sessions/:id', async (request) => {
@@ -79,9 +100,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       status: state.status,
       running: runner.isRunning(id),
       updatedAt: new Date(state.updatedAt).toISOString(),
-      ...(state.forkedFrom
-        ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
-        : {}),
+      ...originOf(state),
     };
   });
 
@@ -100,6 +119,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     // The fork runs on the graph of its original (a user graph's session stays with it).
     const graph = await runner.threadGraph(id);
     await graph.fork(id, { atStep: body.atStep, threadId: sessionId });
+    origins.delete(sessionId); // an id used before (and pruned elsewhere) is a fork now
     const values = (await graph.getState(sessionId))?.values as { messages?: unknown } | undefined;
     const messages = Array.isArray(values?.messages)
       ? (values.messages as Array<{ role?: string; content?: unknown }>)
@@ -124,6 +144,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         runId: entry.runId,
         node: entry.node ?? entry.kind,
         kind: entry.kind,
+        superstep: entry.superstep,
         update: entry.update,
         status: entry.status,
         ...(entry.error ? { error: entry.error } : {}),
@@ -142,6 +163,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     else await context.cancelElsewhere(id);
     await runner.deleteSession(id);
     await runtime.sessions.forget(id);
+    origins.delete(id);
     return reply.code(204).send();
   });
 

@@ -38,11 +38,19 @@ export interface StoredMessage {
   isError?: boolean;
 }
 
+/** Where a fork came from: its original session and the step it was taken after. */
+export interface ForkOrigin {
+  sessionId: string;
+  step: number;
+}
+
 export interface SessionSummary {
   sessionId: string;
   title?: string;
   status?: string;
   updatedAt?: string;
+  /** Present when the session is a fork of another. */
+  forkedFrom?: ForkOrigin;
 }
 
 export interface SessionDetail {
@@ -51,12 +59,20 @@ export interface SessionDetail {
   summary?: string;
   interrupts?: Interrupt[];
   status?: string;
+  /** The graph that runs the session (`chat` for the built-in agents). */
+  graph?: string;
   /** A run is going in this session (rejoin it with GET /api/sessions/:id/stream). */
   running?: boolean;
+  /** Present when the session is a fork of another. */
+  forkedFrom?: ForkOrigin;
 }
 
 /** One stored step of a session (`GET /api/sessions/:id/history`). */
 export interface HistoryStep {
+  /** The entry's number in the session (what a fork takes). */
+  step?: number;
+  /** The run's super-step: the tasks of one share it. */
+  superstep?: number;
   runId: string;
   node: string | null;
   kind?: string;

@@ -3,6 +3,25 @@ import { describe, it } from 'node:test';
 import { applyEvent, itemsFromMessages, startTurn } from './chat-items.ts';
 
 describe('applyEvent', () => {
+  it('keeps the graph run and super-step of each live step, ending the right one', () => {
+    let turn = startTurn('split');
+    const step = (node: string, phase: string, superstep: number, runId = 'r1') => ({
+      node,
+      phase,
+      superstep,
+      runId,
+    });
+    turn = applyEvent(turn, 'step', step('left', 'start', 2), 0);
+    turn = applyEvent(turn, 'step', step('right', 'start', 2), 1);
+    turn = applyEvent(turn, 'step', step('left', 'start', 1, 'inner'), 2);
+    turn = applyEvent(turn, 'step', step('left', 'end', 2), 30);
+    assert.deepEqual(turn.liveSteps, [
+      { node: 'left', startedAt: 0, superstep: 'r1 2', endedAt: 30 },
+      { node: 'right', startedAt: 1, superstep: 'r1 2' },
+      { node: 'left', startedAt: 2, superstep: 'inner 1' },
+    ]);
+  });
+
   it('builds a turn from stream events: tokens, tool cards with durations, the final payload', () => {
     let turn = startTurn('123 * 456 계산해줘');
     turn = applyEvent(turn, 'step', { node: 'agent', phase: 'start' }, 0);

@@ -24,6 +24,8 @@ export interface LiveStep {
   node: string;
   startedAt: number;
   endedAt?: number;
+  /** The graph run and super-step it ran in (nodes that ran together share it), when sent. */
+  superstep?: string;
 }
 
 /** A decision already sent for an interrupt. */
@@ -107,6 +109,7 @@ export function applyEvent(
         String(value.node ?? ''),
         value.phase === 'end' ? 'end' : 'start',
         now,
+        typeof value.superstep === 'number' ? `${value.runId ?? ''} ${value.superstep}` : undefined,
       );
     case 'tool-call': {
       const id = String(value.id ?? '');
@@ -141,16 +144,23 @@ function applyStep(
   node: string,
   phase: 'start' | 'end',
   now: number,
+  superstep: string | undefined,
 ): AssistantItem {
   if (phase === 'start') {
     // The ops loop answers again after `regenerate`: the new answer replaces the old one.
     const text = node === 'regenerate' ? '' : item.text;
-    return { ...item, text, liveSteps: [...item.liveSteps, { node, startedAt: now }] };
+    const step = { node, startedAt: now, ...(superstep ? { superstep } : {}) };
+    return { ...item, text, liveSteps: [...item.liveSteps, step] };
   }
   const steps = [...item.liveSteps];
   for (let index = steps.length - 1; index >= 0; index -= 1) {
     const step = steps[index];
-    if (step && step.node === node && step.endedAt === undefined) {
+    if (
+      step &&
+      step.node === node &&
+      step.endedAt === undefined &&
+      (superstep === undefined || step.superstep === undefined || step.superstep === superstep)
+    ) {
       steps[index] = { ...step, endedAt: now };
       break;
     }

@@ -46,6 +46,19 @@ export function savedRunOptions(): RunOptions {
   }
 }
 
+const builtinGraphs = new Set(['chat', 'react', 'ops']);
+
+/**
+ * The options a turn on a session (a fork's) runs with: the chosen ones, on the graph the
+ * session belongs to (`GET /api/sessions/:id` `graph`, when known): a user graph's session
+ * stays with it, and the built-in agents' sessions take a built-in graph (`chat` by default).
+ */
+export function optionsForSession(chosen: RunOptions, sessionGraph?: string): RunOptions {
+  if (sessionGraph === undefined) return chosen;
+  if (!builtinGraphs.has(sessionGraph)) return { ...chosen, graph: sessionGraph };
+  return builtinGraphs.has(chosen.graph) ? chosen : { ...chosen, graph: 'chat' };
+}
+
 export function saveRunOptions(options: RunOptions): void {
   try {
     localStorage.setItem(optionsKey, JSON.stringify(options));

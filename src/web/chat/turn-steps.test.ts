@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HistoryStep } from '../api/types.ts';
-import { findTurn, groupTurns, inspectorRows, turnUsage } from './turn-steps.ts';
+import {
+  findTurn,
+  forkPointBefore,
+  groupTurns,
+  inspectorRows,
+  lines,
+  superstepLines,
+  turnUsage,
+} from './turn-steps.ts';
 
 const usage = (llmCalls: number, inputTokens: number, outputTokens: number) => ({
   usage: { llmCalls, inputTokens, outputTokens },
@@ -95,5 +103,51 @@ describe('turn steps', () => {
       inputTokens: 120,
       outputTokens: 14,
     });
+  });
+
+  it('puts consecutive items with one key on a line; items without a key stand alone', () => {
+    const keyed = ['a1', 'a2', 'b1', '-', '-', 'a3'];
+    assert.deepEqual(
+      lines(keyed, (item) => (item === '-' ? null : (item[0] as string))),
+      [['a1', 'a2'], ['b1'], ['-'], ['-'], ['a3']],
+    );
+  });
+
+  it('puts the tasks of one super-step on one line, each timed from the super-step start', () => {
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
+    const fanOut: HistoryStep[] = [
+      { step: 0, superstep: 0, runId: 'r1', node: 'input', kind: 'input', update: null, at: at(0) },
+      { step: 1, superstep: 1, runId: 'r1', node: 'plan', kind: 'node', update: null, at: at(5) },
+      { step: 2, superstep: 2, runId: 'r1', node: 'left', kind: 'task', update: null, at: at(25) },
+      { step: 3, superstep: 2, runId: 'r1', node: 'right', kind: 'node', update: null, at: at(40) },
+      {
+        step: 4,
+        superstep: 3,
+        runId: 'r1',
+        node: 'answer',
+        kind: 'node',
+        update: null,
+        at: at(41),
+      },
+    ];
+    const [turn] = groupTurns(fanOut);
+    const lines = superstepLines(inspectorRows(turn as NonNullable<typeof turn>));
+    assert.deepEqual(
+      lines.map((line) => line.map((row) => `${row.node ?? row.kind} ${row.durationMs}`)),
+      [['input 0'], ['plan 5'], ['left 20', 'right 35'], ['answer 1']],
+    );
+  });
+
+  it('forks before the run a user message started: by id, by place, else by text', () => {
+    const numbered = steps.map((step, index) => ({ ...step, step: index }));
+    assert.equal(forkPointBefore(numbered, { userText: 'first', fromEnd: 1 }), -1);
+    assert.equal(forkPointBefore(numbered, { userText: 'second', fromEnd: 0 }), 2);
+    assert.equal(
+      forkPointBefore(numbered, { userMessageId: 'u2', userText: 'edited away', fromEnd: 5 }),
+      2,
+    );
+    assert.equal(forkPointBefore(numbered, { userText: 'first', fromEnd: 0 }), -1);
+    assert.equal(forkPointBefore(numbered, { userText: 'never asked', fromEnd: 9 }), undefined);
+    assert.equal(forkPointBefore(steps, { userText: 'first', fromEnd: 1 }), undefined);
   });
 });

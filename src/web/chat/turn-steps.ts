@@ -12,8 +12,11 @@ export interface Turn {
 export interface InspectorRow {
   /** The node that ran, or null for the other entries (input, interrupt, resume, end). */
   node: string | null;
-  /** What the entry was: `node`, `input`, `interrupt`, `resume` or `end`. */
+  /** What the entry was: `node`, `task` (one of a super-step's parallel tasks), `input`, … */
   kind: string;
+  runId: string;
+  /** The run's super-step, when the server says it: tasks that ran together share it. */
+  superstep?: number;
   at: number;
   durationMs: number;
   usage?: Usage;
@@ -96,8 +99,10 @@ export function inspectorRows(turn: Turn): InspectorRow[] {
     if (usage) previousUsage = usage;
     const kind = step.kind ?? (step.node === null ? 'input' : 'node');
     rows.push({
-      node: kind === 'node' ? step.node : null,
+      node: kind === 'node' || kind === 'task' ? step.node : null,
       kind,
+      runId: step.runId,
+      ...(step.superstep === undefined ? {} : { superstep: step.superstep }),
       at,
       durationMs: previousAt === undefined ? 0 : Math.max(0, at - previousAt),
       ...(delta ? { usage: delta } : {}),
@@ -106,6 +111,62 @@ export function inspectorRows(turn: Turn): InspectorRow[] {
     previousAt = at;
   }
   return rows;
+}
+
+/**
+ * Items in lines: consecutive items with the same key (not null) share a line; an item
+ * without a key is a line of its own. How the inspector puts a super-step's tasks side by side.
+ */
+export function lines<Item>(items: Item[], keyOf: (item: Item) => string | null): Item[][] {
+  const result: Item[][] = [];
+  let lastKey: string | null = null;
+  for (const item of items) {
+    const key = keyOf(item);
+    const line = result.at(-1);
+    if (line && key !== null && key === lastKey) line.push(item);
+    else result.push([item]);
+    lastKey = key;
+  }
+  return result;
+}
+
+/**
+ * The inspector's rows in lines: the tasks of one super-step (its `task` entries and the
+ * `node` entry that completed it) share a line, each timed from the super-step's start;
+ * every other row is a line of its own.
+ */
+export function superstepLines(rows: InspectorRow[]): InspectorRow[][] {
+  return lines(rows, (row) =>
+    row.node !== null && row.superstep !== undefined ? `${row.runId} ${row.superstep}` : null,
+  ).map((line) => {
+    let elapsed = 0;
+    return line.map((row) => {
+      elapsed += row.durationMs;
+      return { ...row, durationMs: elapsed };
+    });
+  });
+}
+
+/**
+ * The step to fork at to ask a user message again: the one just before the input of the
+ * run it started (-1 for a session's first message). The message is found by its id, else
+ * by its place among the user messages counted from the end (when its text agrees), else
+ * by its text; undefined when the history does not hold it (or does not number its steps).
+ */
+export function forkPointBefore(
+  steps: HistoryStep[],
+  wanted: { userMessageId?: string; userText: string; fromEnd: number },
+): number | undefined {
+  const asked = groupTurns(steps).filter((turn) => turn.userText !== undefined);
+  const counted = asked[asked.length - 1 - wanted.fromEnd];
+  const turn =
+    (wanted.userMessageId
+      ? asked.find((candidate) => candidate.userMessageId === wanted.userMessageId)
+      : undefined) ??
+    (counted?.userText === wanted.userText ? counted : undefined) ??
+    asked.findLast((candidate) => candidate.userText === wanted.userText);
+  const input = turn?.steps[0]?.step;
+  return input === undefined ? undefined : input - 1;
 }
 
 /** The run's total usage: the last usage any step of the turn's runs reported, summed per run. */

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { YeoulApiError } from '../../client/index.ts';
 import { api, toErrorInfo } from '../api/api-client.ts';
 import type { ErrorInfo, Interrupt, SessionDetail } from '../api/types.ts';
+import { t } from '../i18n.ts';
 import {
   type AssistantItem,
   applyEvent,
@@ -17,8 +18,15 @@ import {
   streamDecisions,
   streamMessage,
 } from './run-stream.ts';
-import { newSessionId, savedSessionId, saveSessionId } from './saved-state.ts';
+import {
+  newSessionId,
+  optionsForSession,
+  savedRunOptions,
+  savedSessionId,
+  saveSessionId,
+} from './saved-state.ts';
 import { forgetSessionHistory } from './session-history.ts';
+import { forkPointBefore } from './turn-steps.ts';
 
 /** What the chat view needs: the conversation, and the actions on it. */
 export interface ChatController {
@@ -32,6 +40,12 @@ export interface ChatController {
   /** Goes up after every run and deletion: lists and the status bar reload. */
   runsVersion: number;
   send(text: string, options: RunOptions): void;
+  /**
+   * Time travel: runs `text` on a fork of the session taken before the user message `key`
+   * (edit: new text; regenerate: the same text again). The view moves to the fork; the
+   * original is left as it was. A fork that fails shows why and changes nothing.
+   */
+  askOnFork(key: string, text: string): Promise<void>;
   stop(): void;
   decide(key: string, interrupt: Interrupt, approve: boolean, reason?: string): void;
   openSession(id: string): void;
@@ -64,6 +78,10 @@ export function useChat(authVersion: number): ChatController {
   const active = useRef<{ controller: AbortController; key: string } | null>(null);
   const queue = useRef<QueuedEvent[]>([]);
   const scheduled = useRef(false);
+  /** The options of the last message sent, and the graph of the loaded session: a fork's run uses them. */
+  const lastOptions = useRef<RunOptions | null>(null);
+  const sessionGraph = useRef<string | undefined>(undefined);
+  const forking = useRef(false);
 
   const setItems = (update: (current: ChatItem[]) => ChatItem[]) => {
     itemsRef.current = update(itemsRef.current);
@@ -143,6 +161,7 @@ export function useChat(authVersion: number): ChatController {
     try {
       const detail: SessionDetail = await api.sessions.get(id);
       if (sessionRef.current !== id) return;
+      sessionGraph.current = detail.graph;
       setSummary(detail.summary ?? '');
       let next = itemsFromMessages(detail.messages ?? [], detail.interrupts ?? []);
       if (rejoin && (detail.running ?? detail.status === 'running')) {
@@ -172,6 +191,8 @@ export function useChat(authVersion: number): ChatController {
     active.current = null;
     queue.current = [];
     forgetSessionHistory();
+    sessionGraph.current = undefined;
+    lastOptions.current = null;
     sessionRef.current = id;
     setSessionId(id);
     setItems(() => []);
@@ -187,6 +208,61 @@ export function useChat(authVersion: number): ChatController {
 
   const running = items.some((item) => item.kind === 'assistant' && item.running);
 
+  /** Sends a message on session `id` as a new streamed turn. */
+  const start = (id: string, message: string, options: RunOptions) => {
+    lastOptions.current = options;
+    saveSessionId(id);
+    const turn = startTurn(message);
+    setItems((current) => [
+      ...current,
+      { kind: 'user', key: itemKey('user'), text: message },
+      turn,
+    ]);
+    setNotice(null);
+    setInspectKey(turn.key);
+    void runStream(id, turn.key, (signal) => streamMessage(message, id, options, signal));
+  };
+
+  const askOnFork = async (key: string, text: string) => {
+    const message = text.trim();
+    if (!message || running || forking.current) return;
+    const users = itemsRef.current.filter((item) => item.kind === 'user');
+    const index = users.findIndex((item) => item.key === key);
+    const user = users[index];
+    if (user === undefined) return;
+    const original = sessionRef.current;
+    const options = optionsForSession(
+      lastOptions.current ?? savedRunOptions(),
+      sessionGraph.current,
+    );
+    forking.current = true;
+    try {
+      const { steps } = await api.sessions.history(original);
+      const atStep = forkPointBefore(steps, {
+        ...(user.messageId ? { userMessageId: user.messageId } : {}),
+        userText: user.text,
+        fromEnd: users.length - 1 - index,
+      });
+      if (atStep === undefined) {
+        setNotice({ code: 'fork_point_unknown', message: '' });
+        return;
+      }
+      const fork = await api.sessions.fork(original, { atStep, sessionId: newSessionId() });
+      if (sessionRef.current !== original) return;
+      switchTo(fork.sessionId);
+      saveSessionId(fork.sessionId);
+      setRunsVersion((version) => version + 1);
+      await load(fork.sessionId, false);
+      if (sessionRef.current === fork.sessionId) start(fork.sessionId, message, options);
+    } catch (error) {
+      if (sessionRef.current !== original) return;
+      const info = toErrorInfo(error);
+      setNotice({ ...info, message: `${t('forkFailed')} ${info.message}` });
+    } finally {
+      forking.current = false;
+    }
+  };
+
   return {
     sessionId,
     items,
@@ -198,18 +274,9 @@ export function useChat(authVersion: number): ChatController {
     send(text, options) {
       const message = text.trim();
       if (!message || running) return;
-      const id = sessionRef.current;
-      saveSessionId(id);
-      const turn = startTurn(message);
-      setItems((current) => [
-        ...current,
-        { kind: 'user', key: itemKey('user'), text: message },
-        turn,
-      ]);
-      setNotice(null);
-      setInspectKey(turn.key);
-      void runStream(id, turn.key, (signal) => streamMessage(message, id, options, signal));
+      start(sessionRef.current, message, options);
     },
+    askOnFork,
     stop() {
       const current = active.current;
       if (!current) return;

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiKey, onUnauthorized, setApiKey } from '../api/api-client.ts';
 import { useChat } from '../chat/use-chat.ts';
+import { useSessions } from '../chat/use-sessions.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 import { ApiKeyPrompt } from './api-key-prompt.ts';
@@ -21,6 +22,7 @@ export function App() {
   const [needKey, setNeedKey] = useState(false);
   const [authVersion, setAuthVersion] = useState(0);
   const chat = useChat(authVersion);
+  const sessions = useSessions(chat.runsVersion, authVersion);
 
   useEffect(() => onUnauthorized(() => setNeedKey(true)), []);
 
@@ -58,8 +60,7 @@ export function App() {
       </header>
       <${StatusBar} runsVersion=${chat.runsVersion} authVersion=${authVersion} />
       <${SessionList}
-        runsVersion=${chat.runsVersion}
-        authVersion=${authVersion}
+        sessions=${sessions}
         current=${chat.sessionId}
         pendingTitle=${chat.items[0]?.kind === 'user' ? chat.items[0].text : ''}
         onNew=${showChat(chat.newSession)}
@@ -67,7 +68,15 @@ export function App() {
         onDelete=${chat.deleteSession}
       />
       <main class="main" id="main">
-        ${view === 'chat' ? html`<${ChatView} chat=${chat} />` : null}
+        ${
+          view === 'chat'
+            ? html`<${ChatView}
+                chat=${chat}
+                sessions=${sessions}
+                onOpen=${(id: string) => chat.openSession(id)}
+              />`
+            : null
+        }
         ${view === 'documents' ? html`<${DocumentsView} version=${authVersion} />` : null}
         ${view === 'memory' ? html`<${MemoryView} version=${authVersion} />` : null}
         ${view === 'graphs' ? html`<${GraphsView} version=${authVersion} />` : null}

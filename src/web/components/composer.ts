@@ -5,6 +5,7 @@ import type { RunOptions } from '../chat/run-stream.ts';
 import { savedRunOptions, saveRunOptions } from '../chat/saved-state.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
+import { isSendKey } from './send-key.ts';
 
 interface ComposerProps {
   running: boolean;
@@ -49,8 +50,7 @@ export function Composer(props: ComposerProps) {
     setText('');
   };
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229)
-      return;
+    if (!isSendKey(event)) return;
     event.preventDefault();
     send();
   };

@@ -8,6 +8,8 @@ import {
   groupTurns,
   type InspectorRow,
   inspectorRows,
+  lines,
+  superstepLines,
   turnUsage,
 } from '../chat/turn-steps.ts';
 import { html } from '../html.ts';
@@ -33,8 +35,58 @@ const usageText = (usage: Usage) =>
   });
 
 /**
+ * A line of the inspector: one step, or the tasks of one super-step side by side (each
+ * with `data-node`, so the nodes are listed in order either way).
+ */
+function stepLine(
+  key: number,
+  cells: Array<{ node: string | null; body: unknown }>,
+  superstep?: number,
+) {
+  const [first] = cells;
+  if (cells.length === 1 && first) {
+    return html`<li key=${key} class=${`step${first.node ? '' : ' input'}`} data-node=${first.node ?? undefined}>
+      ${first.body}
+    </li>`;
+  }
+  return html`<li key=${key} class="step superstep" data-testid="superstep" data-superstep=${superstep}>
+    <span class="step-name">${t('parallelTasks', { n: cells.length })}</span>
+    <div class="superstep-tasks">
+      ${cells.map(
+        (
+          cell,
+          column,
+        ) => html`<div key=${column} class="superstep-task" data-testid="superstep-task" data-node=${cell.node ?? undefined}>
+          ${cell.body}
+        </div>`,
+      )}
+    </div>
+  </li>`;
+}
+
+/** One stored step: its name, the time it took, its LLM calls and tokens, and its update. */
+function StepDetails(props: { row: InspectorRow }) {
+  const { row } = props;
+  const name = row.node ?? (row.kind === 'input' ? t('input') : row.kind);
+  return html`
+    <span class="step-name">${name}</span>
+    <span class="step-time">+${formatNumber(row.durationMs)} ms</span>
+    ${row.usage && row.usage.llmCalls > 0 ? html`<span class="step-usage">${usageText(row.usage)}</span>` : null}
+    ${
+      row.update
+        ? html`<details class="step-update">
+            <summary>${t('update')}</summary>
+            <pre class="tool-text" tabindex="0">${formatArgs(row.update).slice(0, 20_000)}</pre>
+          </details>`
+        : null
+    }
+  `;
+}
+
+/**
  * One turn's run, step by step: each node in order with the update it made, the time it
  * took and its LLM calls and tokens, from the stored history; the live steps while it runs.
+ * The tasks of one super-step (nodes that ran in parallel) share a line, side by side.
  */
 export function Inspector(props: InspectorProps) {
   const { item } = props;
@@ -64,30 +116,29 @@ export function Inspector(props: InspectorProps) {
     };
   }, [item.key, item.running, props.sessionId]);
 
-  const liveRows = item.liveSteps.map((step, index) => {
-    const next = item.liveSteps[index + 1];
-    const end = step.endedAt ?? next?.startedAt;
-    return html`<li key=${index} class="step" data-node=${step.node}>
-      <span class="step-name">${step.node}</span>
-      <span class="step-time">${end === undefined ? t('running') : `${formatNumber(end - step.startedAt)} ms`}</span>
-    </li>`;
+  const liveLines = lines(item.liveSteps, (step) => step.superstep ?? null);
+  const liveRows = liveLines.map((line, index) => {
+    // A step still open has run until the next line started (or runs still).
+    const nextStart = liveLines[index + 1]?.[0]?.startedAt;
+    return stepLine(
+      index,
+      line.map((step) => {
+        const end = step.endedAt ?? nextStart;
+        return {
+          node: step.node,
+          body: html`<span class="step-name">${step.node}</span>
+            <span class="step-time">${end === undefined ? t('running') : `${formatNumber(end - step.startedAt)} ms`}</span>`,
+        };
+      }),
+    );
   });
-  const storedRows = (rows ?? []).map((row, index) => {
-    const name = row.node ?? (row.kind === 'input' ? t('input') : row.kind);
-    return html`<li key=${index} class=${`step${row.node ? '' : ' input'}`} data-node=${row.node ?? undefined}>
-      <span class="step-name">${name}</span>
-      <span class="step-time">+${formatNumber(row.durationMs)} ms</span>
-      ${row.usage && row.usage.llmCalls > 0 ? html`<span class="step-usage">${usageText(row.usage)}</span>` : null}
-      ${
-        row.update
-          ? html`<details class="step-update">
-              <summary>${t('update')}</summary>
-              <pre class="tool-text" tabindex="0">${formatArgs(row.update).slice(0, 20_000)}</pre>
-            </details>`
-          : null
-      }
-    </li>`;
-  });
+  const storedRows = superstepLines(rows ?? []).map((line, index) =>
+    stepLine(
+      index,
+      line.map((row) => ({ node: row.node, body: html`<${StepDetails} row=${row} />` })),
+      line[0]?.superstep,
+    ),
+  );
   const showLive =
     item.running ||
     (rows === null && error !== null) ||

@@ -7,14 +7,64 @@ import { renderMarkdown } from '../markdown.ts';
 import { ErrorView } from './error-view.ts';
 import { FeedbackButtons } from './feedback-buttons.ts';
 import { DecisionNote, InterruptCard } from './interrupt-card.ts';
+import { MessageEditor } from './message-editor.ts';
 import { EvaluationView, SourcesView } from './run-details.ts';
 import { ToolCard } from './tool-card.ts';
 
-/** What the person wrote: plain text, never markup. */
-export function UserMessage(props: { item: UserItem }) {
+interface UserProps {
+  item: UserItem;
+  /** Whether it may be edited now (no run going). */
+  editable: boolean;
+  /** Runs the edited text on a fork taken before this message. */
+  onEdit: (text: string) => void;
+}
+
+/**
+ * What the person wrote: plain text, never markup; "edit" reopens it in place. The edit
+ * button's mark is drawn by CSS, so the message's text stays exactly what was written.
+ */
+export function UserMessage(props: UserProps) {
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const cancelled = useRef(false);
+  // A cancelled edit gives the focus back to its button (keyboard users stay in place).
+  useEffect(() => {
+    if (editing || !cancelled.current) return;
+    cancelled.current = false;
+    editButton.current?.focus();
+  }, [editing]);
+  const save = (text: string) => {
+    setEditing(false);
+    props.onEdit(text);
+  };
+  const cancel = () => {
+    cancelled.current = true;
+    setEditing(false);
+  };
   return html`
     <article class="message user" data-testid="message" data-role="user" aria-label=${t('you')}>
-      <p class="bubble">${props.item.text}</p>
+      ${
+        editing
+          ? html`<${MessageEditor}
+              initial=${props.item.text}
+              onSave=${save}
+              onCancel=${cancel}
+            />`
+          : html`<p class="bubble">${props.item.text}</p>`
+      }
+      ${
+        editing || !props.editable
+          ? null
+          : html`<button
+              type="button"
+              ref=${editButton}
+              class="icon-button message-action"
+              data-testid="edit-message"
+              aria-label=${t('editMessageLabel')}
+              title=${t('editMessageLabel')}
+              onClick=${() => setEditing(true)}
+            ></button>`
+      }
     </article>
   `;
 }
@@ -27,6 +77,8 @@ interface AssistantProps {
   inspected: boolean;
   /** Whether this is the session's latest answer (the one 👍/👎 rate). */
   latest: boolean;
+  /** Asks the question again on a fork (only the latest answer, when no run is going). */
+  onRegenerate?: () => void;
   onInspect: () => void;
   onDecide: (interrupt: Interrupt, approve: boolean, reason?: string) => void;
 }
@@ -117,6 +169,18 @@ export function AssistantMessage(props: AssistantProps) {
           item.running || !item.text
             ? null
             : html`<${FeedbackButtons} sessionId=${props.sessionId} latest=${props.latest} />`
+        }
+        ${
+          props.onRegenerate && !item.running
+            ? html`<button
+                type="button"
+                class="link-button"
+                data-testid="regenerate"
+                onClick=${props.onRegenerate}
+              >
+                ↻ ${t('regenerate')}
+              </button>`
+            : null
         }
         ${
           item.running

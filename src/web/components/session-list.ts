@@ -1,13 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api/api-client.ts';
 import type { SessionSummary } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 
 interface SessionListProps {
-  /** The list reloads when either goes up (after a run or deletion; after a new key). */
-  runsVersion: number;
-  authVersion: number;
+  /** The owner's sessions, newest first (`useSessions`). */
+  sessions: SessionSummary[];
   current: string;
   /** The open session's first message, while the server does not list it yet. */
   pendingTitle: string;
@@ -16,21 +13,12 @@ interface SessionListProps {
   onDelete: (id: string) => Promise<void>;
 }
 
-/** The conversations, newest first, each named by its first message: open, delete, or start anew. */
+/**
+ * The conversations, newest first, each named by its first message (a fork marked so):
+ * open, delete, or start anew.
+ */
 export function SessionList(props: SessionListProps) {
-  const [sessions, setSessions] = useState<SessionSummary[]>([]);
-
-  useEffect(() => {
-    let live = true;
-    api.sessions
-      .list()
-      .then((body) => live && setSessions(body.sessions))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [props.runsVersion, props.authVersion]);
-
+  const { sessions } = props;
   const listed = sessions.some((session) => session.sessionId === props.current);
   const shown: SessionSummary[] =
     !listed && props.pendingTitle
@@ -64,6 +52,7 @@ export function SessionList(props: SessionListProps) {
             >
               ${title}
             </button>
+            ${session.forkedFrom ? html`<span class="badge fork-badge" data-testid="fork-badge">${t('fork')}</span>` : null}
             <button
               type="button"
               class="icon-button"
