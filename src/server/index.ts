@@ -7,6 +7,7 @@ export {
   sampleKnowledgeDir,
 } from './create-runtime.ts';
 export { evalGraphNames, evalTargetOf, userScorersOf } from './eval-target.ts';
+export { forkSession } from './fork-session.ts';
 export { chatGraphNames, requireChatGraph, requireUserGraph } from './graph-names.ts';
 export { errorResponse, HttpError } from './http-error.ts';
 export { inSessionLine } from './in-session-line.ts';

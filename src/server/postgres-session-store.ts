@@ -2,20 +2,17 @@ import { type PostgresPool, queryPostgres } from '../core/index.ts';
 import {
   anonymousOwner,
   checkGraph,
+  type ForkOrigin,
   notFound,
+  type SessionRow,
   type SessionStore,
   type SessionSummary,
   storedGraph,
+  summaryOf,
   titleOf,
 } from './session-registry.ts';
 
-interface SessionRow extends Record<string, unknown> {
-  session_id: string;
-  owner: string;
-  title: string;
-  created_at: string;
-  graph: string;
-}
+type OwnerRow = Pick<SessionRow, 'title' | 'graph'> & { owner: string };
 
 /**
  * The session registry in PostgreSQL (`server_sessions`, from `serverMigrations`), shared by
@@ -32,7 +29,13 @@ export class PostgresSessionStore implements SessionStore {
     this.#pool = pool;
   }
 
-  async claim(sessionId: string, owner: string, firstMessage = '', graph?: string): Promise<void> {
+  async claim(
+    sessionId: string,
+    owner: string,
+    firstMessage = '',
+    graph?: string,
+    forkedFrom?: ForkOrigin,
+  ): Promise<void> {
     const title = titleOf(firstMessage);
     // Most requests continue a session: one read, and a write only for a new one or a title.
     const existing = await this.#ownerRow(sessionId);
@@ -50,9 +53,17 @@ export class PostgresSessionStore implements SessionStore {
     }
     const { rowCount } = await queryPostgres(
       this.#pool,
-      `INSERT INTO server_sessions (session_id, owner, title, created_at, graph) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (session_id) DO NOTHING`,
-      [sessionId, owner, title, Date.now(), storedGraph(graph)],
+      `INSERT INTO server_sessions (session_id, owner, title, created_at, graph, forked_from, forked_at_step)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO NOTHING`,
+      [
+        sessionId,
+        owner,
+        title,
+        Date.now(),
+        storedGraph(graph),
+        forkedFrom?.sessionId ?? null,
+        forkedFrom?.step ?? null,
+      ],
     );
     // Two requests may have claimed the same new id at once: the first one stored wins.
     if (rowCount === 0 && (await this.#ownerRow(sessionId))?.owner !== owner) {
@@ -76,7 +87,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async registered(sessionIds: string[]): Promise<Set<string>> {
     if (sessionIds.length === 0) return new Set();
-    const { rows } = await queryPostgres<SessionRow>(
+    const { rows } = await queryPostgres<{ session_id: string }>(
       this.#pool,
       'SELECT session_id FROM server_sessions WHERE session_id = ANY($1::text[])',
       [sessionIds],
@@ -87,15 +98,10 @@ export class PostgresSessionStore implements SessionStore {
   async owned(owner: string): Promise<SessionSummary[]> {
     const { rows } = await queryPostgres<SessionRow>(
       this.#pool,
-      'SELECT session_id, title, created_at, graph FROM server_sessions WHERE owner = $1 ORDER BY created_at DESC, session_id',
+      'SELECT session_id, title, created_at, graph, forked_from, forked_at_step FROM server_sessions WHERE owner = $1 ORDER BY created_at DESC, session_id',
       [owner],
     );
-    return rows.map((row) => ({
-      sessionId: row.session_id,
-      title: row.title,
-      createdAt: Number(row.created_at),
-      graph: row.graph || 'chat',
-    }));
+    return rows.map(summaryOf);
   }
 
   async forget(sessionId: string): Promise<void> {
@@ -104,8 +110,8 @@ export class PostgresSessionStore implements SessionStore {
     ]);
   }
 
-  async #ownerRow(sessionId: string): Promise<SessionRow | undefined> {
-    const { rows } = await queryPostgres<SessionRow>(
+  async #ownerRow(sessionId: string): Promise<OwnerRow | undefined> {
+    const { rows } = await queryPostgres<OwnerRow>(
       this.#pool,
       'SELECT owner, title, graph FROM server_sessions WHERE session_id = $1',
       [sessionId],

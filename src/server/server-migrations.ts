@@ -79,6 +79,12 @@ export const serverMigrations: readonly Migration[] = [
     // The user graph a session runs on ('' for the built-in agents).
     sql: "ALTER TABLE server_sessions ADD COLUMN graph text NOT NULL DEFAULT '';",
   },
+  {
+    version: 304,
+    name: 'server_sessions_forked_from',
+    // Where a fork came from (both null for a session that is not a fork).
+    sql: 'ALTER TABLE server_sessions ADD COLUMN forked_from text, ADD COLUMN forked_at_step integer;',
+  },
 ];
 
 /** Every migration of Yeoul's PostgreSQL store, in version order (what `yeoul migrate` applies). */

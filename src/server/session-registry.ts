@@ -14,6 +14,14 @@ export interface SessionSummary {
   createdAt: number;
   /** The user graph the session runs on; `chat` for the built-in agents' sessions. */
   graph: string;
+  /** The session and step it was forked from, when it is a fork. */
+  forkedFrom?: ForkOrigin;
+}
+
+/** Where a fork came from: its original session and the step it was taken after. */
+export interface ForkOrigin {
+  sessionId: string;
+  step: number;
 }
 
 /**
@@ -27,8 +35,15 @@ export interface SessionStore {
    * request names), or checks that an existing one is theirs: another owner's session is a
    * 404, as if it did not exist. A session stays with the user graph that started it (or
    * with the built-in agents): a request naming another one is a 409 `graph_mismatch`.
+   * A fork is registered with where it came from (`forkedFrom`), listed with the session.
    */
-  claim(sessionId: string, owner: string, firstMessage?: string, graph?: string): Promise<void>;
+  claim(
+    sessionId: string,
+    owner: string,
+    firstMessage?: string,
+    graph?: string,
+    forkedFrom?: ForkOrigin,
+  ): Promise<void>;
   /** The user graph a session runs on; undefined for the built-in agents' (and unknown) sessions. */
   graphOf(sessionId: string): Promise<string | undefined>;
   /** Throws 404 unless the session is `owner`'s (an unregistered one counts as anonymous). */
@@ -69,19 +84,23 @@ export class SessionRegistry implements SessionStore {
     if (!columns.some((column) => column.name === 'graph')) {
       database.exec("ALTER TABLE server_session_owners ADD COLUMN graph TEXT NOT NULL DEFAULT ''");
     }
+    if (!columns.some((column) => column.name === 'forked_from')) {
+      database.exec('ALTER TABLE server_session_owners ADD COLUMN forked_from TEXT');
+      database.exec('ALTER TABLE server_session_owners ADD COLUMN forked_at_step INTEGER');
+    }
     // Claims commit together with the checkpoints of the same connection.
     this.#batch = SqliteWriteBatch.of(database);
     this.#selectOwner = database.prepare(
       'SELECT owner, title, graph FROM server_session_owners WHERE session_id = ?',
     );
     this.#insertOwner = database.prepare(
-      'INSERT OR IGNORE INTO server_session_owners (session_id, owner, created_at, title, graph) VALUES (?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO server_session_owners (session_id, owner, created_at, title, graph, forked_from, forked_at_step) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.#setTitle = database.prepare(
       "UPDATE server_session_owners SET title = ? WHERE session_id = ? AND title = ''",
     );
     this.#selectOwned = database.prepare(
-      'SELECT session_id, title, created_at, graph FROM server_session_owners WHERE owner = ? ORDER BY created_at DESC',
+      'SELECT session_id, title, created_at, graph, forked_from, forked_at_step FROM server_session_owners WHERE owner = ? ORDER BY created_at DESC',
     );
     this.#selectRegistered = database.prepare(
       'SELECT session_id FROM server_session_owners WHERE session_id IN (SELECT value FROM json_each(?))',
@@ -96,7 +115,13 @@ export class SessionRegistry implements SessionStore {
       : createHash('sha256').update(key).digest('hex').slice(0, 32);
   }
 
-  async claim(sessionId: string, owner: string, firstMessage = '', graph?: string): Promise<void> {
+  async claim(
+    sessionId: string,
+    owner: string,
+    firstMessage = '',
+    graph?: string,
+    forkedFrom?: ForkOrigin,
+  ): Promise<void> {
     const title = titleOf(firstMessage);
     const row = this.#ownerRow(sessionId);
     if (row && row.owner !== owner) throw notFound(sessionId);
@@ -108,7 +133,15 @@ export class SessionRegistry implements SessionStore {
       return;
     }
     const { changes } = await this.#batch.run(() =>
-      this.#insertOwner.run(sessionId, owner, Date.now(), title, storedGraph(graph)),
+      this.#insertOwner.run(
+        sessionId,
+        owner,
+        Date.now(),
+        title,
+        storedGraph(graph),
+        forkedFrom?.sessionId ?? null,
+        forkedFrom?.step ?? null,
+      ),
     );
     // Two requests may have claimed the same new id at once: the first one stored wins.
     if (changes === 0 && this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
@@ -135,18 +168,7 @@ export class SessionRegistry implements SessionStore {
   }
 
   async owned(owner: string): Promise<SessionSummary[]> {
-    const rows = this.#selectOwned.all(owner) as Array<{
-      session_id: string;
-      title: string;
-      created_at: number;
-      graph: string;
-    }>;
-    return rows.map((row) => ({
-      sessionId: row.session_id,
-      title: row.title,
-      createdAt: row.created_at,
-      graph: row.graph || 'chat',
-    }));
+    return (this.#selectOwned.all(owner) as unknown as SessionRow[]).map(summaryOf);
   }
 
   async forget(sessionId: string): Promise<void> {
@@ -159,6 +181,29 @@ export class SessionRegistry implements SessionStore {
       | { owner: string; title: string; graph: string }
       | undefined;
   }
+}
+
+/** A registry row as both stores read it. */
+export interface SessionRow extends Record<string, unknown> {
+  session_id: string;
+  title: string;
+  created_at: number | string;
+  graph: string;
+  forked_from: string | null;
+  forked_at_step: number | null;
+}
+
+/** A listing's summary of a registry row. */
+export function summaryOf(row: SessionRow): SessionSummary {
+  return {
+    sessionId: row.session_id,
+    title: row.title,
+    createdAt: Number(row.created_at),
+    graph: row.graph || 'chat',
+    ...(row.forked_from === null || row.forked_at_step === null
+      ? {}
+      : { forkedFrom: { sessionId: row.forked_from, step: Number(row.forked_at_step) } }),
+  };
 }
 
 /** A session's title from its first message: one line, at most 80 characters. */

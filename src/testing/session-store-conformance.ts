@@ -39,6 +39,17 @@ export function sessionStoreConformance(
       assert.deepEqual(await store.owned('bob'), []);
     });
 
+    it('lists a fork with where it came from, and other sessions without', async () => {
+      await store.claim('original', 'alice', 'hello');
+      await store.claim('fork-1', 'alice', 'hello', undefined, { sessionId: 'original', step: 3 });
+      await store.claim('fork-0', 'alice', '', 'Triage', { sessionId: 'original', step: -1 });
+      const byId = new Map((await store.owned('alice')).map((item) => [item.sessionId, item]));
+      assert.equal(byId.get('original')?.forkedFrom, undefined);
+      assert.deepEqual(byId.get('fork-1')?.forkedFrom, { sessionId: 'original', step: 3 });
+      assert.deepEqual(byId.get('fork-0')?.forkedFrom, { sessionId: 'original', step: -1 });
+      assert.equal(byId.get('fork-0')?.graph, 'Triage');
+    });
+
     it('answers 404 to another owner, as if the session did not exist', async () => {
       await store.claim('s1', 'alice', 'hello');
       await assert.rejects(store.claim('s1', 'bob', 'hi'), { code: 'not_found', status: 404 });

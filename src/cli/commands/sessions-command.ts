@@ -167,29 +167,20 @@ async function forkSession(
   atStep: number,
   json: boolean,
 ): Promise<number> {
-  const { anonymousOwner } = await import('../../server/index.ts');
-  // The fork runs on the graph of its original (a user graph's session stays with it).
-  const graph = await runtime.runner.threadGraph(sessionId);
+  const { anonymousOwner, forkSession: fork } = await import('../../server/index.ts');
   let forked: string;
+  let forkedFrom: { sessionId: string; step: number };
   try {
-    forked = (await graph.fork(sessionId, { atStep })).threadId;
+    ({ sessionId: forked, forkedFrom } = await fork(runtime, {
+      from: sessionId,
+      atStep,
+      owner: anonymousOwner,
+    }));
   } catch (error) {
     if ((error as { code?: string }).code !== 'invalid_fork_point') throw error;
     io.stderr.write(`yeoul: ${(error as Error).message}\n`);
     return 1;
   }
-  const values = (await graph.getState(forked))?.values as { messages?: unknown } | undefined;
-  const messages = Array.isArray(values?.messages)
-    ? (values.messages as Array<{ role?: string; content?: unknown }>)
-    : [];
-  const first = messages.find((message) => message.role === 'user');
-  await runtime.sessions.claim(
-    forked,
-    anonymousOwner,
-    typeof first?.content === 'string' ? first.content : '',
-    await runtime.sessions.graphOf(sessionId),
-  );
-  const forkedFrom = { sessionId, step: atStep };
   if (json) io.stdout.write(`${JSON.stringify({ sessionId: forked, forkedFrom }, null, 2)}\n`);
   else io.stdout.write(`forked session ${sessionId} at step ${atStep} into ${forked}\n`);
   return 0;

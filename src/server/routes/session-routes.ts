@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isSessionThread } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { forkBody } from '../../protocol/index.ts';
+import { forkSession } from '../fork-session.ts';
 import { HttpError } from '../http-error.ts';
 import { runAgentCall } from '../run-request.ts';
 import { parseWith, sessionParams } from '../schemas.ts';
@@ -29,20 +30,6 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     state?.forkedFrom
       ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
       : {};
-  // A session's origin never changes while it exists, so the listing reads each thread's log
-  // once per process (not every session's whole log at every listing); a delete forgets it.
-  const origins = new Map<string, ReturnType<typeof originOf>>();
-  const knownOrigin = async (sessionId: string) => {
-    let origin = origins.get(sessionId);
-    if (origin === undefined) {
-      const state = await (await runner.threadGraph(sessionId)).getState(sessionId);
-      origin = originOf(state);
-      if (origins.size >= 100_000) origins.clear();
-      origins.set(sessionId, origin);
-    }
-    return origin;
-  };
-
   app.get('/api/sessions', async (request) => {
     const owner = context.ownerOf(request);
     const threads = new Map(
@@ -59,6 +46,8 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
           graph: session.graph,
           status: thread.status,
           updatedAt: new Date(thread.updatedAt).toISOString(),
+          // Forks are marked, so a session can list its forks and a fork its original.
+          ...(session.forkedFrom ? { forkedFrom: session.forkedFrom } : {}),
         },
       ];
     });
@@ -80,9 +69,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       }
     }
     sessions.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-    // Forks are marked, so a session can list its forks and a fork its original.
-    const marks = await Promise.all(sessions.map((session) => knownOrigin(session.sessionId)));
-    return { sessions: sessions.map((session, index) => ({ ...session, ...marks[index] })) };
+    return { sessions };
   });
 
   app.get('/api/sessions/:id', async (request) => {
@@ -107,7 +94,6 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
   app.post('/api/sessions/:id/fork', async (request, reply) => {
     const id = await ownedSession(request);
     const body = parseWith(forkBody, request.body);
-    const owner = context.ownerOf(request);
     const sessionId = body.sessionId ?? createId();
     if (await runtime.sessions.has(sessionId)) {
       throw new HttpError({
@@ -116,22 +102,13 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         message: `session "${sessionId}" already exists; choose another id`,
       });
     }
-    // The fork runs on the graph of its original (a user graph's session stays with it).
-    const graph = await runner.threadGraph(id);
-    await graph.fork(id, { atStep: body.atStep, threadId: sessionId });
-    origins.delete(sessionId); // an id used before (and pruned elsewhere) is a fork now
-    const values = (await graph.getState(sessionId))?.values as { messages?: unknown } | undefined;
-    const messages = Array.isArray(values?.messages)
-      ? (values.messages as Array<{ role?: string; content?: unknown }>)
-      : [];
-    const first = messages.find((message) => message.role === 'user');
-    await runtime.sessions.claim(
+    const fork = await forkSession(runtime, {
+      from: id,
+      atStep: body.atStep,
+      owner: context.ownerOf(request),
       sessionId,
-      owner,
-      typeof first?.content === 'string' ? first.content : '',
-      await runtime.sessions.graphOf(id),
-    );
-    return reply.code(201).send({ sessionId, forkedFrom: { sessionId: id, step: body.atStep } });
+    });
+    return reply.code(201).send(fork);
   });
 
   app.get('/api/sessions/:id/history', async (request) => {
@@ -163,7 +140,6 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     else await context.cancelElsewhere(id);
     await runner.deleteSession(id);
     await runtime.sessions.forget(id);
-    origins.delete(id);
     return reply.code(204).send();
   });
 
