@@ -7,6 +7,8 @@ import { toMermaid } from './mermaid.ts';
 import { type RunStart, runGraph } from './run-graph.ts';
 import { type Durability, RunWriter } from './run-writer.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
+import type { Subgraph } from './subgraph.ts';
+import { deleteSubgraphThreads, withSubgraphEntries } from './subgraph-history.ts';
 import { type ThreadQueue, threadQueueFor } from './thread-queue.ts';
 import { ThreadStore } from './thread-store.ts';
 import type {
@@ -41,6 +43,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   readonly nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
   readonly edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
   readonly joins: readonly Join[];
+  /** The nodes that are graphs, by name. */
+  readonly subgraphs: ReadonlyMap<string, Subgraph>;
   readonly maxSteps: number;
   readonly maxConcurrency: number | undefined;
   readonly durability: Durability;
@@ -52,15 +56,19 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     | undefined;
   #queue: ThreadQueue | undefined;
   #keepRuns: number | undefined;
+  #options: CompileOptions;
 
   constructor(fields: {
     schema: Schema;
     nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
     edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
     joins: readonly Join[];
+    subgraphs?: ReadonlyMap<string, Subgraph>;
     options: CompileOptions;
   }) {
     const { options } = fields;
+    this.#options = options;
+    this.subgraphs = fields.subgraphs ?? new Map();
     this.name = options.name;
     this.schema = fields.schema;
     this.nodes = fields.nodes;
@@ -199,11 +207,14 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return { threadId: newThreadId };
   }
 
-  /** Every kept step of the thread, oldest first, with the state after each. */
+  /**
+   * Every kept step of the thread, oldest first, with the state after each. The steps of
+   * a subgraph come before the entry of its node, each with its `path`.
+   */
   async history(threadId: string): Promise<HistoryEntry<Schema>[]> {
     const store = this.#requireStore('history');
     const log = await store.checkpointer.read(threadId, 0);
-    return Array.from(store.replay(log), ({ entry, values }) => ({
+    const entries = Array.from(store.replay(log), ({ entry, values }) => ({
       seq: entry.seq,
       runId: entry.runId,
       step: stepOf(entry),
@@ -218,6 +229,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       values: values as StateOf<Schema>,
       createdAt: entry.createdAt,
     }));
+    if (this.subgraphs.size === 0) return entries;
+    return withSubgraphEntries(threadId, log.entries, entries, this.subgraphs, store.checkpointer);
   }
 
   /** Deletes the thread, after any run queued on it has finished. */
@@ -226,12 +239,31 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       await store.checkpointer.deleteThread(threadId);
       store.forget(threadId);
+      if (this.subgraphs.size > 0) {
+        await deleteSubgraphThreads(threadId, this.subgraphs, store.checkpointer);
+      }
     });
   }
 
-  /** The graph as a Mermaid flowchart. */
+  /** The graph as a Mermaid flowchart (a subgraph as a nested block). */
   toMermaid(): string {
-    return toMermaid(this.nodes.keys(), this.edges, this.joins);
+    return toMermaid(this.nodes.keys(), this.edges, this.joins, this.subgraphs);
+  }
+
+  /**
+   * This graph committing to `checkpointer`, without retention: how a subgraph runs on
+   * its parent's storage. Used by the runtime; a graph of your own is compiled with one.
+   */
+  withCheckpointer(checkpointer: Checkpointer, cacheSize: number): CompiledGraph<Schema, Context> {
+    const { retention: _retention, ...options } = this.#options;
+    return new CompiledGraph({
+      schema: this.schema,
+      nodes: this.nodes,
+      edges: this.edges,
+      joins: this.joins,
+      subgraphs: this.subgraphs,
+      options: { ...options, checkpointer, cacheSize },
+    });
   }
 
   #start(start: RunStart, config: RunConfig<Context>): Promise<RunResult<Schema>> {

@@ -85,22 +85,29 @@ export function superstepAfter(
 }
 
 /**
- * The state and super-step after one entry: a `task` entry's update waits for the entry
- * that completes its super-step, which merges every write of it in task order; any other
- * entry's update applies at once (a lone task's partial work on `interrupt` included).
+ * The updates one entry applies to the state, in order: a `task` entry's update waits for
+ * the entry that completes its super-step, which applies every write of it in task order;
+ * any other entry's update applies at once (a lone task's partial work on `interrupt`
+ * included).
  */
+export function updatesOfEntry(superstep: Superstep | null, entry: CheckpointEntry): Values[] {
+  if (entry.kind === 'task' || entry.kind === 'resume') return [];
+  const index = entry.payload?.task;
+  if (entry.kind === 'node' && index !== undefined && superstep !== null) {
+    const writes = [...superstep.writes, writeOf(entry, index)].sort((a, b) => a.index - b.index);
+    return writes.flatMap((write) => (write.update === null ? [] : [write.update]));
+  }
+  return entry.update === null ? [] : [entry.update];
+}
+
+/** The state and super-step after one entry (see `updatesOfEntry` for what it applies). */
 export function applyEntry(
   schema: StateSchema,
   values: Values,
   superstep: Superstep | null,
   entry: CheckpointEntry,
 ): { values: Values; superstep: Superstep | null } {
-  const after = superstepAfter(superstep, entry);
-  if (entry.kind === 'task' || entry.kind === 'resume') return { values, superstep: after };
-  const index = entry.payload?.task;
-  if (entry.kind === 'node' && index !== undefined && superstep !== null) {
-    const writes = [...superstep.writes, writeOf(entry, index)];
-    return { values: mergeWrites(schema, values, writes), superstep: after };
-  }
-  return { values: applyUpdate(schema, values, entry.update ?? undefined), superstep: after };
+  let after = values;
+  for (const update of updatesOfEntry(superstep, entry)) after = applyUpdate(schema, after, update);
+  return { values: after, superstep: superstepAfter(superstep, entry) };
 }

@@ -1,0 +1,92 @@
+import type { CheckpointEntry, Checkpointer } from './checkpoint/types.ts';
+import type { StateSchema } from './state.ts';
+import type { Subgraph } from './subgraph.ts';
+import { type Superstep, superstepAfter } from './superstep.ts';
+import type { HistoryEntry } from './types.ts';
+
+type Entry = HistoryEntry<StateSchema>;
+
+/**
+ * A thread's history with the steps of its subgraphs put in: each subgraph run's entries
+ * (with `path`) before the entry of its node that they led to — all of them before the
+ * node's `node` or `task` entry, those up to its pause before an `interrupt` entry — and
+ * what a run still going has done so far at the end.
+ */
+export async function withSubgraphEntries<Item>(
+  threadId: string,
+  log: readonly CheckpointEntry[],
+  entries: readonly Item[],
+  subgraphs: ReadonlyMap<string, Subgraph>,
+  checkpointer: Checkpointer,
+): Promise<Item[]> {
+  const runs = new Map<string, { entries: Entry[]; own: boolean[]; shown: number }>();
+  /** The subgraph run's entries not shown yet, up to its next pause when `untilPause`. */
+  const take = async (
+    node: string,
+    runId: string,
+    step: number,
+    task: number,
+    untilPause: boolean,
+  ) => {
+    const subgraph = subgraphs.get(node);
+    if (subgraph === undefined) return [];
+    const id = subgraph.threadIdOf(threadId, runId, step, task);
+    let run = runs.get(id);
+    if (run === undefined) {
+      const inner = await subgraph.bound(checkpointer).history(id);
+      run = {
+        entries: inner.map((entry) => ({
+          ...entry,
+          path: [node, ...(entry.path ?? (entry.node === null ? [] : [entry.node]))],
+        })),
+        own: inner.map((entry) => entry.path === undefined),
+        shown: 0,
+      };
+      runs.set(id, run);
+    }
+    const from = run.shown;
+    const pause = untilPause
+      ? run.entries.findIndex(
+          (entry, index) => index >= from && run.own[index] && entry.status === 'interrupted',
+        )
+      : -1;
+    run.shown = pause === -1 ? run.entries.length : pause + 1;
+    return run.entries.slice(from, run.shown);
+  };
+  const merged: Item[] = [];
+  let superstep: Superstep | null = null;
+  for (const [index, entry] of log.entries()) {
+    if ((entry.kind === 'node' || entry.kind === 'task') && entry.node !== null) {
+      const task = entry.payload?.task ?? 0;
+      merged.push(...((await take(entry.node, entry.runId, entry.step, task, false)) as Item[]));
+    }
+    if (entry.kind === 'interrupt' && superstep !== null) {
+      for (const [task, { node }] of superstep.tasks.entries()) {
+        merged.push(...((await take(node, entry.runId, entry.step, task, true)) as Item[]));
+      }
+    }
+    merged.push(entries[index] as Item);
+    superstep = superstepAfter(superstep, entry);
+  }
+  const last = log.at(-1);
+  if (superstep !== null && last !== undefined) {
+    for (const [task, { node }] of superstep.tasks.entries()) {
+      merged.push(...((await take(node, last.runId, superstep.step, task, false)) as Item[]));
+    }
+  }
+  return merged;
+}
+
+/** Deletes the threads the subgraphs of a thread's runs committed to. */
+export async function deleteSubgraphThreads(
+  threadId: string,
+  subgraphs: ReadonlyMap<string, Subgraph>,
+  checkpointer: Checkpointer,
+): Promise<void> {
+  const prefixes = [...subgraphs.keys()].map((name) => `${threadId}#${name}@`);
+  for (const thread of await checkpointer.listThreads()) {
+    if (prefixes.some((prefix) => thread.threadId.startsWith(prefix))) {
+      await checkpointer.deleteThread(thread.threadId);
+    }
+  }
+}
