@@ -10,7 +10,8 @@ type Entry = HistoryEntry<StateSchema>;
  * A thread's history with the steps of its subgraphs put in: each subgraph run's entries
  * (with `path`) before the entry of its node that they led to — all of them before the
  * node's `node` or `task` entry, those up to its pause before an `interrupt` entry — and
- * what a run still going has done so far at the end.
+ * what a run still going has done so far at the end. A fork's copied entries show the
+ * subgraph runs of the thread they were copied from (a fork's own runs have their own).
  */
 export async function withSubgraphEntries<Item>(
   threadId: string,
@@ -33,7 +34,7 @@ export async function withSubgraphEntries<Item>(
     const id = subgraph.threadIdOf(threadId, runId, step, task);
     let run = runs.get(id);
     if (run === undefined) {
-      const inner = await subgraph.bound(checkpointer).history(id);
+      const inner = await innerHistory(subgraph, checkpointer, origins, runId, step, task);
       run = {
         entries: inner.map((entry) => ({
           ...entry,
@@ -53,6 +54,7 @@ export async function withSubgraphEntries<Item>(
     run.shown = pause === -1 ? run.entries.length : pause + 1;
     return run.entries.slice(from, run.shown);
   };
+  const origins = await originsOf(threadId, log, checkpointer);
   const merged: Item[] = [];
   let superstep: Superstep | null = null;
   for (const [index, entry] of log.entries()) {
@@ -75,6 +77,39 @@ export async function withSubgraphEntries<Item>(
     }
   }
   return merged;
+}
+
+/** The history of one subgraph run, found on the thread or on the one it was forked from. */
+async function innerHistory(
+  subgraph: Subgraph,
+  checkpointer: Checkpointer,
+  origins: readonly string[],
+  runId: string,
+  step: number,
+  task: number,
+): Promise<Entry[]> {
+  const graph = subgraph.bound(checkpointer);
+  for (const origin of origins) {
+    const inner = await graph.history(subgraph.threadIdOf(origin, runId, step, task));
+    if (inner.length > 0) return inner;
+  }
+  return [];
+}
+
+/** The thread, then the threads it was forked from, nearest first. */
+async function originsOf(
+  threadId: string,
+  log: readonly CheckpointEntry[],
+  checkpointer: Checkpointer,
+): Promise<string[]> {
+  const origins = [threadId];
+  let entries = log;
+  for (;;) {
+    const from = entries.find((entry) => entry.kind === 'fork')?.payload?.forkedFrom?.threadId;
+    if (from === undefined || origins.includes(from)) return origins;
+    origins.push(from);
+    entries = (await checkpointer.read(from, 0)).entries;
+  }
 }
 
 /** Deletes the threads the subgraphs of a thread's runs committed to. */

@@ -380,3 +380,29 @@ describe('combineUpdates', () => {
     });
   });
 });
+
+describe('forking a thread with subgraphs', () => {
+  it('shows the subgraph steps before the fork point in the fork, and runs it again after', async () => {
+    const sub = research();
+    const { graph } = parent(sub.graph, new MemoryCheckpointer());
+    await graph.invoke({ topic: 'tides' }, { threadId: 'o' });
+    const history = await graph.history('o');
+    const prepared = history.find((entry) => entry.node === 'prepare' && !entry.path);
+    const researched = history.find((entry) => entry.node === 'research' && !entry.path);
+    await graph.fork('o', { atStep: researched?.step as number, threadId: 'at-end' });
+    const forked = await graph.history('at-end');
+    assert.deepEqual(
+      forked.filter((entry) => entry.path).map((entry) => entry.path?.join('/')),
+      ['research', 'research/search', 'research/check', 'research/summarize'],
+    );
+    await graph.fork('o', { atStep: prepared?.step as number, threadId: 'before' });
+    const values = await graph.resume('before');
+    assert.deepEqual(values.log, [
+      'prepare',
+      'search tides',
+      'summarize',
+      'finish with note on tides',
+    ]);
+    assert.equal(sub.calls.search, 2, 'the fork ran the subgraph again');
+  });
+});
