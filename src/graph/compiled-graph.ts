@@ -314,6 +314,12 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     const values = await store.valuesAt(threadId, seq);
     await store.checkpointer.compact(threadId, { seq, values, createdAt: Date.now() });
     record.runStarts = record.runStarts.slice(-keepRuns);
+    if (this.subgraphs.size > 0) {
+      // The subgraph runs of the folded runs no longer show in any history.
+      const kept = (await store.checkpointer.read(threadId, seq)).entries;
+      const runs = new Set(kept.map((entry) => entry.runId));
+      await deleteSubgraphThreads(threadId, this.subgraphs, store.checkpointer, runs);
+    }
   }
 
   #requireStore(operation: string): ThreadStore {

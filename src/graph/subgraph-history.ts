@@ -112,16 +112,23 @@ async function originsOf(
   }
 }
 
-/** Deletes the threads the subgraphs of a thread's runs committed to. */
+/**
+ * Deletes the threads the subgraphs of a thread's runs committed to; with `keepRuns`, only
+ * those of other runs (the runs retention folded away).
+ */
 export async function deleteSubgraphThreads(
   threadId: string,
   subgraphs: ReadonlyMap<string, Subgraph>,
   checkpointer: Checkpointer,
+  keepRuns?: ReadonlySet<string>,
 ): Promise<void> {
   const prefixes = [...subgraphs.keys()].map((name) => `${threadId}#${name}@`);
   for (const thread of await checkpointer.listThreads()) {
-    if (prefixes.some((prefix) => thread.threadId.startsWith(prefix))) {
-      await checkpointer.deleteThread(thread.threadId);
-    }
+    const prefix = prefixes.find((candidate) => thread.threadId.startsWith(candidate));
+    if (prefix === undefined) continue;
+    // `<run>.<step>.<task>` after the prefix: the step and task are the last two parts.
+    const runId = thread.threadId.slice(prefix.length).split('.').slice(0, -2).join('.');
+    if (keepRuns?.has(runId)) continue;
+    await checkpointer.deleteThread(thread.threadId);
   }
 }

@@ -406,3 +406,29 @@ describe('forking a thread with subgraphs', () => {
     assert.equal(sub.calls.search, 2, 'the fork ran the subgraph again');
   });
 });
+
+describe('retention with subgraphs', () => {
+  it('deletes the subgraph threads of the runs it folds away, keeping those of the kept runs', async () => {
+    const checkpointer = new MemoryCheckpointer();
+    const graph = new StateGraph(parentSchema)
+      .addNode('research', research().graph)
+      .addEdge(START, 'research')
+      .addEdge('research', END)
+      .compile({ checkpointer, retention: { keepRuns: 2 } });
+    for (let turn = 1; turn <= 5; turn += 1) {
+      await graph.invoke({ topic: `t${turn}` }, { threadId: 'r' });
+    }
+    assert.ok((await checkpointer.read('r')).base !== null, 'retention folded older runs');
+    const kept = new Set((await checkpointer.read('r')).entries.map((entry) => entry.runId));
+    const inner = (await checkpointer.listThreads()).filter((thread) => thread.threadId !== 'r');
+    assert.equal(inner.length, kept.size);
+    for (const thread of inner) {
+      assert.ok([...kept].some((runId) => thread.threadId.startsWith(`r#research@${runId}.`)));
+    }
+    const history = await graph.history('r');
+    assert.equal(
+      history.filter((entry) => entry.path?.join('/') === 'research/search').length,
+      kept.size,
+    );
+  });
+});
