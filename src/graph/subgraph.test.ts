@@ -3,12 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import {
+  parentSchema,
+  researchParent,
+  researchSchema,
+  researchSubgraph,
+} from '../testing/index.ts';
 import { StateGraph } from './builder.ts';
 import { append, increment, reducer, replace } from './channels.ts';
 import { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
 import { SqliteCheckpointer } from './checkpoint/sqlite-checkpointer.ts';
-import type { Checkpointer } from './checkpoint/types.ts';
-import { answerFor, interrupt } from './interrupt.ts';
 import { send } from './send.ts';
 import { defineState } from './state.ts';
 import { combineUpdates } from './subgraph.ts';
@@ -17,75 +21,14 @@ import { END, type GraphEvent, START } from './types.ts';
 const directory = mkdtempSync(join(tmpdir(), 'yeoul-subgraph-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 
-const parentSchema = defineState({
-  log: append<string>(),
-  topic: replace<string>(''),
-  answer: replace<string>(''),
-});
-const researchSchema = defineState({
-  log: append<string>(),
-  topic: replace<string>(''),
-  answer: replace<string>(''),
-  notes: append<string>(),
-});
-
-/** search → check (asks "ok?" when `ask`) → summarize; `calls` counts each node's runs. */
-function research(options: { ask?: boolean; onSearch?: () => Promise<void> } = {}) {
-  const calls = { search: 0, check: 0, summarize: 0 };
-  const graph = new StateGraph(researchSchema)
-    .addNode('search', async (state, context) => {
-      calls.search += 1;
-      context.emit('progress', { searching: state.topic });
-      await options.onSearch?.();
-      return { log: `search ${state.topic}`, notes: `note on ${state.topic}` };
-    })
-    .addNode('check', (_state, context) => {
-      calls.check += 1;
-      if (!options.ask) return undefined;
-      const answer = answerFor(context.resume, 'ok');
-      if (answer === undefined) return interrupt([{ key: 'ok', value: 'ok?' }]);
-      return { log: `checked ${String(answer)}` };
-    })
-    .addNode('summarize', (state) => {
-      calls.summarize += 1;
-      return { log: 'summarize', answer: state.notes.join('; ') };
-    })
-    .addEdge(START, 'search')
-    .addEdge('search', 'check')
-    .addEdge('check', 'summarize')
-    .addEdge('summarize', END);
-  return { graph, calls };
-}
-
-/** prepare → research (the subgraph) → finish. */
-function parent(
-  subgraph: ReturnType<typeof research>['graph'],
-  checkpointer?: Checkpointer,
-  compiled = false,
-) {
-  const calls = { prepare: 0, finish: 0 };
-  const graph = new StateGraph(parentSchema)
-    .addNode('prepare', () => {
-      calls.prepare += 1;
-      return { log: 'prepare' };
-    })
-    .addNode('research', compiled ? subgraph.compile() : subgraph)
-    .addNode('finish', (state) => {
-      calls.finish += 1;
-      return { log: `finish with ${state.answer}` };
-    })
-    .addEdge(START, 'prepare')
-    .addEdge('prepare', 'research')
-    .addEdge('research', 'finish')
-    .addEdge('finish', END)
-    .compile(checkpointer ? { checkpointer } : {});
-  return { graph, calls };
-}
-
 describe('subgraphs', () => {
   for (const compiled of [false, true]) {
     it(`passes shared channels in and its updates out, keeping its own inside (${compiled ? 'compiled' : 'uncompiled'})`, async () => {
-      const { graph } = parent(research().graph, new MemoryCheckpointer(), compiled);
+      const { graph } = researchParent(
+        researchSubgraph().graph,
+        new MemoryCheckpointer(),
+        compiled,
+      );
       const values = await graph.invoke({ topic: 'tides', log: 'start' }, { threadId: 't' });
       assert.deepEqual(values, {
         log: ['start', 'prepare', 'search tides', 'summarize', 'finish with note on tides'],
@@ -100,7 +43,7 @@ describe('subgraphs', () => {
   }
 
   it('runs without a checkpointer or thread too', async () => {
-    const { graph } = parent(research().graph);
+    const { graph } = researchParent(researchSubgraph().graph);
     const values = await graph.invoke({ topic: 'reefs' });
     assert.deepEqual(values.log, [
       'prepare',
@@ -112,7 +55,7 @@ describe('subgraphs', () => {
 
   it('nests two levels deep, with the inner events carrying the whole path', async () => {
     const middle = new StateGraph(parentSchema)
-      .addNode('research', research().graph)
+      .addNode('research', researchSubgraph().graph)
       .addNode('review', () => ({ log: 'review' }))
       .addEdge(START, 'research')
       .addEdge('research', 'review')
@@ -144,7 +87,7 @@ describe('subgraphs', () => {
   });
 
   it('streams events from inside with their path; its own nodes keep none', async () => {
-    const { graph } = parent(research().graph, new MemoryCheckpointer());
+    const { graph } = researchParent(researchSubgraph().graph, new MemoryCheckpointer());
     const seen: string[] = [];
     for await (const event of graph.stream({ topic: 'tides' }, { threadId: 's' })) {
       if (event.type === 'run-start' || event.type === 'final') continue;
@@ -173,8 +116,8 @@ describe('subgraphs', () => {
   });
 
   it('pauses the parent on an interrupt inside, answered through the parent, without re-running what ran', async () => {
-    const sub = research({ ask: true });
-    const { graph, calls } = parent(sub.graph, new MemoryCheckpointer());
+    const sub = researchSubgraph({ ask: true });
+    const { graph, calls } = researchParent(sub.graph, new MemoryCheckpointer());
     const paused = await graph.run({ topic: 'tides' }, { threadId: 'i' });
     assert.equal(paused.status, 'interrupted');
     const state = await graph.getState('i');
@@ -228,7 +171,7 @@ describe('subgraphs', () => {
       reached = resolve;
     });
     let crashes = 1;
-    const sub = research({
+    const sub = researchSubgraph({
       onSearch: async () => {
         if (crashes === 0) return;
         crashes -= 1;
@@ -239,12 +182,12 @@ describe('subgraphs', () => {
       },
     });
     // The subgraph's search has run once before the crash and is not counted again below.
-    const before = parent(sub.graph, first);
+    const before = researchParent(sub.graph, first);
     void before.graph.run({ topic: 'tides' }, { threadId: 'c' });
     await crashed;
     const second = new SqliteCheckpointer({ path });
     try {
-      const { graph, calls } = parent(sub.graph, second);
+      const { graph, calls } = researchParent(sub.graph, second);
       assert.equal((await graph.getState('c'))?.status, 'running');
       const values = await graph.resume('c');
       assert.deepEqual(values.log, [
@@ -275,7 +218,7 @@ describe('subgraphs', () => {
     const fanOut = defineState({ log: append<string>(), topic: replace<string>('') });
     const graph = new StateGraph(fanOut)
       .addNode('plan', () => ({ log: 'plan' }))
-      .addNode('research', research().graph)
+      .addNode('research', researchSubgraph().graph)
       .addEdge(START, 'plan')
       .addConditionalEdges(
         'plan',
@@ -290,7 +233,7 @@ describe('subgraphs', () => {
 
   it('deletes its threads with the parent thread', async () => {
     const checkpointer = new MemoryCheckpointer();
-    const { graph } = parent(research().graph, checkpointer);
+    const { graph } = researchParent(researchSubgraph().graph, checkpointer);
     await graph.invoke({ topic: 'tides' }, { threadId: 'd' });
     assert.equal((await checkpointer.listThreads()).length, 2);
     await graph.deleteThread('d');
@@ -383,8 +326,8 @@ describe('combineUpdates', () => {
 
 describe('forking a thread with subgraphs', () => {
   it('shows the subgraph steps before the fork point in the fork, and runs it again after', async () => {
-    const sub = research();
-    const { graph } = parent(sub.graph, new MemoryCheckpointer());
+    const sub = researchSubgraph();
+    const { graph } = researchParent(sub.graph, new MemoryCheckpointer());
     await graph.invoke({ topic: 'tides' }, { threadId: 'o' });
     const history = await graph.history('o');
     const prepared = history.find((entry) => entry.node === 'prepare' && !entry.path);
@@ -411,7 +354,7 @@ describe('retention with subgraphs', () => {
   it('deletes the subgraph threads of the runs it folds away, keeping those of the kept runs', async () => {
     const checkpointer = new MemoryCheckpointer();
     const graph = new StateGraph(parentSchema)
-      .addNode('research', research().graph)
+      .addNode('research', researchSubgraph().graph)
       .addEdge(START, 'research')
       .addEdge('research', END)
       .compile({ checkpointer, retention: { keepRuns: 2 } });
