@@ -144,8 +144,9 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   /**
    * Ends the thread's unfinished run so new runs may start: one its process left behind
    * (status `failed`), or one paused on questions (status `cancelled`). The graph's
-   * `closeRun` update is committed with it. False when no run was unfinished; a run still
-   * going in another live process is not touched (false too).
+   * `closeRun` update is committed with it, and the subgraph runs it was inside end too.
+   * False when no run was unfinished; a run still going in another live process is not
+   * touched (false too).
    */
   async abandon(threadId: string, reason = 'abandoned after an interruption'): Promise<boolean> {
     const store = this.#requireStore('abandon');
@@ -160,10 +161,18 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       }
       const status = last.status === 'interrupted' ? 'cancelled' : 'failed';
       const code = last.status === 'interrupted' ? 'run_cancelled' : 'run_abandoned';
+      const superstep = record.superstep;
       await new RunWriter(store, record, last.runId).end(this, record.values, last.step, {
         status,
         error: { code, message: reason },
       });
+      // The subgraph runs the run was inside end with it (none is left waiting on questions).
+      for (const [task, { node }] of superstep?.tasks.entries() ?? []) {
+        const subgraph = this.subgraphs.get(node);
+        if (subgraph === undefined || superstep === null) continue;
+        const inner = subgraph.threadIdOf(threadId, last.runId, superstep.step, task);
+        await subgraph.bound(store.checkpointer).abandon(inner, reason);
+      }
       return true;
     });
   }

@@ -375,3 +375,18 @@ describe('retention with subgraphs', () => {
     );
   });
 });
+
+describe('abandoning a run paused inside a subgraph', () => {
+  it('cancels the subgraph run too, so no thread is left waiting on the question', async () => {
+    const checkpointer = new MemoryCheckpointer();
+    const { graph } = researchParent(researchSubgraph({ ask: true }).graph, checkpointer);
+    await graph.run({ topic: 'tides' }, { threadId: 'a' });
+    assert.equal((await checkpointer.listThreads({ status: 'interrupted' })).length, 2);
+    assert.equal(await graph.abandon('a', 'nobody answered'), true);
+    assert.deepEqual(await checkpointer.listThreads({ status: 'interrupted' }), []);
+    const statuses = (await checkpointer.listThreads()).map((thread) => thread.status);
+    assert.deepEqual(statuses, ['cancelled', 'cancelled']);
+    const again = await graph.run({ topic: 'waves' }, { threadId: 'a' });
+    assert.equal(again.status, 'interrupted', 'a new run asks afresh in a new subgraph run');
+  });
+});
