@@ -107,7 +107,15 @@ export function applyEntry(
   superstep: Superstep | null,
   entry: CheckpointEntry,
 ): { values: Values; superstep: Superstep | null } {
-  let after = values;
-  for (const update of updatesOfEntry(superstep, entry)) after = applyUpdate(schema, after, update);
-  return { values: after, superstep: superstepAfter(superstep, entry) };
+  const after = superstepAfter(superstep, entry);
+  if (entry.kind === 'task' || entry.kind === 'resume') return { values, superstep: after };
+  if (entry.kind === 'node' && entry.payload?.task !== undefined && superstep !== null) {
+    let merged = values;
+    for (const update of updatesOfEntry(superstep, entry)) {
+      merged = applyUpdate(schema, merged, update);
+    }
+    return { values: merged, superstep: after };
+  }
+  // The common case, kept free of allocations: replay runs it for every stored entry.
+  return { values: applyUpdate(schema, values, entry.update ?? undefined), superstep: after };
 }
