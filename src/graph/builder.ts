@@ -95,6 +95,15 @@ export class StateGraph<Schema extends StateSchema, Context = unknown> {
       try {
         const compiled = node instanceof StateGraph ? node.compile() : node;
         const subgraph = new Subgraph(name, compiled, this.schema);
+        for (const key of subgraph.shared) {
+          const outer = this.schema[key]?.kind;
+          const inner = compiled.schema[key]?.kind;
+          if (outer !== inner) {
+            problems.push(
+              `subgraph "${name}": the shared channel "${key}" is ${outer} here and ${inner} in the subgraph; it needs the same kind in both`,
+            );
+          }
+        }
         subgraphs.set(name, subgraph);
         nodes.set(name, subgraph.node as NodeFunction<Schema, Context>);
       } catch (error) {

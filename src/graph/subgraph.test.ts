@@ -284,6 +284,25 @@ describe('subgraphs', () => {
     );
   });
 
+  it('refuses a shared channel of another kind in the subgraph', () => {
+    const other = new StateGraph(defineState({ log: replace<string[]>([]) }))
+      .addNode('search', () => undefined)
+      .addEdge(START, 'search')
+      .addEdge('search', END);
+    assert.throws(
+      () =>
+        new StateGraph(parentSchema)
+          .addNode('research', other)
+          .addEdge(START, 'research')
+          .addEdge('research', END)
+          .compile(),
+      (error: Error & { problems?: string[] }) =>
+        error.problems?.includes(
+          'subgraph "research": the shared channel "log" is append here and replace in the subgraph; it needs the same kind in both',
+        ) === true,
+    );
+  });
+
   it('reports a subgraph that does not compile with the parent, naming it', () => {
     const broken = new StateGraph(researchSchema).addNode('search', () => undefined);
     assert.throws(
