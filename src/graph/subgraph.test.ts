@@ -409,3 +409,45 @@ describe('abandoning a run paused inside a subgraph', () => {
     assert.equal(again.status, 'interrupted', 'a new run asks afresh in a new subgraph run');
   });
 });
+
+describe('parallel subgraphs that ask', () => {
+  it('pauses on both questions; answering one keeps the other open until it is answered', async () => {
+    const fanOut = defineState({ log: append<string>(), topic: replace<string>('') });
+    const first = researchSubgraph({ ask: true });
+    const second = researchSubgraph({ ask: true });
+    const graph = new StateGraph(fanOut)
+      .addNode('left', first.graph)
+      .addNode('right', second.graph)
+      .addEdge(START, 'left')
+      .addEdge(START, 'right')
+      .addEdge(['left', 'right'], END)
+      .compile({ checkpointer: new MemoryCheckpointer() });
+    const paused = await graph.run({ topic: 'x' }, { threadId: 'p' });
+    assert.deepEqual(
+      paused.interrupts.map((pending) => pending.path?.join('/')),
+      ['left/check', 'right/check'],
+    );
+    const [left, right] = paused.interrupts.map((pending) => pending.id) as [string, string];
+    const half = await graph.resumeRun('p', { answers: { [left]: 'L' } });
+    assert.equal(half.status, 'interrupted');
+    assert.deepEqual(
+      half.interrupts.map((pending) => pending.id),
+      [right],
+    );
+    const done = await graph.resumeRun('p', { answers: { [right]: 'R' } });
+    assert.equal(done.status, 'done');
+    assert.deepEqual(done.values.log, [
+      'search x',
+      'checked L',
+      'summarize',
+      'search x',
+      'checked R',
+      'summarize',
+    ]);
+    assert.deepEqual(first.calls, { search: 1, check: 2, summarize: 1 });
+    assert.deepEqual(second.calls, { search: 1, check: 2, summarize: 1 });
+    const inner = (await graph.history('p')).filter((entry) => entry.path);
+    assert.equal(inner.filter((entry) => entry.path?.join('/') === 'left/check').length, 2);
+    assert.equal(inner.filter((entry) => entry.path?.join('/') === 'right/check').length, 2);
+  });
+});
