@@ -451,3 +451,26 @@ describe('parallel subgraphs that ask', () => {
     assert.equal(inner.filter((entry) => entry.path?.join('/') === 'right/check').length, 2);
   });
 });
+
+describe('a run that fails around a paused subgraph', () => {
+  it('ends the subgraph run too, leaving no thread waiting on its question', async () => {
+    const fanOut = defineState({ log: append<string>(), topic: replace<string>('') });
+    const checkpointer = new MemoryCheckpointer();
+    const graph = new StateGraph(fanOut)
+      .addNode('left', researchSubgraph({ ask: true }).graph)
+      .addNode('right', () => {
+        throw new Error('right broke');
+      })
+      .addEdge(START, 'left')
+      .addEdge(START, 'right')
+      .addEdge(['left', 'right'], END)
+      .compile({ checkpointer });
+    await assert.rejects(graph.run({ topic: 'x' }, { threadId: 'e' }), /right broke/);
+    assert.equal((await graph.getState('e'))?.status, 'error');
+    const inner = (await checkpointer.listThreads()).filter((thread) => thread.threadId !== 'e');
+    assert.deepEqual(
+      inner.map((thread) => thread.status),
+      ['cancelled'],
+    );
+  });
+});

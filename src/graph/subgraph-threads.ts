@@ -132,3 +132,24 @@ export async function deleteSubgraphThreads(
     await checkpointer.deleteThread(thread.threadId);
   }
 }
+
+/**
+ * Ends the subgraph runs a run of the thread left open (paused on questions, or going when
+ * the run failed around them), so that none waits on a question no one can answer now.
+ */
+export async function endSubgraphRuns(
+  threadId: string,
+  runId: string,
+  subgraphs: ReadonlyMap<string, Subgraph>,
+  checkpointer: Checkpointer,
+  reason: string,
+): Promise<void> {
+  for (const thread of await checkpointer.listThreads()) {
+    if (thread.status !== 'interrupted' && thread.status !== 'running') continue;
+    for (const [name, subgraph] of subgraphs) {
+      if (thread.threadId.startsWith(`${threadId}#${name}@${runId}.`)) {
+        await subgraph.bound(checkpointer).abandon(thread.threadId, reason);
+      }
+    }
+  }
+}
