@@ -1,5 +1,5 @@
 import { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
-import type { Checkpointer, PendingInterrupt } from './checkpoint/types.ts';
+import type { CheckpointEntry, Checkpointer, PendingInterrupt } from './checkpoint/types.ts';
 import type { CompiledGraph } from './compiled-graph.ts';
 import { SubgraphUpdateError } from './errors/subgraph-update-error.ts';
 import { type InterruptOutcome, interrupt } from './interrupt.ts';
@@ -136,7 +136,7 @@ export class Subgraph {
   }
 
   /** The subgraph's last run's updates to the shared channels, as one update. */
-  #updateOf(log: { entries: Parameters<typeof superstepAfter>[1][] }): Values {
+  #updateOf(log: { entries: readonly CheckpointEntry[] }): Values {
     let updates: Values[] = [];
     let superstep: Superstep | null = null;
     for (const entry of log.entries) {
