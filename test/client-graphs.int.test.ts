@@ -25,7 +25,7 @@ after(() => rmSync(root, { recursive: true, force: true }));
 /** A counter, a graph that asks a question before it finishes, and a slow two-step one. */
 const configText = `
 import { defineConfig } from '${yeoulDoor('config')}';
-import { END, START, StateGraph, defineState, increment, interrupt, replace } from '${yeoulDoor('graph')}';
+import { END, START, StateGraph, append, defineState, increment, interrupt, replace } from '${yeoulDoor('graph')}';
 
 export default defineConfig({
   graphs: {
@@ -47,6 +47,19 @@ export default defineConfig({
       .addEdge(START, 'first')
       .addEdge('first', 'second')
       .addEdge('second', END),
+    nested: new StateGraph(defineState({ trail: append() }))
+      .addNode('inner', new StateGraph(defineState({ trail: append(), seen: replace(0) }))
+        .addNode('work', () => ({ trail: 'work', seen: 1 }))
+        .addNode('ask', (state, context) => {
+          const answer = Object.values(context.resume?.answers ?? {})[0];
+          if (answer === undefined) return interrupt([{ key: 'q', value: 'go on?' }]);
+          return { trail: 'ask ' + String(answer) + ' after ' + state.seen };
+        })
+        .addEdge(START, 'work')
+        .addEdge('work', 'ask')
+        .addEdge('ask', END))
+      .addEdge(START, 'inner')
+      .addEdge('inner', END),
   },
 });
 `;
@@ -138,6 +151,40 @@ describe('YeoulClient.graphs against a server with a config file', () => {
     });
     assert.equal(resumed.status, 'done');
     assert.deepEqual(resumed.values, { topic: 'rapids', answer: 'yes' });
+  });
+
+  it("streams a subgraph's steps with their path, and resumes its question through the parent", async () => {
+    const events = await collect(client.graphs.stream('nested', { input: { trail: ['start'] } }));
+    for (const event of events) {
+      const schema = graphStreamEventSchemas[event.event] as z.ZodType;
+      assert.deepEqual(schemaDrift(`graphs.stream ${event.event}`, schema, event.data), []);
+    }
+    assert.deepEqual(
+      events.map((event) =>
+        event.event === 'step' || event.event === 'interrupt'
+          ? `${event.event} ${event.data.path?.join('/') ?? event.data.node}`
+          : event.event,
+      ),
+      [
+        'step inner',
+        'step inner/work',
+        'step inner/work',
+        'step inner/ask',
+        'interrupt inner/ask',
+        'interrupt inner',
+        'done',
+      ],
+    );
+    const paused = events.at(-1);
+    assert.ok(paused?.event === 'done');
+    const question = paused.data.interrupts?.[0];
+    assert.equal(question?.value, 'go on?');
+    const resumed = await client.graphs.invoke('nested', {
+      threadId: paused.data.threadId,
+      resume: { answers: { [question?.id ?? '']: 'yes' } },
+    });
+    assert.equal(resumed.status, 'done');
+    assert.deepEqual(resumed.values, { trail: ['start', 'work', 'ask yes after 1'] });
   });
 
   it('throws graph_not_found and invalid_input as YeoulApiErrors', async () => {

@@ -228,7 +228,13 @@ async function isLive(graph: WritableGraph, last: CheckpointEntry): Promise<bool
 /** Interrupts of a node with ids: an open question asked again keeps its id. */
 export function interruptsOf(
   node: string,
-  requests: Array<{ key: string; id?: string; value: unknown; createdAt?: number }>,
+  requests: Array<{
+    key: string;
+    id?: string;
+    value: unknown;
+    createdAt?: number;
+    path?: string[];
+  }>,
   resume: ResumeInfo | undefined,
 ): PendingInterrupt[] {
   const now = Date.now();
@@ -242,6 +248,7 @@ export function interruptsOf(
       node,
       value: request.value,
       createdAt: request.createdAt ?? earlier?.createdAt ?? now,
+      ...(request.path === undefined ? {} : { path: request.path }),
     };
   });
 }

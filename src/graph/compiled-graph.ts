@@ -7,6 +7,8 @@ import { toMermaid } from './mermaid.ts';
 import { type RunStart, runGraph } from './run-graph.ts';
 import { type Durability, RunWriter } from './run-writer.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
+import type { Subgraph } from './subgraph.ts';
+import { deleteSubgraphThreads, endSubgraphRuns, withSubgraphEntries } from './subgraph-threads.ts';
 import { type ThreadQueue, threadQueueFor } from './thread-queue.ts';
 import { ThreadStore } from './thread-store.ts';
 import type {
@@ -41,6 +43,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   readonly nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
   readonly edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
   readonly joins: readonly Join[];
+  /** The nodes that are graphs, by name. */
+  readonly subgraphs: ReadonlyMap<string, Subgraph>;
   readonly maxSteps: number;
   readonly maxConcurrency: number | undefined;
   readonly durability: Durability;
@@ -52,15 +56,19 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     | undefined;
   #queue: ThreadQueue | undefined;
   #keepRuns: number | undefined;
+  #options: CompileOptions;
 
   constructor(fields: {
     schema: Schema;
     nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
     edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
     joins: readonly Join[];
+    subgraphs?: ReadonlyMap<string, Subgraph>;
     options: CompileOptions;
   }) {
     const { options } = fields;
+    this.#options = options;
+    this.subgraphs = fields.subgraphs ?? new Map();
     this.name = options.name;
     this.schema = fields.schema;
     this.nodes = fields.nodes;
@@ -136,8 +144,9 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   /**
    * Ends the thread's unfinished run so new runs may start: one its process left behind
    * (status `failed`), or one paused on questions (status `cancelled`). The graph's
-   * `closeRun` update is committed with it. False when no run was unfinished; a run still
-   * going in another live process is not touched (false too).
+   * `closeRun` update is committed with it, and the subgraph runs it was inside end too.
+   * False when no run was unfinished; a run still going in another live process is not
+   * touched (false too).
    */
   async abandon(threadId: string, reason = 'abandoned after an interruption'): Promise<boolean> {
     const store = this.#requireStore('abandon');
@@ -156,6 +165,9 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
         status,
         error: { code, message: reason },
       });
+      if (this.subgraphs.size > 0) {
+        await endSubgraphRuns(threadId, last.runId, this.subgraphs, store.checkpointer, reason);
+      }
       return true;
     });
   }
@@ -199,11 +211,14 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return { threadId: newThreadId };
   }
 
-  /** Every kept step of the thread, oldest first, with the state after each. */
+  /**
+   * Every kept step of the thread, oldest first, with the state after each. The steps of
+   * a subgraph come before the entry of its node, each with its `path`.
+   */
   async history(threadId: string): Promise<HistoryEntry<Schema>[]> {
     const store = this.#requireStore('history');
     const log = await store.checkpointer.read(threadId, 0);
-    return Array.from(store.replay(log), ({ entry, values }) => ({
+    const entries = Array.from(store.replay(log), ({ entry, values }) => ({
       seq: entry.seq,
       runId: entry.runId,
       step: stepOf(entry),
@@ -218,6 +233,8 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       values: values as StateOf<Schema>,
       createdAt: entry.createdAt,
     }));
+    if (this.subgraphs.size === 0) return entries;
+    return withSubgraphEntries(threadId, log.entries, entries, this.subgraphs, store.checkpointer);
   }
 
   /** Deletes the thread, after any run queued on it has finished. */
@@ -226,12 +243,31 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       await store.checkpointer.deleteThread(threadId);
       store.forget(threadId);
+      if (this.subgraphs.size > 0) {
+        await deleteSubgraphThreads(threadId, this.subgraphs, store.checkpointer);
+      }
     });
   }
 
-  /** The graph as a Mermaid flowchart. */
+  /** The graph as a Mermaid flowchart (a subgraph as a nested block). */
   toMermaid(): string {
-    return toMermaid(this.nodes.keys(), this.edges, this.joins);
+    return toMermaid(this.nodes.keys(), this.edges, this.joins, this.subgraphs);
+  }
+
+  /**
+   * This graph committing to `checkpointer`, without retention: how a subgraph runs on
+   * its parent's storage. Used by the runtime; a graph of your own is compiled with one.
+   */
+  withCheckpointer(checkpointer: Checkpointer, cacheSize: number): CompiledGraph<Schema, Context> {
+    const { retention: _retention, ...options } = this.#options;
+    return new CompiledGraph({
+      schema: this.schema,
+      nodes: this.nodes,
+      edges: this.edges,
+      joins: this.joins,
+      subgraphs: this.subgraphs,
+      options: { ...options, checkpointer, cacheSize },
+    });
   }
 
   #start(start: RunStart, config: RunConfig<Context>): Promise<RunResult<Schema>> {
@@ -242,6 +278,9 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       try {
         return (await runGraph(this as never, start, config)) as RunResult<Schema>;
+      } catch (error) {
+        if (this.subgraphs.size > 0) await this.#endSubgraphRuns(threadId, error);
+        throw error;
       } finally {
         // A failed compaction loses nothing (the full history is still there) and is
         // tried again after the next run, so it never fails the run itself.
@@ -271,6 +310,19 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return events;
   }
 
+  /** After a run failed: ends the subgraph runs it left paused or going (best effort). */
+  async #endSubgraphRuns(threadId: string, failure: unknown): Promise<void> {
+    const store = this.store as ThreadStore;
+    try {
+      const last = (await store.load(threadId)).last;
+      if (last === null || last.status === 'running' || last.status === 'interrupted') return;
+      const reason = `the run ended: ${failure instanceof Error ? failure.message : String(failure)}`;
+      await endSubgraphRuns(threadId, last.runId, this.subgraphs, store.checkpointer, reason);
+    } catch {
+      // The run's own error is what the caller needs; an open subgraph run is harmless.
+    }
+  }
+
   /** Folds history older than the last `keepRuns` runs into a snapshot, every `keepRuns` runs. */
   async #compact(threadId: string, keepRuns: number): Promise<void> {
     const store = this.store as ThreadStore;
@@ -282,6 +334,12 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     const values = await store.valuesAt(threadId, seq);
     await store.checkpointer.compact(threadId, { seq, values, createdAt: Date.now() });
     record.runStarts = record.runStarts.slice(-keepRuns);
+    if (this.subgraphs.size > 0) {
+      // The subgraph runs of the folded runs no longer show in any history.
+      const kept = (await store.checkpointer.read(threadId, seq)).entries;
+      const runs = new Set(kept.map((entry) => entry.runId));
+      await deleteSubgraphThreads(threadId, this.subgraphs, store.checkpointer, runs);
+    }
   }
 
   #requireStore(operation: string): ThreadStore {

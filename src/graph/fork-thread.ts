@@ -27,8 +27,10 @@ export const stepOf = (entry: { seq: number }): number => entry.seq - 1;
  * Makes a new thread from the state after step `atStep` of `threadId`, leaving it untouched:
  * the new thread holds a copy of the entries up to that step (owned by no process, so a run
  * it was inside is paused there and `resume` continues it) and a `fork` entry with
- * `update` and where it came from. Refuses a step inside a super-step, naming the nearest
- * steps that can be forked.
+ * `update` and where it came from. On a thread whose older entries retention folded into a
+ * base snapshot, the fork holds that base and the entries after it (numbered from the
+ * base on). Refuses a step inside a super-step or folded into the base, naming the
+ * nearest steps that can be forked.
  */
 export async function forkThread(
   store: ThreadStore,
@@ -41,8 +43,11 @@ export async function forkThread(
   if (log.base === null && log.entries.length === 0) throw new ThreadNotFoundError({ threadId });
   const atStep = options.atStep;
   const lastStep = stepOf(log.entries.at(-1) ?? (log.base as { seq: number }));
+  // Retention folded the entries up to the base into one snapshot: the state after its
+  // last entry (the end of a run) is known, the states before it are not.
+  const baseStep = log.base === null ? -1 : log.base.seq - 1;
   const forkable = [
-    ...(log.base === null ? [-1] : []),
+    baseStep,
     ...log.entries.filter((entry) => forkableKinds.has(entry.kind)).map(stepOf),
   ];
   const refuse = (reason: string): never => {
@@ -54,13 +59,7 @@ export async function forkThread(
   if (!Number.isInteger(atStep) || atStep < -1 || atStep > lastStep) {
     refuse(`steps go from -1 to ${lastStep}`);
   }
-  if (log.base !== null) {
-    refuse(
-      atStep < log.base.seq
-        ? 'retention folded that step away'
-        : 'a thread whose older steps retention folded away cannot be forked yet',
-    );
-  }
+  if (atStep < baseStep) refuse('retention folded that step away');
   if (!forkable.includes(atStep)) {
     refuse('it is inside a super-step (only the entry that completes one can be forked)');
   }
@@ -68,16 +67,21 @@ export async function forkThread(
   if ((await store.checkpointer.read(newThreadId, 0)).entries.length > 0) {
     throw new ThreadExistsError({ threadId: newThreadId });
   }
-  const copied = log.entries.slice(0, atStep + 1);
+  const copied = log.entries.filter((entry) => entry.seq <= atStep + 1);
   const point = copied.at(-1);
+  // A compacted thread's fork starts with one entry standing for the base, which the
+  // base snapshot replaces once everything is written: its own steps start after it.
+  const shift = log.base === null ? 0 : log.base.seq - 1;
   const entries: CheckpointEntry[] = copied.map((entry) => ({
     ...entry,
     threadId: newThreadId,
+    seq: entry.seq - shift,
     owner: null,
   }));
+  if (log.base !== null) entries.unshift(baseStandIn(newThreadId, log.base.createdAt));
   entries.push({
     threadId: newThreadId,
-    seq: atStep + 2,
+    seq: entries.length + 1,
     runId: point?.runId ?? createId(),
     kind: 'fork',
     node: null,
@@ -92,6 +96,9 @@ export async function forkThread(
   });
   try {
     for (const entry of entries) await store.checkpointer.append(entry);
+    if (log.base !== null) {
+      await store.checkpointer.compact(newThreadId, { ...log.base, seq: 1 });
+    }
   } catch (error) {
     if (error instanceof CheckpointConflictError && error.seq === 1) {
       throw new ThreadExistsError({ threadId: newThreadId });
@@ -100,4 +107,23 @@ export async function forkThread(
   } finally {
     store.forget(newThreadId);
   }
+}
+
+/** The first entry of a compacted thread's fork, folded into the base snapshot right after. */
+function baseStandIn(threadId: string, createdAt: number): CheckpointEntry {
+  return {
+    threadId,
+    seq: 1,
+    runId: createId(),
+    kind: 'end',
+    node: null,
+    step: 0,
+    update: null,
+    next: null,
+    status: 'done',
+    error: null,
+    createdAt,
+    owner: null,
+    payload: null,
+  };
 }

@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { StateGraph } from './builder.ts';
 import { append, replace } from './channels.ts';
 import { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
+import { SqliteCheckpointer } from './checkpoint/sqlite-checkpointer.ts';
+import type { Checkpointer } from './checkpoint/types.ts';
 import { ForkPointError } from './errors/fork-point-error.ts';
 import { ThreadExistsError } from './errors/thread-exists-error.ts';
 import { ThreadNotFoundError } from './errors/thread-not-found-error.ts';
@@ -119,3 +124,67 @@ describe('time travel', () => {
     await assert.rejects(graph.fork('t', { atStep: 1, threadId: 'taken' }), ThreadExistsError);
   });
 });
+
+const directory = mkdtempSync(join(tmpdir(), 'yeoul-fork-'));
+after(() => rmSync(directory, { recursive: true, force: true }));
+const backends: Array<[string, () => Checkpointer]> = [
+  ['memory', () => new MemoryCheckpointer()],
+  ['sqlite', () => new SqliteCheckpointer({ path: join(directory, `${Math.random()}.sqlite`) })],
+];
+
+for (const [backend, open] of backends)
+  describe(`forking a compacted thread (${backend})`, () => {
+    /** Nine turns on thread `r` with retention keeping two runs: a base snapshot and later entries. */
+    async function compactedThread() {
+      const checkpointer = open();
+      const graph = new StateGraph(schema)
+        .addNode('note', (state) => ({ log: `note ${state.question}` }))
+        .addEdge(START, 'note')
+        .addEdge('note', END)
+        .compile({ checkpointer, retention: { keepRuns: 2 } });
+      for (let turn = 1; turn <= 9; turn += 1) {
+        await graph.invoke({ question: `q${turn}` }, { threadId: 'r' });
+      }
+      const log = await checkpointer.read('r');
+      assert.ok(log.base !== null, 'retention wrote a base snapshot');
+      return { graph, checkpointer, baseStep: log.base.seq - 1 };
+    }
+
+    it('forks at the base and after it, copying the base snapshot and the later entries', async () => {
+      const { graph, checkpointer, baseStep } = await compactedThread();
+      const original = JSON.stringify(await checkpointer.read('r'));
+      const history = await graph.history('r');
+      const firstKept = history[0] as (typeof history)[number];
+      assert.equal(firstKept.step, baseStep + 1);
+      const atBase = await graph.fork('r', { atStep: baseStep, threadId: 'at-base' });
+      const baseState = await graph.getState(atBase.threadId);
+      assert.deepEqual(
+        baseState?.values.log,
+        Array.from({ length: (baseStep + 1) / 2 }, (_, index) => `note q${index + 1}`),
+      );
+      assert.deepEqual(baseState?.forkedFrom, { threadId: 'r', step: baseStep });
+      const later = history.find((entry) => entry.node === 'note') as (typeof history)[number];
+      await graph.fork('r', { atStep: later.step, threadId: 'later', update: { question: 'x' } });
+      const laterState = await graph.getState('later');
+      assert.deepEqual(laterState?.values.log, later.values.log);
+      assert.equal(laterState?.values.question, 'x');
+      assert.equal(laterState?.status, 'done');
+      const continued = await graph.invoke({ question: 'more' }, { threadId: 'later' });
+      assert.deepEqual(continued.log, [...later.values.log, 'note more']);
+      assert.equal(
+        JSON.stringify(await checkpointer.read('r')),
+        original,
+        'the original is untouched',
+      );
+    });
+
+    it('refuses a step retention folded away, naming the nearest steps that can be forked', async () => {
+      const { graph, baseStep } = await compactedThread();
+      await assert.rejects(graph.fork('r', { atStep: 1 }), (error: unknown) => {
+        assert.ok(error instanceof ForkPointError);
+        assert.match(error.message, /retention folded that step away/);
+        assert.deepEqual(error.nearest, [baseStep]);
+        return true;
+      });
+    });
+  });

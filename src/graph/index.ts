@@ -1,4 +1,4 @@
-export { StateGraph } from './builder.ts';
+export { type GraphNode, StateGraph } from './builder.ts';
 export {
   append,
   type Channel,
@@ -48,6 +48,7 @@ export { PendingRunError } from './errors/pending-run-error.ts';
 export { RecursionLimitError } from './errors/recursion-limit-error.ts';
 export { RunCancelledError } from './errors/run-cancelled-error.ts';
 export { RunInterruptedError } from './errors/run-interrupted-error.ts';
+export { SubgraphUpdateError } from './errors/subgraph-update-error.ts';
 export { ThreadExistsError } from './errors/thread-exists-error.ts';
 export { ThreadNotFoundError } from './errors/thread-not-found-error.ts';
 export type { ForkOptions } from './fork-thread.ts';

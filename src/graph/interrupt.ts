@@ -11,6 +11,8 @@ export interface InterruptRequest {
   createdAt?: number;
   /** Plain JSON data: what the person deciding needs to see. */
   value: unknown;
+  /** Where inside a subgraph the question was asked (set when a subgraph passes it on). */
+  path?: string[];
 }
 
 /** What a node returns to pause its run: the questions, and the part of its work that is done. */

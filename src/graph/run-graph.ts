@@ -10,6 +10,7 @@ import { runTask, type TaskOutcome } from './run-task.ts';
 import type { Durability, RunWriter, WritableGraph } from './run-writer.ts';
 import { applyUpdate, type StateSchema } from './state.ts';
 import { mergeWrites, type Superstep, type TaskWrite } from './superstep.ts';
+import { attachTaskRuntime } from './task-runtime.ts';
 import type { ThreadStore } from './thread-store.ts';
 import type {
   Edge,
@@ -32,6 +33,8 @@ export interface RunnableGraph extends WritableGraph {
   nodes: ReadonlyMap<string, NodeFunction<StateSchema, unknown>>;
   edges: ReadonlyMap<string, readonly Edge<StateSchema>[]>;
   joins: readonly Join[];
+  /** The nodes that are graphs: their tasks get the run's runtime (see `task-runtime.ts`). */
+  subgraphs: ReadonlyMap<string, unknown>;
   maxSteps: number;
   maxConcurrency: number | undefined;
   durability: Durability;
@@ -154,16 +157,34 @@ async function runSteps(
     return result;
   }
 
-  const contextFor = (node: string, taskResume: ResumeInfo | undefined): NodeContext<unknown> => ({
-    threadId,
-    runId,
-    step,
-    signal,
-    context: config.context,
-    error: node === graph.errorNode ? routedError : undefined,
-    resume: taskResume,
-    emit: onEvent ? (name, data) => onEvent({ type: 'custom', node, name, data }) : () => undefined,
-  });
+  const durability = config.durability ?? graph.durability;
+  const contextFor = (
+    node: string,
+    taskResume: ResumeInfo | undefined,
+    task: number,
+  ): NodeContext<unknown> => {
+    const context: NodeContext<unknown> = {
+      threadId,
+      runId,
+      step,
+      signal,
+      context: config.context,
+      error: node === graph.errorNode ? routedError : undefined,
+      resume: taskResume,
+      emit: onEvent
+        ? (name, data) => onEvent({ type: 'custom', node, name, data })
+        : () => undefined,
+    };
+    if (graph.subgraphs.has(node)) {
+      attachTaskRuntime(context, {
+        task,
+        checkpointer: store?.checkpointer,
+        durability,
+        onEvent,
+      });
+    }
+    return context;
+  };
 
   let routedError: Error | undefined;
   let errorNodeUsed = false;
@@ -206,7 +227,7 @@ async function runSteps(
       // One task: one entry, its update applied at once (the common, fast path).
       const task = superstep.tasks[0] as Task;
       const node = task.node;
-      const context = contextFor(node, resume);
+      const context = contextFor(node, resume, 0);
       resume = undefined;
       const outcome = await runTask(graph, task, values, context, onEvent);
       if (outcome.status === 'failed') {
@@ -251,7 +272,7 @@ async function runSteps(
     const settle = async (index: number) => {
       const task = current.tasks[index] as Task;
       const asked = taskResume?.interrupts.some((pending) => pending.node === task.node);
-      const context = contextFor(task.node, asked ? taskResume : undefined);
+      const context = contextFor(task.node, asked ? taskResume : undefined, index);
       contexts.set(index, context);
       const outcome = await runTask(graph, task, values, context, onEvent);
       outcomes.set(index, outcome);

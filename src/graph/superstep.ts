@@ -85,10 +85,22 @@ export function superstepAfter(
 }
 
 /**
- * The state and super-step after one entry: a `task` entry's update waits for the entry
- * that completes its super-step, which merges every write of it in task order; any other
- * entry's update applies at once (a lone task's partial work on `interrupt` included).
+ * The updates one entry applies to the state, in order: a `task` entry's update waits for
+ * the entry that completes its super-step, which applies every write of it in task order;
+ * any other entry's update applies at once (a lone task's partial work on `interrupt`
+ * included).
  */
+export function updatesOfEntry(superstep: Superstep | null, entry: CheckpointEntry): Values[] {
+  if (entry.kind === 'task' || entry.kind === 'resume') return [];
+  const index = entry.payload?.task;
+  if (entry.kind === 'node' && index !== undefined && superstep !== null) {
+    const writes = [...superstep.writes, writeOf(entry, index)].sort((a, b) => a.index - b.index);
+    return writes.flatMap((write) => (write.update === null ? [] : [write.update]));
+  }
+  return entry.update === null ? [] : [entry.update];
+}
+
+/** The state and super-step after one entry (see `updatesOfEntry` for what it applies). */
 export function applyEntry(
   schema: StateSchema,
   values: Values,
@@ -97,10 +109,13 @@ export function applyEntry(
 ): { values: Values; superstep: Superstep | null } {
   const after = superstepAfter(superstep, entry);
   if (entry.kind === 'task' || entry.kind === 'resume') return { values, superstep: after };
-  const index = entry.payload?.task;
-  if (entry.kind === 'node' && index !== undefined && superstep !== null) {
-    const writes = [...superstep.writes, writeOf(entry, index)];
-    return { values: mergeWrites(schema, values, writes), superstep: after };
+  if (entry.kind === 'node' && entry.payload?.task !== undefined && superstep !== null) {
+    let merged = values;
+    for (const update of updatesOfEntry(superstep, entry)) {
+      merged = applyUpdate(schema, merged, update);
+    }
+    return { values: merged, superstep: after };
   }
+  // The common case, kept free of allocations: replay runs it for every stored entry.
   return { values: applyUpdate(schema, values, entry.update ?? undefined), superstep: after };
 }

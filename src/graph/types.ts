@@ -68,14 +68,29 @@ export interface Join {
 
 /**
  * Events a streamed run yields, in order: run-start, then node-start / custom / node-end
- * per step (or interrupt, when a node pauses the run), then final.
+ * per step (or interrupt, when a node pauses the run), then final. Events from inside a
+ * subgraph carry `path`: the subgraph's node in this graph, then the nodes inside it down
+ * to the one the event is about (`["research", "search"]`); `node` and `step` are that
+ * inner node's and its own run's. Events of this graph's own nodes have no `path`.
  */
 export type GraphEvent<Schema extends StateSchema> =
   | { type: 'run-start'; threadId: string | undefined; runId: string; resumed: boolean }
-  | { type: 'node-start'; node: string; step: number }
-  | { type: 'custom'; node: string; name: string; data: unknown }
-  | { type: 'node-end'; node: string; step: number; update: Partial<StateOf<Schema>> | undefined }
-  | { type: 'interrupt'; node: string; step: number; interrupts: PendingInterrupt[] }
+  | { type: 'node-start'; node: string; step: number; path?: string[] }
+  | { type: 'custom'; node: string; name: string; data: unknown; path?: string[] }
+  | {
+      type: 'node-end';
+      node: string;
+      step: number;
+      update: Partial<StateOf<Schema>> | undefined;
+      path?: string[];
+    }
+  | {
+      type: 'interrupt';
+      node: string;
+      step: number;
+      interrupts: PendingInterrupt[];
+      path?: string[];
+    }
   | {
       type: 'final';
       threadId: string | undefined;
@@ -196,4 +211,11 @@ export interface HistoryEntry<Schema extends StateSchema> {
   payload: EntryPayload | null;
   values: StateOf<Schema>;
   createdAt: number;
+  /**
+   * On an entry of a subgraph: the subgraph's node in this graph, then the inner node
+   * (`["research", "search"]`; the subgraph's input entry has the node alone). Such an
+   * entry's `step` numbers it in the subgraph's own history, its `values` are the
+   * subgraph's state, and it is not a fork point. Absent on this graph's own entries.
+   */
+  path?: string[];
 }

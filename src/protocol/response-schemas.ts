@@ -161,6 +161,12 @@ export const historySchema = z.object({
       status: z.string(),
       error: z.object({ code: z.string(), message: z.string() }).optional(),
       at: z.string(),
+      path: z
+        .array(z.string())
+        .optional()
+        .describe(
+          "a subgraph's step: its node, then the inner node; `step` is then the subgraph's own and not a fork point",
+        ),
     }),
   ),
 });

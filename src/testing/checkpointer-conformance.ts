@@ -172,6 +172,15 @@ export function checkpointerConformance(
     it('keeps a paused run: its owner, its open questions and its answers', async () => {
       const interrupts = [
         { id: 'i-1', key: 'call-1', node: 'tools', value: { tool: 'write_file' }, createdAt: 7 },
+        // A subgraph's question, passed on by its node with where it was asked.
+        {
+          id: 'i-2',
+          key: 'ok',
+          node: 'tools',
+          value: 'ok?',
+          createdAt: 8,
+          path: ['tools', 'check'],
+        },
       ];
       const owner = checkpointer.instanceId;
       const entries = [

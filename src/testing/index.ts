@@ -92,6 +92,12 @@ export {
   startPostgresServer,
 } from './postgres-server.ts';
 export { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
+export {
+  parentSchema,
+  researchParent,
+  researchSchema,
+  researchSubgraph,
+} from './research-subgraph.ts';
 export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
 export { schemaDrift } from './schema-drift.ts';
 export {

@@ -28,6 +28,8 @@ export interface PendingInterrupt {
   /** What the node asked, plain JSON data. */
   value: unknown;
   createdAt: number;
+  /** When a subgraph asked: its node, then the inner node that asked (`["research", "check"]`). */
+  path?: string[];
 }
 
 /**

@@ -126,6 +126,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         status: entry.status,
         ...(entry.error ? { error: entry.error } : {}),
         at: new Date(entry.createdAt).toISOString(),
+        ...(entry.path ? { path: entry.path } : {}),
       })),
     };
   });
