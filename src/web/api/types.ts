@@ -76,6 +76,8 @@ export interface HistoryStep {
   runId: string;
   node: string | null;
   kind?: string;
+  /** Set on a subgraph's own steps: the node it runs as, then its inner node. */
+  path?: string[];
   update: Record<string, unknown> | null;
   at: string | number;
 }

@@ -150,4 +150,19 @@ describe('turn steps', () => {
     assert.equal(forkPointBefore(numbered, { userText: 'never asked', fromEnd: 9 }), undefined);
     assert.equal(forkPointBefore(steps, { userText: 'first', fromEnd: 1 }), undefined);
   });
+
+  it("leaves a subgraph's own steps out of turns and fork points", () => {
+    const numbered = steps.map((step, index) => ({ ...step, step: index }));
+    // A subgraph's run, passed the user's message, stored before its node's step.
+    const inner: HistoryStep[] = [
+      { ...(steps[0] as HistoryStep), runId: 'sub', step: 0, path: ['research'] },
+      { ...(steps[1] as HistoryStep), runId: 'sub', step: 1, path: ['research', 'router'] },
+    ];
+    const withInner = [...numbered.slice(0, 2), ...inner, ...numbered.slice(2)];
+    assert.deepEqual(
+      groupTurns(withInner).map((turn) => turn.userText),
+      groupTurns(numbered).map((turn) => turn.userText),
+    );
+    assert.equal(forkPointBefore(withInner, { userText: 'second', fromEnd: 0 }), 2);
+  });
 });

@@ -30,7 +30,9 @@ export interface InspectorRow {
 export function groupTurns(steps: HistoryStep[]): Turn[] {
   const turns: Turn[] = [];
   let runId: string | undefined;
-  for (const step of steps) {
+  // A subgraph's own steps (with a `path`) are details of the node step that follows them,
+  // on a run of their own: they neither start a turn nor count as a fork point.
+  for (const step of steps.filter((candidate) => !candidate.path?.length)) {
     if (step.runId !== runId) {
       runId = step.runId;
       const user = userMessageOf(step.update);
