@@ -53,11 +53,13 @@ function rowsFor(dataDir: string, threads: string[]): number {
     const list = JSON.stringify(threads);
     const count = (sql: string) => (database.prepare(sql).get(list) as { n: number }).n;
     return (
+      // A thread's row in graph_threads holds its snapshot; its entries are keyed by its number.
       count(
-        'SELECT count(*) AS n FROM graph_entries WHERE thread_id IN (SELECT value FROM json_each(?))',
+        `SELECT count(*) AS n FROM graph_log WHERE key / ${2 ** 24} IN
+          (SELECT thread_no FROM graph_threads WHERE thread_id IN (SELECT value FROM json_each(?)))`,
       ) +
       count(
-        'SELECT count(*) AS n FROM graph_bases WHERE thread_id IN (SELECT value FROM json_each(?))',
+        'SELECT count(*) AS n FROM graph_threads WHERE thread_id IN (SELECT value FROM json_each(?))',
       ) +
       count(
         'SELECT count(*) AS n FROM server_session_owners WHERE session_id IN (SELECT value FROM json_each(?))',
@@ -135,7 +137,8 @@ describe('YEOUL_SESSION_TTL_DAYS', () => {
     const database = new DatabaseSync(join(dataDir, 'threads.sqlite'));
     database
       .prepare(
-        "UPDATE graph_entries SET created_at = created_at - 3 * 86400000 WHERE thread_id IN ('chat-0', 'chat-1', 'chat-2', 'paused')",
+        `UPDATE graph_log SET created_at = created_at - 3 * 86400000 WHERE key / ${2 ** 24} IN
+          (SELECT thread_no FROM graph_threads WHERE thread_id IN ('chat-0', 'chat-1', 'chat-2', 'paused'))`,
       )
       .run();
     database.close();

@@ -4,11 +4,11 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { SqliteWriteBatch } from '../../core/index.ts';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
 import { defaultLeaseMs, hostIdentity, newInstanceId, processExists } from './host-identity.ts';
+import { prepareSchema, prepareSchemaPageSize, seqSpan } from './sqlite-checkpoint-schema.ts';
+import { type Anchor, decodeEntry, encodeEntry, statusCode } from './sqlite-entry-row.ts';
 import type {
   CheckpointEntry,
   Checkpointer,
-  EntryKind,
-  EntryPayload,
   RunStatus,
   ThreadInfo,
   ThreadLog,
@@ -42,60 +42,32 @@ export interface SqliteCheckpointerOptions {
 /** Checkpoint the WAL into the database every ~40 MB instead of SQLite's default 4 MB. */
 const walAutocheckpointPages = 10_000;
 
-const schemaSql = `
-CREATE TABLE IF NOT EXISTS graph_entries (
-  thread_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  run_id TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  node TEXT,
-  step INTEGER NOT NULL,
-  update_json TEXT,
-  next TEXT,
-  status TEXT NOT NULL,
-  error_json TEXT,
-  created_at INTEGER NOT NULL,
-  owner TEXT,
-  payload_json TEXT,
-  PRIMARY KEY (thread_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS graph_instances (
-  instance_id TEXT PRIMARY KEY,
-  heartbeat_at INTEGER NOT NULL,
-  host TEXT NOT NULL,
-  pid INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS graph_bases (
-  thread_id TEXT PRIMARY KEY,
-  seq INTEGER NOT NULL,
-  values_json TEXT NOT NULL,
-  created_at INTEGER NOT NULL
-) WITHOUT ROWID;
-`;
+/** Threads whose last anchor this instance remembers: those with a run going on, at most. */
+const rememberedAnchors = 1_000;
 
-interface EntryRow {
-  thread_id: string;
-  seq: number;
-  run_id: string;
-  kind: string;
-  node: string | null;
-  step: number;
-  update_json: string | null;
-  next: string | null;
-  status: string;
-  error_json: string | null;
-  created_at: number;
+interface LogRow {
+  key: number;
+  status: number;
+  data: string;
+  run_id: string | null;
   owner: string | null;
-  payload_json: string | null;
+  created_at: number | null;
+}
+
+interface ThreadRow {
+  thread_no: number;
+  base_seq: number | null;
+  base_json: string | null;
+  base_created_at: number | null;
 }
 
 const primaryKeyViolation = 1555;
 
 /**
- * Threads in a SQLite database through `node:sqlite`, one row per committed step.
- * An append resolves only after its transaction commits (steps of concurrent runs share
- * one, see SqliteWriteBatch), so a killed process leaves every thread at its last
- * committed step.
+ * Threads in a SQLite database through `node:sqlite`, one small row per committed entry
+ * (see sqlite-entry-row.ts for what a row holds). An append resolves only after its
+ * transaction commits (steps of concurrent runs share one, see SqliteWriteBatch), so a
+ * killed process leaves every thread at its last committed entry.
  */
 export class SqliteCheckpointer implements Checkpointer {
   readonly database: DatabaseSync;
@@ -107,16 +79,23 @@ export class SqliteCheckpointer implements Checkpointer {
   #forgetInstance: StatementSync;
   #ownsDatabase: boolean;
   #batch: SqliteWriteBatch;
+  #addThread: StatementSync;
   #insert: StatementSync;
-  #selectEntries: StatementSync;
-  #selectBase: StatementSync;
-  #lastSeq: StatementSync;
-  #insertBase: StatementSync;
+  #selectThread: StatementSync;
+  #selectRows: StatementSync;
+  #selectAnchor: StatementSync;
+  #lastKey: StatementSync;
+  #setBase: StatementSync;
+  #anchorRow: StatementSync;
   #deleteUpTo: StatementSync;
-  #deleteEntries: StatementSync;
-  #deleteBase: StatementSync;
+  #deleteRows: StatementSync;
+  #deleteThread: StatementSync;
+  #selectLasts: StatementSync;
+  /** The anchor of the last entry this instance appended, by thread, while its run goes on. */
+  #anchors = new Map<string, { seq: number; anchor: Anchor }>();
 
   constructor(options: SqliteCheckpointerOptions = {}) {
+    let fresh = false;
     if (options.database) {
       this.database = options.database;
       this.#ownsDatabase = false;
@@ -125,45 +104,60 @@ export class SqliteCheckpointer implements Checkpointer {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       this.database = new DatabaseSync(path);
       this.#ownsDatabase = true;
+      fresh = true;
     }
     const synchronous = options.durability === 'power' ? 'FULL' : 'NORMAL';
     const locking = options.locking === 'exclusive' ? 'EXCLUSIVE' : 'NORMAL';
+    // The page size of a new file is set before WAL mode, which fixes it.
+    prepareSchemaPageSize(this.database, fresh);
     this.database.exec(
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = ${walAutocheckpointPages}; PRAGMA locking_mode = ${locking};`,
     );
-    this.database.exec(schemaSql);
-    addMissingColumns(this.database);
+    prepareSchema(this.database);
     this.#batch = SqliteWriteBatch.of(this.database);
+    this.#addThread = this.database.prepare(
+      'INSERT INTO graph_threads (thread_id) VALUES (?) ON CONFLICT (thread_id) DO NOTHING',
+    );
     // The insert only happens when seq is the thread's next number: a writer holding a
     // stale view of the thread gets a conflict instead of leaving a gap.
     // Positional rather than named parameters: node:sqlite binds an object of names at about
-    // twice the cost of a list. Plain `?` (seq and thread id bound again at the end), not
-    // `?1`: Node 22's node:sqlite cannot bind a list to numbered parameters.
+    // twice the cost of a list. Plain `?`, not `?1`: Node 22's node:sqlite cannot bind a
+    // list to numbered parameters.
     this.#insert = this.database.prepare(`
-      INSERT INTO graph_entries
-        (thread_id, seq, run_id, kind, node, step, update_json, next, status, error_json, created_at, owner, payload_json)
-      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-      WHERE ? = 1 + coalesce(
-        (SELECT max(seq) FROM graph_entries WHERE thread_id = ?),
-        (SELECT seq FROM graph_bases WHERE thread_id = ?),
+      INSERT INTO graph_log (key, status, data, run_id, owner, created_at)
+      SELECT t.thread_no * ${seqSpan} + ?, ?, ?, ?, ?, ? FROM graph_threads t
+      WHERE t.thread_id = ? AND ? = 1 + coalesce(
+        (SELECT max(key) FROM graph_log
+          WHERE key > t.thread_no * ${seqSpan} AND key < (t.thread_no + 1) * ${seqSpan})
+          - t.thread_no * ${seqSpan},
+        t.base_seq,
         0)`);
-    this.#selectEntries = this.database.prepare(
-      'SELECT * FROM graph_entries WHERE thread_id = ? AND seq > ? ORDER BY seq',
+    this.#selectThread = this.database.prepare(
+      'SELECT thread_no, base_seq, base_json, base_created_at FROM graph_threads WHERE thread_id = ?',
     );
-    this.#selectBase = this.database.prepare(
-      'SELECT seq, values_json, created_at FROM graph_bases WHERE thread_id = ? AND seq > ?',
+    this.#selectRows = this.database.prepare(
+      'SELECT key, status, data, run_id, owner, created_at FROM graph_log WHERE key > ? AND key < ? ORDER BY key',
     );
-    this.#lastSeq = this.database.prepare(
-      'SELECT max(seq) AS seq FROM graph_entries WHERE thread_id = ?',
+    this.#selectAnchor = this.database.prepare(
+      'SELECT run_id, owner, created_at FROM graph_log WHERE key < ? AND key > ? AND run_id IS NOT NULL ORDER BY key DESC LIMIT 1',
     );
-    this.#insertBase = this.database.prepare(
-      'INSERT OR REPLACE INTO graph_bases (thread_id, seq, values_json, created_at) VALUES (?, ?, ?, ?)',
+    this.#lastKey = this.database.prepare(
+      'SELECT max(key) AS key FROM graph_log WHERE key > ? AND key < ?',
     );
-    this.#deleteUpTo = this.database.prepare(
-      'DELETE FROM graph_entries WHERE thread_id = ? AND seq <= ?',
+    this.#setBase = this.database.prepare(
+      'UPDATE graph_threads SET base_seq = ?, base_json = ?, base_created_at = ? WHERE thread_no = ?',
     );
-    this.#deleteEntries = this.database.prepare('DELETE FROM graph_entries WHERE thread_id = ?');
-    this.#deleteBase = this.database.prepare('DELETE FROM graph_bases WHERE thread_id = ?');
+    this.#anchorRow = this.database.prepare(
+      'UPDATE graph_log SET run_id = ?, owner = ?, created_at = ? WHERE key = ?',
+    );
+    this.#deleteUpTo = this.database.prepare('DELETE FROM graph_log WHERE key > ? AND key <= ?');
+    this.#deleteRows = this.database.prepare('DELETE FROM graph_log WHERE key > ? AND key < ?');
+    this.#deleteThread = this.database.prepare('DELETE FROM graph_threads WHERE thread_no = ?');
+    this.#selectLasts = this.database.prepare(`
+      SELECT t.thread_id, l.key, l.status, l.data, l.run_id, l.owner, l.created_at
+      FROM graph_threads t JOIN graph_log l ON l.key = (
+        SELECT max(key) FROM graph_log
+        WHERE key > t.thread_no * ${seqSpan} AND key < (t.thread_no + 1) * ${seqSpan})`);
     this.#beat = this.database.prepare(
       'INSERT OR REPLACE INTO graph_instances (instance_id, heartbeat_at, host, pid) VALUES (?, ?, ?, ?)',
     );
@@ -194,11 +188,17 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   async append(entry: CheckpointEntry): Promise<void> {
+    if (!Number.isInteger(entry.seq) || entry.seq < 1 || entry.seq >= seqSpan) {
+      throw new RangeError(
+        `Cannot store step ${entry.seq} of thread "${entry.threadId}": steps go from 1 to ${seqSpan - 1}`,
+      );
+    }
     // Steps of concurrent runs share one commit; this resolves once the step is stored.
     let changes: number | bigint;
     try {
       changes = await this.#batch.run(() => this.#insertEntry(entry));
     } catch (error) {
+      this.#anchors.delete(entry.threadId);
       if ((error as { errcode?: number }).errcode === primaryKeyViolation) {
         throw new CheckpointConflictError({
           threadId: entry.threadId,
@@ -213,63 +213,108 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   #insertEntry(entry: CheckpointEntry): number | bigint {
-    return this.#insert.run(
+    if (entry.seq === 1) this.#addThread.run(entry.threadId);
+    // A row names its run, owner and time only when the row before it, this instance's
+    // own, does not name the same ones.
+    const before = this.#anchors.get(entry.threadId);
+    const inherits =
+      before !== undefined &&
+      before.seq === entry.seq - 1 &&
+      before.anchor.runId === entry.runId &&
+      before.anchor.owner === entry.owner &&
+      entry.createdAt >= before.anchor.createdAt;
+    const anchor = inherits ? before.anchor : null;
+    const row = encodeEntry(entry, anchor);
+    const changes = this.#insert.run(
+      entry.seq,
+      row.status,
+      row.data,
+      row.runId,
+      row.owner,
+      row.createdAt,
       entry.threadId,
       entry.seq,
-      entry.runId,
-      entry.kind,
-      entry.node,
-      entry.step,
-      entry.update === null ? null : JSON.stringify(entry.update),
-      entry.next,
-      entry.status,
-      entry.error === null ? null : JSON.stringify(entry.error),
-      entry.createdAt,
-      entry.owner,
-      entry.payload === null ? null : JSON.stringify(entry.payload),
-      entry.seq,
-      entry.threadId,
-      entry.threadId,
     ).changes;
+    this.#anchors.delete(entry.threadId);
+    if (changes !== 0 && entry.status === 'running') {
+      this.#anchors.set(entry.threadId, {
+        seq: entry.seq,
+        anchor: anchor ?? { runId: entry.runId, owner: entry.owner, createdAt: entry.createdAt },
+      });
+      if (this.#anchors.size > rememberedAnchors) {
+        this.#anchors.delete(this.#anchors.keys().next().value as string);
+      }
+    }
+    return changes;
   }
 
   async read(threadId: string, afterSeq = 0): Promise<ThreadLog> {
-    const baseRow = this.#selectBase.get(threadId, afterSeq) as
-      | { seq: number; values_json: string; created_at: number }
-      | undefined;
-    const base: ThreadSnapshot | null = baseRow
-      ? {
-          seq: baseRow.seq,
-          values: JSON.parse(baseRow.values_json) as Record<string, unknown>,
-          createdAt: baseRow.created_at,
-        }
-      : null;
-    const rows = this.#selectEntries.all(
-      threadId,
-      base ? base.seq : afterSeq,
-    ) as unknown as EntryRow[];
-    return { base, entries: rows.map(toEntry) };
+    const thread = this.#selectThread.get(threadId) as ThreadRow | undefined;
+    if (thread === undefined) return { base: null, entries: [] };
+    const base: ThreadSnapshot | null =
+      thread.base_seq !== null && thread.base_seq > afterSeq
+        ? {
+            seq: thread.base_seq,
+            values: JSON.parse(thread.base_json as string) as Record<string, unknown>,
+            createdAt: thread.base_created_at as number,
+          }
+        : null;
+    const start = thread.thread_no * seqSpan;
+    const rows = this.#selectRows.all(
+      start + (base ? base.seq : afterSeq),
+      start + seqSpan,
+    ) as unknown as LogRow[];
+    const first = rows[0];
+    if (first === undefined) return { base, entries: [] };
+    let anchor = first.run_id === null ? this.#anchorBefore(threadId, start, first.key) : null;
+    const entries = rows.map((row) => {
+      if (row.run_id !== null) anchor = anchorOf(row);
+      return decodeEntry(threadId, row.key - start, row.status, row.data, anchor as Anchor);
+    });
+    return { base, entries };
+  }
+
+  /** The anchor a row (not one itself) inherits from: the last anchor before it. */
+  #anchorBefore(threadId: string, start: number, key: number): Anchor {
+    const row = this.#selectAnchor.get(key, start) as LogRow | undefined;
+    if (row === undefined) {
+      throw new Error(
+        `Thread "${threadId}" is damaged: step ${key - start} has no earlier step naming its run`,
+      );
+    }
+    return anchorOf(row);
   }
 
   async compact(threadId: string, snapshot: ThreadSnapshot): Promise<void> {
     this.#batch.flush();
-    const current = this.#selectBase.get(threadId, 0) as { seq: number } | undefined;
-    if (current !== undefined && snapshot.seq <= current.seq) return;
-    const last = (this.#lastSeq.get(threadId) as { seq: number | null } | undefined)?.seq ?? 0;
-    if (snapshot.seq >= last) {
+    const thread = this.#selectThread.get(threadId) as ThreadRow | undefined;
+    if (thread !== undefined && thread.base_seq !== null && snapshot.seq <= thread.base_seq) return;
+    const start = (thread?.thread_no ?? 0) * seqSpan;
+    const lastKey =
+      thread === undefined
+        ? null
+        : (this.#lastKey.get(start, start + seqSpan) as { key: number | null }).key;
+    const last = lastKey === null ? 0 : lastKey - start;
+    if (thread === undefined || snapshot.seq >= last) {
       throw new RangeError(
         `Cannot compact thread "${threadId}" up to step ${snapshot.seq}: its last step is ${last} and must stay`,
       );
     }
     this.database.exec('BEGIN IMMEDIATE');
     try {
-      this.#insertBase.run(
-        threadId,
+      // The first row kept names its run itself, as the rows it inherited from go.
+      const kept = this.#selectRows.get(start + snapshot.seq, start + seqSpan) as unknown as LogRow;
+      if (kept.run_id === null) {
+        const anchor = this.#anchorBefore(threadId, start, kept.key);
+        this.#anchorRow.run(anchor.runId, anchor.owner, anchor.createdAt, kept.key);
+      }
+      this.#setBase.run(
         snapshot.seq,
         JSON.stringify(snapshot.values),
         snapshot.createdAt,
+        thread.thread_no,
       );
-      this.#deleteUpTo.run(threadId, snapshot.seq);
+      this.#deleteUpTo.run(start, start + snapshot.seq);
       this.database.exec('COMMIT');
     } catch (error) {
       this.database.exec('ROLLBACK');
@@ -279,10 +324,15 @@ export class SqliteCheckpointer implements Checkpointer {
 
   async deleteThread(threadId: string): Promise<void> {
     this.#batch.flush();
+    this.#anchors.delete(threadId);
     this.database.exec('BEGIN IMMEDIATE');
     try {
-      this.#deleteEntries.run(threadId);
-      this.#deleteBase.run(threadId);
+      const thread = this.#selectThread.get(threadId) as ThreadRow | undefined;
+      if (thread !== undefined) {
+        const start = thread.thread_no * seqSpan;
+        this.#deleteRows.run(start, start + seqSpan);
+        this.#deleteThread.run(thread.thread_no);
+      }
       this.database.exec('COMMIT');
     } catch (error) {
       this.database.exec('ROLLBACK');
@@ -291,22 +341,27 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   async listThreads(options: { status?: RunStatus } = {}): Promise<ThreadInfo[]> {
-    const filter = options.status === undefined ? '' : 'WHERE e.status = ?';
-    const rows = this.database
-      .prepare(
-        `SELECT e.thread_id, e.seq, e.status, e.run_id, e.created_at FROM graph_entries e
-         JOIN (SELECT thread_id, max(seq) AS seq FROM graph_entries GROUP BY thread_id) m
-           ON e.thread_id = m.thread_id AND e.seq = m.seq
-         ${filter} ORDER BY e.created_at DESC, e.thread_id`,
-      )
-      .all(...(options.status === undefined ? [] : [options.status])) as unknown as EntryRow[];
-    return rows.map((row) => ({
-      threadId: row.thread_id,
-      lastSeq: row.seq,
-      status: row.status as RunStatus,
-      runId: row.run_id,
-      updatedAt: row.created_at,
-    }));
+    const wanted = options.status === undefined ? undefined : statusCode(options.status);
+    const threads: ThreadInfo[] = [];
+    for (const row of this.#selectLasts.iterate() as Iterable<LogRow & { thread_id: string }>) {
+      if (wanted !== undefined && row.status !== wanted) continue;
+      const start = Math.floor(row.key / seqSpan) * seqSpan;
+      const anchor =
+        row.run_id === null ? this.#anchorBefore(row.thread_id, start, row.key) : anchorOf(row);
+      const entry = decodeEntry(row.thread_id, row.key - start, row.status, row.data, anchor);
+      threads.push({
+        threadId: row.thread_id,
+        lastSeq: entry.seq,
+        status: entry.status,
+        runId: entry.runId,
+        updatedAt: entry.createdAt,
+      });
+    }
+    return threads.sort(
+      (a, b) =>
+        b.updatedAt - a.updatedAt ||
+        (a.threadId < b.threadId ? -1 : a.threadId > b.threadId ? 1 : 0),
+    );
   }
 
   async close(): Promise<void> {
@@ -320,34 +375,6 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 }
 
-function toEntry(row: EntryRow): CheckpointEntry {
-  return {
-    threadId: row.thread_id,
-    seq: row.seq,
-    runId: row.run_id,
-    kind: row.kind as EntryKind,
-    node: row.node,
-    step: row.step,
-    update:
-      row.update_json === null ? null : (JSON.parse(row.update_json) as Record<string, unknown>),
-    next: row.next,
-    status: row.status as RunStatus,
-    error:
-      row.error_json === null ? null : (JSON.parse(row.error_json) as CheckpointEntry['error']),
-    createdAt: row.created_at,
-    owner: row.owner,
-    payload: row.payload_json === null ? null : (JSON.parse(row.payload_json) as EntryPayload),
-  };
-}
-
-/** Files written before entries had an owner and a payload get the two columns. */
-function addMissingColumns(database: DatabaseSync): void {
-  const columns = new Set(
-    (database.prepare('PRAGMA table_info(graph_entries)').all() as Array<{ name: string }>).map(
-      (column) => column.name,
-    ),
-  );
-  for (const column of ['owner', 'payload_json']) {
-    if (!columns.has(column)) database.exec(`ALTER TABLE graph_entries ADD COLUMN ${column} TEXT`);
-  }
+function anchorOf(row: LogRow): Anchor {
+  return { runId: row.run_id as string, owner: row.owner, createdAt: row.created_at as number };
 }
