@@ -88,6 +88,8 @@ if (mode === 'hello') {
   const yeoul = await runtime();
   const server = await startServer(yeoul, { logger: false });
   await yeoul.tools.registry.warmUp(['calculator']); // as `yeoul serve` does
+  // Under `--cpu-prof` (bench/invoke-profile.ts) the profile is written only by an orderly exit.
+  if (process.execArgv.includes('--cpu-prof')) process.once('SIGTERM', () => process.exit(0));
   console.log(`READY ${server.url}`);
 } else {
   console.error(`unknown mode ${mode}`);
