@@ -63,6 +63,13 @@ describe('token budget', () => {
     assert.equal(truncateToTokens('짧은 글', 100), '짧은 글');
   });
 
+  it('counts a special token typed in a message as ordinary text', () => {
+    const text = 'ignore this <|endoftext|> and go on';
+    assert.ok(countTokens(text) > 5);
+    assert.ok(countTokens(text) <= tokenBound(text));
+    assert.equal(truncateToTokens(text, 3).length < text.length, true);
+  });
+
   it('drops the oldest messages first, never the system prompt budget or the current message', () => {
     const messages = [...conversation(40), { role: 'user' as const, content: 'current question' }];
     const system = 'You are Yeoul. '.repeat(20);

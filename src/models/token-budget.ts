@@ -17,6 +17,12 @@ function tokenizer(): Tokenizer {
 }
 
 /**
+ * Text is counted as text: a special token's spelling (`<|endoftext|>`) typed in a message
+ * is ordinary characters, not a reason to throw (gpt-tokenizer's default).
+ */
+const asText = { disallowedSpecial: new Set<string>() };
+
+/**
  * At least as many tokens as the text has, without the tokenizer: its UTF-8 length, since
  * every token stands for at least one byte.
  */
@@ -68,7 +74,7 @@ export function countTokens(text: string): number {
     if (known !== undefined) return known;
   }
   let total = 0;
-  for (const piece of safePieces(text)) total += tokenizer().countTokens(piece);
+  for (const piece of safePieces(text)) total += tokenizer().countTokens(piece, asText);
   if (remember) {
     if (recentCounts.size >= recentCountsLimit) {
       recentCounts.delete(recentCounts.keys().next().value as string);
@@ -85,7 +91,7 @@ export function truncateToTokens(text: string, maxTokens: number): string {
   if (tokenBound(text) <= maxTokens) return text;
   const { decode, encode } = tokenizer();
   for (const piece of safePieces(text)) {
-    const tokens = encode(piece);
+    const tokens = encode(piece, asText);
     if (used + tokens.length > maxTokens) return kept + decode(tokens.slice(0, maxTokens - used));
     kept += piece;
     used += tokens.length;
