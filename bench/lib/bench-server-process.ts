@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createId } from '../../src/core/index.ts';
-import { createRuntime, readServerConfig, startServer } from '../../src/server/index.ts';
+import {
+  createRuntime,
+  readServerConfig,
+  startServer,
+  tuneServerHeap,
+} from '../../src/server/index.ts';
 import { startFakeOpenAiServer } from '../../src/testing/index.ts';
 import { calculatorTurn } from './calculator-turn.ts';
 
@@ -85,9 +90,12 @@ if (mode === 'hello') {
   });
   console.log(`READY ${fake.baseUrl}`);
 } else if (mode === 'yeoul') {
+  tuneServerHeap(); // as `yeoul serve` does
   const yeoul = await runtime();
   const server = await startServer(yeoul, { logger: false });
   await yeoul.tools.registry.warmUp(['calculator']); // as `yeoul serve` does
+  // Under `--cpu-prof` (bench/invoke-profile.ts) the profile is written only by an orderly exit.
+  if (process.execArgv.includes('--cpu-prof')) process.once('SIGTERM', () => process.exit(0));
   console.log(`READY ${server.url}`);
 } else {
   console.error(`unknown mode ${mode}`);

@@ -1,4 +1,4 @@
-import { countTokens } from '../models/index.ts';
+import { countTokensOver } from '../models/index.ts';
 import type { AgentError } from './types.ts';
 
 /** Characters no one types: control characters other than tab and line breaks. */
@@ -18,8 +18,8 @@ export function validateInput(message: unknown, maxTokens: number): AgentError |
   if (controlCharacters.test(message)) {
     return { code: 'invalid_input', message: 'the message contains control characters' };
   }
-  const tokens = countTokens(message);
-  if (tokens > maxTokens) {
+  const tokens = countTokensOver(message, maxTokens);
+  if (tokens !== undefined) {
     return {
       code: 'input_too_long',
       message: `the message is ${tokens} tokens long; at most ${maxTokens} fit`,

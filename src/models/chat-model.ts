@@ -114,7 +114,7 @@ export class ChatModel {
             ? [{ id: part.toolCallId, name: part.toolName, args: part.input }]
             : [],
         );
-        const usage = usageOf(result.usage, budget.tokenCount, result.text, toolCalls);
+        const usage = usageOf(result.usage, () => budget.tokenCount, result.text, toolCalls);
         return { text: result.text, toolCalls, finishReason: result.finishReason, usage };
       }
       // One streamed model call. streamText would run the same call through its step loop
@@ -141,7 +141,7 @@ export class ChatModel {
       }
       // A stream cut short by the signal is not an answer.
       if (signal.aborted) throw signal.reason ?? new Error('aborted');
-      const usage = usageOf(reported, budget.tokenCount, text, toolCalls);
+      const usage = usageOf(reported, () => budget.tokenCount, text, toolCalls);
       return { text, toolCalls, finishReason, usage };
     });
     describeModelResult(span, { ...value, attempts });
@@ -188,7 +188,7 @@ export class ChatModel {
       const object = result.output as T;
       return {
         object,
-        usage: usageOf(result.usage, budget.tokenCount, JSON.stringify(object), []),
+        usage: usageOf(result.usage, () => budget.tokenCount, JSON.stringify(object), []),
         finishReason: result.finishReason,
       };
     });
@@ -315,13 +315,13 @@ function toToolSet(tools: ModelTool[] | undefined): ToolSet | undefined {
 
 function usageOf(
   reported: { inputTokens?: number | undefined; outputTokens?: number | undefined },
-  estimatedInput: number,
+  estimatedInput: () => number,
   text: string,
   toolCalls: ToolCall[],
 ): ModelUsage {
   const estimated = reported.inputTokens === undefined || reported.outputTokens === undefined;
   return {
-    inputTokens: reported.inputTokens ?? estimatedInput,
+    inputTokens: reported.inputTokens ?? estimatedInput(),
     outputTokens:
       reported.outputTokens ??
       countTokens(text) +

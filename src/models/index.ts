@@ -27,8 +27,10 @@ export { resolveModel } from './resolve-model.ts';
 export {
   type BudgetedPrompt,
   countTokens,
+  countTokensOver,
   fitToBudget,
   messageTokens,
+  tokenBound,
   truncateToTokens,
 } from './token-budget.ts';
 export type {

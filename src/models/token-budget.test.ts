@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InputTooLongError } from './errors/input-too-long-error.ts';
-import { countTokens, fitToBudget, messageTokens } from './token-budget.ts';
+import {
+  countTokens,
+  countTokensOver,
+  fitToBudget,
+  messageTokens,
+  tokenBound,
+  truncateToTokens,
+} from './token-budget.ts';
 import type { ChatMessage } from './types.ts';
 
 const filler = (index: number) =>
@@ -26,6 +33,41 @@ describe('token budget', () => {
     const fitted = fitToBudget({ messages, maxInputTokens: 4000 });
     assert.deepEqual(fitted.messages, messages);
     assert.equal(fitted.dropped, 0);
+  });
+
+  it('bounds every count by the UTF-8 length, which a fitting conversation is measured by', () => {
+    for (const text of ['안녕하세요, 철수입니다', 'hello world', '😀'.repeat(40), 'x'.repeat(500)])
+      assert.ok(countTokens(text) <= tokenBound(text), text);
+    const system = '당신은 여울입니다. '.repeat(10);
+    const messages = [
+      ...conversation(6),
+      {
+        role: 'assistant' as const,
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'calculator', args: { expression: '123 * 456' } }],
+      },
+      { role: 'tool' as const, content: '56088', toolCallId: 'c1' },
+    ];
+    const fitted = fitToBudget({ system, messages, maxInputTokens: 100_000 });
+    assert.deepEqual(fitted.messages, messages);
+    assert.equal(fitted.dropped, 0);
+    // The count read later is the exact one the tight path computes.
+    const exact = countTokens(system) + 4 + messages.reduce((sum, m) => sum + messageTokens(m), 0);
+    assert.equal(fitted.tokenCount, exact);
+  });
+
+  it('counts exactly only a text that may exceed the limit by its bytes', () => {
+    assert.equal(countTokensOver('안녕하세요', 15), undefined); // 15 bytes: not counted
+    assert.equal(countTokensOver('안녕하세요', 1), countTokens('안녕하세요'));
+    assert.equal(countTokensOver('hello world hello world', 10), undefined); // 4 tokens
+    assert.equal(truncateToTokens('짧은 글', 100), '짧은 글');
+  });
+
+  it('counts a special token typed in a message as ordinary text', () => {
+    const text = 'ignore this <|endoftext|> and go on';
+    assert.ok(countTokens(text) > 5);
+    assert.ok(countTokens(text) <= tokenBound(text));
+    assert.equal(truncateToTokens(text, 3).length < text.length, true);
   });
 
   it('drops the oldest messages first, never the system prompt budget or the current message', () => {

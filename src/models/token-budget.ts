@@ -1,6 +1,41 @@
-import { countTokens as countEncoded, decode, encode } from 'gpt-tokenizer';
+import { Buffer } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { InputTooLongError } from './errors/input-too-long-error.ts';
 import type { ChatMessage } from './types.ts';
+
+type Tokenizer = typeof import('gpt-tokenizer');
+let loadedTokenizer: Tokenizer | undefined;
+
+/**
+ * gpt-tokenizer, loaded on the first exact count: its o200k tables cost a process about
+ * 65 MB of resident memory, and a turn whose texts fit their budgets by their byte length
+ * alone (see `tokenBound`) never needs them.
+ */
+function tokenizer(): Tokenizer {
+  loadedTokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as Tokenizer;
+  return loadedTokenizer;
+}
+
+/**
+ * Text is counted as text: a special token's spelling (`<|endoftext|>`) typed in a message
+ * is ordinary characters, not a reason to throw (gpt-tokenizer's default).
+ */
+const asText = { disallowedSpecial: new Set<string>() };
+
+/**
+ * At least as many tokens as the text has, without the tokenizer: its UTF-8 length, since
+ * every token stands for at least one byte.
+ */
+export function tokenBound(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** The text's exact token count when it may exceed `limit`, undefined when it cannot. */
+export function countTokensOver(text: string, limit: number): number | undefined {
+  if (tokenBound(text) <= limit) return undefined;
+  const tokens = countTokens(text);
+  return tokens > limit ? tokens : undefined;
+}
 
 /** Tokens every message costs besides its text (role and separators). */
 const perMessageOverhead = 4;
@@ -39,7 +74,7 @@ export function countTokens(text: string): number {
     if (known !== undefined) return known;
   }
   let total = 0;
-  for (const piece of safePieces(text)) total += countEncoded(piece);
+  for (const piece of safePieces(text)) total += tokenizer().countTokens(piece, asText);
   if (remember) {
     if (recentCounts.size >= recentCountsLimit) {
       recentCounts.delete(recentCounts.keys().next().value as string);
@@ -53,8 +88,10 @@ export function countTokens(text: string): number {
 export function truncateToTokens(text: string, maxTokens: number): string {
   let kept = '';
   let used = 0;
+  if (tokenBound(text) <= maxTokens) return text;
+  const { decode, encode } = tokenizer();
   for (const piece of safePieces(text)) {
-    const tokens = encode(piece);
+    const tokens = encode(piece, asText);
     if (used + tokens.length > maxTokens) return kept + decode(tokens.slice(0, maxTokens - used));
     kept += piece;
     used += tokens.length;
@@ -62,17 +99,33 @@ export function truncateToTokens(text: string, maxTokens: number): string {
   return text;
 }
 
-/** Tokens a message costs in a prompt, tool calls included. */
-export function messageTokens(message: ChatMessage): number {
-  const cached = counted.get(message);
+/** A message's cost in a prompt, its text and tool calls measured by `measure`, remembered in `cache`. */
+function messageCost(
+  message: ChatMessage,
+  measure: (text: string) => number,
+  cache: WeakMap<ChatMessage, number>,
+): number {
+  const cached = cache.get(message);
   if (cached !== undefined) return cached;
-  let total = perMessageOverhead + countTokens(message.content);
+  let total = perMessageOverhead + measure(message.content);
   for (const call of message.toolCalls ?? []) {
-    total += countTokens(call.name) + countTokens(JSON.stringify(call.args ?? {}));
+    total += measure(call.name) + measure(JSON.stringify(call.args ?? {}));
   }
-  counted.set(message, total);
+  cache.set(message, total);
   return total;
 }
+
+/** Tokens a message costs in a prompt, tool calls included. */
+export function messageTokens(message: ChatMessage): number {
+  return messageCost(message, countTokens, counted);
+}
+
+/** At least the tokens a message costs (`tokenBound` of its parts), without the tokenizer. */
+function messageTokenBound(message: ChatMessage): number {
+  return messageCost(message, tokenBound, bounded);
+}
+
+const bounded = new WeakMap<ChatMessage, number>();
 
 /**
  * Token counts of messages already seen. State messages are not changed in place, so a
@@ -85,8 +138,8 @@ export interface BudgetedPrompt {
   messages: ChatMessage[];
   /** Messages dropped from the front of the history. */
   dropped: number;
-  /** Estimated input tokens, system prompt included. */
-  tokenCount: number;
+  /** Estimated input tokens, system prompt included (counted when first read). */
+  readonly tokenCount: number;
 }
 
 /**
@@ -102,6 +155,22 @@ export function fitToBudget(options: {
   maxInputTokens: number;
 }): BudgetedPrompt {
   const { messages, maxInputTokens } = options;
+  const systemBound = options.system ? tokenBound(options.system) + perMessageOverhead : 0;
+  if (systemBound + sum(messages.map(messageTokenBound)) <= maxInputTokens) {
+    // Everything fits even counted by bytes: nothing is dropped or cut (as the exact count
+    // below would decide), and the exact count is made only if someone reads it.
+    let tokenCount: number | undefined;
+    return {
+      messages: [...messages],
+      dropped: 0,
+      get tokenCount() {
+        tokenCount ??=
+          (options.system ? countTokens(options.system) + perMessageOverhead : 0) +
+          sum(messages.map(messageTokens));
+        return tokenCount;
+      },
+    };
+  }
   const systemTokens = options.system ? countTokens(options.system) + perMessageOverhead : 0;
   const currentIndex = lastIndexOf(messages, (message) => message.role === 'user');
   const turnStart = currentIndex === -1 ? 0 : currentIndex;

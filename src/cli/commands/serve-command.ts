@@ -50,7 +50,8 @@ export async function startServing(
     names: 'nothing',
   });
   const port = integerOption(command, '--port', values.port, { min: 0, max: 65_535 });
-  const { startServer } = await import('../../server/index.ts');
+  const { startServer, tuneServerHeap } = await import('../../server/index.ts');
+  tuneServerHeap();
   const runtime = await openRuntime(
     io.env,
     {

@@ -1,0 +1,16 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { serverHeapFlags, serverHeapGrowingPercent } from './server-heap.ts';
+
+describe('the server heap flags', () => {
+  it('caps how far the old generation grows past its live size', () => {
+    assert.deepEqual(serverHeapFlags(['--max-semi-space-size=8'], ''), [
+      `--heap-growing-percent=${serverHeapGrowingPercent}`,
+    ]);
+  });
+
+  it('leaves a growing percent given on the command line or in NODE_OPTIONS alone', () => {
+    assert.deepEqual(serverHeapFlags(['--heap-growing-percent=200'], ''), []);
+    assert.deepEqual(serverHeapFlags([], '--inspect --heap_growing_percent=10'), []);
+  });
+});
