@@ -332,13 +332,20 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     const firstKept = record.runStarts[record.runStarts.length - keepRuns] as number;
     const seq = firstKept - 1;
     const values = await store.valuesAt(threadId, seq);
+    // The runs folded away (whole runs: the first kept entry starts one).
+    const folded =
+      this.subgraphs.size === 0
+        ? undefined
+        : new Set(
+            (await store.checkpointer.read(threadId, 0)).entries
+              .filter((entry) => entry.seq <= seq)
+              .map((entry) => entry.runId),
+          );
     await store.checkpointer.compact(threadId, { seq, values, createdAt: Date.now() });
     record.runStarts = record.runStarts.slice(-keepRuns);
-    if (this.subgraphs.size > 0) {
+    if (folded !== undefined && folded.size > 0) {
       // The subgraph runs of the folded runs no longer show in any history.
-      const kept = (await store.checkpointer.read(threadId, seq)).entries;
-      const runs = new Set(kept.map((entry) => entry.runId));
-      await deleteSubgraphThreads(threadId, this.subgraphs, store.checkpointer, runs);
+      await deleteSubgraphThreads(threadId, this.subgraphs, store.checkpointer, folded);
     }
   }
 

@@ -9,6 +9,7 @@ import { checkConcurrentWrites, type NextTasks, nextFields, nextTasks } from './
 import { runTask, type TaskOutcome } from './run-task.ts';
 import type { Durability, RunWriter, WritableGraph } from './run-writer.ts';
 import { applyUpdate, type StateSchema } from './state.ts';
+import type { Subgraph } from './subgraph.ts';
 import { mergeWrites, type Superstep, type TaskWrite } from './superstep.ts';
 import { attachTaskRuntime } from './task-runtime.ts';
 import type { ThreadStore } from './thread-store.ts';
@@ -34,7 +35,7 @@ export interface RunnableGraph extends WritableGraph {
   edges: ReadonlyMap<string, readonly Edge<StateSchema>[]>;
   joins: readonly Join[];
   /** The nodes that are graphs: their tasks get the run's runtime (see `task-runtime.ts`). */
-  subgraphs: ReadonlyMap<string, unknown>;
+  subgraphs: ReadonlyMap<string, Subgraph>;
   maxSteps: number;
   maxConcurrency: number | undefined;
   durability: Durability;

@@ -113,22 +113,24 @@ async function originsOf(
 }
 
 /**
- * Deletes the threads the subgraphs of a thread's runs committed to; with `keepRuns`, only
- * those of other runs (the runs retention folded away).
+ * Deletes the threads the subgraphs of a thread's runs committed to (with theirs, nested);
+ * with `onlyRuns`, only those of these runs (the runs retention folded away).
  */
 export async function deleteSubgraphThreads(
   threadId: string,
   subgraphs: ReadonlyMap<string, Subgraph>,
   checkpointer: Checkpointer,
-  keepRuns?: ReadonlySet<string>,
+  onlyRuns?: ReadonlySet<string>,
 ): Promise<void> {
   const prefixes = [...subgraphs.keys()].map((name) => `${threadId}#${name}@`);
   for (const thread of await checkpointer.listThreads()) {
     const prefix = prefixes.find((candidate) => thread.threadId.startsWith(candidate));
     if (prefix === undefined) continue;
-    // `<run>.<step>.<task>` after the prefix: the step and task are the last two parts.
-    const runId = thread.threadId.slice(prefix.length).split('.').slice(0, -2).join('.');
-    if (keepRuns?.has(runId)) continue;
+    if (onlyRuns !== undefined) {
+      // `<run>.<step>.<task>` after the prefix, then `#…` for a subgraph nested in it.
+      const own = /^(.*)\.\d+\.\d+$/.exec(thread.threadId.slice(prefix.length).split('#')[0] ?? '');
+      if (own === null || !onlyRuns.has(own[1] as string)) continue;
+    }
     await checkpointer.deleteThread(thread.threadId);
   }
 }
@@ -147,7 +149,9 @@ export async function endSubgraphRuns(
   for (const thread of await checkpointer.listThreads()) {
     if (thread.status !== 'interrupted' && thread.status !== 'running') continue;
     for (const [name, subgraph] of subgraphs) {
-      if (thread.threadId.startsWith(`${threadId}#${name}@${runId}.`)) {
+      const prefix = `${threadId}#${name}@${runId}.`;
+      // Its own subgraph runs only: those nested in them are ended by their own graph.
+      if (thread.threadId.startsWith(prefix) && !thread.threadId.includes('#', prefix.length)) {
         await subgraph.bound(checkpointer).abandon(thread.threadId, reason);
       }
     }

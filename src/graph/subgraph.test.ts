@@ -395,6 +395,73 @@ describe('retention with subgraphs', () => {
   });
 });
 
+describe('a new input taking over a run a dead process left inside a subgraph', () => {
+  it('ends the subgraph run too, so no thread stays running', async () => {
+    const path = join(directory, 'takeover.sqlite');
+    const first = new SqliteCheckpointer({ path });
+    let reached: () => void = () => {};
+    const crashed = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let crashes = 1;
+    const sub = researchSubgraph({
+      onSearch: async () => {
+        if (crashes === 0) return;
+        crashes -= 1;
+        await first.close();
+        reached();
+        await new Promise(() => {});
+      },
+    });
+    void researchParent(sub.graph, first).graph.run({ topic: 'tides' }, { threadId: 't' });
+    await crashed;
+    const second = new SqliteCheckpointer({ path });
+    try {
+      const { graph } = researchParent(sub.graph, second);
+      assert.equal((await second.listThreads({ status: 'running' })).length, 2);
+      const values = await graph.invoke(
+        { topic: 'waves' },
+        { threadId: 't', onPendingRun: 'abandon' },
+      );
+      assert.ok((values.log as string[]).includes('search waves'));
+      assert.deepEqual(await second.listThreads({ status: 'running' }), []);
+      const statuses = (await second.listThreads()).map((thread) => thread.status).sort();
+      assert.deepEqual(statuses, ['done', 'done', 'failed']);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('retention with nested subgraphs', () => {
+  it('keeps the nested subgraph threads of the kept runs and deletes those of the folded ones', async () => {
+    const checkpointer = new MemoryCheckpointer();
+    const middle = new StateGraph(parentSchema)
+      .addNode('research', researchSubgraph().graph)
+      .addEdge(START, 'research')
+      .addEdge('research', END);
+    const graph = new StateGraph(parentSchema)
+      .addNode('outer', middle)
+      .addEdge(START, 'outer')
+      .addEdge('outer', END)
+      .compile({ checkpointer, retention: { keepRuns: 2 } });
+    for (let turn = 1; turn <= 5; turn += 1) {
+      await graph.invoke({ topic: `t${turn}` }, { threadId: 'n' });
+    }
+    const kept = new Set((await checkpointer.read('n')).entries.map((entry) => entry.runId));
+    const inner = (await checkpointer.listThreads()).filter((thread) => thread.threadId !== 'n');
+    // Each kept run left one thread for `outer` and one nested in it for `research`.
+    assert.equal(inner.length, kept.size * 2);
+    for (const thread of inner) {
+      assert.ok([...kept].some((runId) => thread.threadId.startsWith(`n#outer@${runId}.`)));
+    }
+    const searches = (await graph.history('n')).filter(
+      (entry) => entry.path?.join('/') === 'outer/research/search',
+    );
+    assert.equal(searches.length, kept.size);
+  });
+});
+
 describe('abandoning a run paused inside a subgraph', () => {
   it('cancels the subgraph run too, so no thread is left waiting on the question', async () => {
     const checkpointer = new MemoryCheckpointer();

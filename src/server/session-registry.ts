@@ -84,8 +84,11 @@ export class SessionRegistry implements SessionStore {
     if (!columns.some((column) => column.name === 'graph')) {
       database.exec("ALTER TABLE server_session_owners ADD COLUMN graph TEXT NOT NULL DEFAULT ''");
     }
+    // Each column on its own: a start stopped between the two still gets the second.
     if (!columns.some((column) => column.name === 'forked_from')) {
       database.exec('ALTER TABLE server_session_owners ADD COLUMN forked_from TEXT');
+    }
+    if (!columns.some((column) => column.name === 'forked_at_step')) {
       database.exec('ALTER TABLE server_session_owners ADD COLUMN forked_at_step INTEGER');
     }
     // Claims commit together with the checkpoints of the same connection.
