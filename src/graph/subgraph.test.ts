@@ -21,6 +21,32 @@ import { END, type GraphEvent, START } from './types.ts';
 const directory = mkdtempSync(join(tmpdir(), 'yeoul-subgraph-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 
+/**
+ * Runs the research parent on a SQLite file at `path` until its subgraph's first search,
+ * where the "process dies": its storage closes and the run never goes on. The subgraph
+ * (with its call counts) is returned for a second checkpointer on the same file.
+ */
+async function crashInsideSearch(path: string, threadId: string) {
+  const first = new SqliteCheckpointer({ path });
+  let reached: () => void = () => {};
+  const crashed = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  let crashes = 1;
+  const sub = researchSubgraph({
+    onSearch: async () => {
+      if (crashes === 0) return;
+      crashes -= 1;
+      await first.close();
+      reached();
+      await new Promise(() => {});
+    },
+  });
+  void researchParent(sub.graph, first).graph.run({ topic: 'tides' }, { threadId });
+  await crashed;
+  return sub;
+}
+
 describe('subgraphs', () => {
   for (const compiled of [false, true]) {
     it(`passes shared channels in and its updates out, keeping its own inside (${compiled ? 'compiled' : 'uncompiled'})`, async () => {
@@ -165,26 +191,8 @@ describe('subgraphs', () => {
 
   it('resumes after a crash inside the subgraph, re-running only what had not finished (SQLite)', async () => {
     const path = join(directory, 'crash.sqlite');
-    const first = new SqliteCheckpointer({ path });
-    let reached: () => void = () => {};
-    const crashed = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    let crashes = 1;
-    const sub = researchSubgraph({
-      onSearch: async () => {
-        if (crashes === 0) return;
-        crashes -= 1;
-        // The process "dies" here: its storage closes and the run never goes on.
-        await first.close();
-        reached();
-        await new Promise(() => {});
-      },
-    });
     // The subgraph's search has run once before the crash and is not counted again below.
-    const before = researchParent(sub.graph, first);
-    void before.graph.run({ topic: 'tides' }, { threadId: 'c' });
-    await crashed;
+    const sub = await crashInsideSearch(path, 'c');
     const second = new SqliteCheckpointer({ path });
     try {
       const { graph, calls } = researchParent(sub.graph, second);
@@ -398,23 +406,7 @@ describe('retention with subgraphs', () => {
 describe('a new input taking over a run a dead process left inside a subgraph', () => {
   it('ends the subgraph run too, so no thread stays running', async () => {
     const path = join(directory, 'takeover.sqlite');
-    const first = new SqliteCheckpointer({ path });
-    let reached: () => void = () => {};
-    const crashed = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    let crashes = 1;
-    const sub = researchSubgraph({
-      onSearch: async () => {
-        if (crashes === 0) return;
-        crashes -= 1;
-        await first.close();
-        reached();
-        await new Promise(() => {});
-      },
-    });
-    void researchParent(sub.graph, first).graph.run({ topic: 'tides' }, { threadId: 't' });
-    await crashed;
+    const sub = await crashInsideSearch(path, 't');
     const second = new SqliteCheckpointer({ path });
     try {
       const { graph } = researchParent(sub.graph, second);
