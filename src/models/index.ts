@@ -29,6 +29,7 @@ export {
   countTokens,
   countTokensOver,
   fitToBudget,
+  loadTokenizer,
   messageTokens,
   tokenBound,
   truncateToTokens,

@@ -7,13 +7,22 @@ type Tokenizer = typeof import('gpt-tokenizer');
 let loadedTokenizer: Tokenizer | undefined;
 
 /**
- * gpt-tokenizer, loaded on the first exact count: its o200k tables cost a process about
- * 65 MB of resident memory, and a turn whose texts fit their budgets by their byte length
- * alone (see `tokenBound`) never needs them.
+ * gpt-tokenizer, loaded on the first exact count (or by `loadTokenizer`): its o200k tables
+ * cost a process about 65 MB of resident memory, and a turn whose texts fit their budgets by
+ * their byte length alone (see `tokenBound`) never needs them.
  */
 function tokenizer(): Tokenizer {
   loadedTokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as Tokenizer;
   return loadedTokenizer;
+}
+
+/**
+ * Loads the tokenizer now. Loading takes the event loop for 0.3–1 s, so a server does it
+ * before it listens: the first long conversation must not stall every request in flight
+ * (and, with several instances, let another instance's later requests overtake them).
+ */
+export function loadTokenizer(): void {
+  tokenizer();
 }
 
 /**

@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { createId, yeoulVersion } from '../core/index.ts';
+import { loadTokenizer } from '../models/index.ts';
 import { createLogger } from './create-logger.ts';
 import type { Runtime } from './create-runtime.ts';
 import { errorResponse, HttpError } from './http-error.ts';
@@ -57,6 +58,8 @@ export async function startServer(
   options: { port?: number; host?: string; logger?: false | Logger } = {},
 ): Promise<RunningServer> {
   const config = runtime.config;
+  // Before listening: loading it later would stall the requests in flight (see loadTokenizer).
+  loadTokenizer();
   const host = options.host ?? config.host;
   const port = options.port ?? config.port;
   if (config.apiKeys.length === 0 && !loopbackHosts.has(host)) {
