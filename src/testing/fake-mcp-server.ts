@@ -36,7 +36,11 @@ export async function runFakeMcpServer(mode: string): Promise<void> {
     process.exit(3);
   }
   if (mode === 'hang') {
+    // Never answers, but goes when its client does (stdin closed), as a real server would:
+    // a test run must not leave it behind.
     process.stdin.resume();
+    process.stdin.on('end', () => process.exit(0));
+    process.stdin.on('close', () => process.exit(0));
     setInterval(() => undefined, 60_000);
     return;
   }
