@@ -25,11 +25,6 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     return id;
   };
 
-  /** Where a session was forked from (`{}` when it is not a fork), as the API names it. */
-  const originOf = (state: { forkedFrom?: { threadId: string; step: number } } | undefined) =>
-    state?.forkedFrom
-      ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
-      : {};
   app.get('/api/sessions', async (request) => {
     const owner = context.ownerOf(request);
     const threads = new Map(
@@ -87,7 +82,9 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       status: state.status,
       running: runner.isRunning(id),
       updatedAt: new Date(state.updatedAt).toISOString(),
-      ...originOf(state),
+      ...(state.forkedFrom
+        ? { forkedFrom: { sessionId: state.forkedFrom.threadId, step: state.forkedFrom.step } }
+        : {}),
     };
   });
 
