@@ -52,7 +52,11 @@ describe('web console: feedback and the Evals view (offline model, real browser)
     );
     await first.getByTestId('feedback-up').click();
     await saved;
-    assert.equal(await first.getByTestId('feedback-up').getAttribute('aria-pressed'), 'true');
+    // The response can arrive before the component has re-rendered: wait for the pressed state.
+    await waitUntil(
+      async () => (await first.getByTestId('feedback-up').getAttribute('aria-pressed')) === 'true',
+      'the 👍 shown as pressed',
+    );
     const second = await ask(page, '안녕하세요');
     assert.equal(await first.getByTestId('feedback-down').isDisabled(), true);
     const again = page.waitForResponse(
@@ -60,7 +64,11 @@ describe('web console: feedback and the Evals view (offline model, real browser)
     );
     await second.getByTestId('feedback-down').click();
     await again;
-    assert.equal(await second.getByTestId('feedback-down').getAttribute('aria-pressed'), 'true');
+    await waitUntil(
+      async () =>
+        (await second.getByTestId('feedback-down').getAttribute('aria-pressed')) === 'true',
+      'the 👎 shown as pressed',
+    );
   });
 
   it('lists runs, shows an opened run’s items with scores, two runs side by side, and opens an item’s session', async () => {
