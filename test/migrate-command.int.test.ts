@@ -26,7 +26,7 @@ describe('yeoul migrate', () => {
     assert.equal(applied.code, 0, applied.stderr);
     assert.match(
       applied.stdout,
-      /applied \d+ migrations to 127\.0\.0\.1:\d+\/yeoul_\d+: 100 knowledge_base, 101 knowledge_index_outbox, 200 graph_segments, 201 graph_running_threads, 202 graph_append_in_one_statement, 300 server_sessions/,
+      /applied \d+ migrations to 127\.0\.0\.1:\d+\/yeoul_\d+: 100 knowledge_base, 101 knowledge_index_outbox, 200 graph_segments, 201 graph_running_threads, 202 graph_append_in_one_statement, 203 graph_append_rows, 300 server_sessions/,
     );
     const again = await runYeoul(['migrate'], { env });
     assert.match(again.stdout, /is up to date \(\d+ migrations\)/);

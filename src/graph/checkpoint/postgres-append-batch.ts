@@ -16,16 +16,50 @@ interface PendingAppend {
 }
 
 const appendSql = {
-  name: 'yeoul_graph_append',
-  text: 'SELECT yeoul_graph_append($1, $2, $3, $4, $5, $6, $7, $8) AS appended',
+  name: 'yeoul_graph_append_rows',
+  text: 'SELECT yeoul_graph_append_rows($1, $2, $3, $4, $5, $6, $7, $8, $9) AS appended',
 };
+
+/** Entries that go in one tail row: consecutive entries of one run of one thread. */
+interface Row {
+  first: CheckpointEntry;
+  last: CheckpointEntry;
+  /** Its entries, first to last, and their lines. */
+  entries: CheckpointEntry[];
+  lines: string[];
+}
+
+/**
+ * The rows of a call: consecutive entries of one run of a thread (a run in async or exit
+ * durability hands its steps over together, interleaved with other threads' in a busy
+ * server) share a row, one insert on the server instead of one each. A thread's rows keep
+ * the order its entries came in.
+ */
+function rowsOf(entries: readonly CheckpointEntry[]): Row[] {
+  const rows: Row[] = [];
+  const lastRow = new Map<string, Row>();
+  for (const entry of entries) {
+    const row = lastRow.get(entry.threadId);
+    if (row !== undefined && row.last.runId === entry.runId && row.last.seq + 1 === entry.seq) {
+      row.last = entry;
+      row.entries.push(entry);
+      row.lines.push(entryLine(entry));
+    } else {
+      const started = { first: entry, last: entry, entries: [entry], lines: [entryLine(entry)] };
+      rows.push(started);
+      lastRow.set(entry.threadId, started);
+    }
+  }
+  return rows;
+}
 
 /**
  * Group commit for PostgreSQL: entries appended in the same turn of the event loop (steps of
- * concurrent runs) go to the server in one call of `yeoul_graph_append`, one statement and one
- * commit, and each caller's promise settles once it has committed. A conflicting entry fails
- * alone (the function reports it instead of raising); should the whole call fail for another
- * reason, its entries are tried one by one so that only the faulty one fails.
+ * concurrent runs) go to the server in one call of `yeoul_graph_append_rows`, one statement and
+ * one commit (consecutive entries of one run in one row), and each caller's promise settles
+ * once it has committed. A conflicting entry fails alone (the function reports it instead of
+ * raising); should the whole call fail for another reason, its entries are tried one by one so
+ * that only the faulty one fails.
  *
  * Entries of one thread are committed in the order given, even when the caller does not wait
  * between them (a run in `async` durability): while a call holds a thread's entries, its
@@ -137,23 +171,31 @@ export class PostgresAppendBatch {
     return lost;
   }
 
+  /** Sends `entries` in one call; the outcome of each (true: appended, false: a conflict). */
   async #call(entries: CheckpointEntry[]): Promise<boolean[]> {
-    const { rows } = await this.#pool.query<{ appended: boolean[] }>({
+    const rows = rowsOf(entries);
+    const result = await this.#pool.query<{ appended: boolean[] }>({
       ...appendSql,
       values: [
-        entries.map((entry) => entry.threadId),
-        entries.map((entry) => entry.seq),
-        entries.map((entry) => entry.status),
-        entries.map((entry) => entry.runId),
-        entries.map((entry) => entry.createdAt),
-        entries.map(entryLine),
+        rows.map((row) => row.first.threadId),
+        rows.map((row) => row.first.seq),
+        rows.map((row) => row.last.seq),
+        rows.map((row) => row.last.status),
+        rows.map((row) => row.first.runId),
+        rows.map((row) => row.last.createdAt),
+        rows.map((row) => row.lines.join('\n')),
         segmentSealBytes,
         // A run's last entry (its answer, its pause) waits for the disk; steps before it need
         // only survive this process, which any commit does.
         this.#waitForEveryStep || entries.some((entry) => entry.status !== 'running'),
       ],
     });
-    return rows[0]?.appended ?? [];
+    const appended = result.rows[0]?.appended ?? [];
+    const outcomes = new Map<CheckpointEntry, boolean>();
+    rows.forEach((row, index) => {
+      for (const entry of row.entries) outcomes.set(entry, appended[index] === true);
+    });
+    return entries.map((entry) => outcomes.get(entry) === true);
   }
 }
 

@@ -84,6 +84,79 @@ describe('postgres checkpointer', () => {
     await checkpointer.close();
   });
 
+  it('stores a run’s consecutive entries of one group in one row, appended whole or not at all', async () => {
+    const checkpointer = await PostgresCheckpointer.open(pool);
+    const rowsOf = async (threadId: string) =>
+      (
+        await pool.query<{ first_seq: number; last_seq: number; status: string }>(
+          'SELECT first_seq, last_seq, status FROM graph_segments WHERE thread_id = $1 ORDER BY first_seq',
+          [threadId],
+        )
+      ).rows.map((row) => `${row.first_seq}-${row.last_seq} ${row.status}`);
+    const running = async () =>
+      (await checkpointer.listThreads({ status: 'running' }))
+        .map((info) => info.threadId)
+        .filter((threadId) => threadId.startsWith('rows-'));
+    // Interleaved threads, as a group of concurrent async runs hands them over.
+    const first = [
+      entryFor('rows-a', 1),
+      entryFor('rows-a', 2),
+      entryFor('rows-b', 1),
+      entryFor('rows-a', 3, { status: 'done', next: null }),
+      entryFor('rows-b', 2),
+      entryFor('rows-b', 3, { runId: 'run-2' }),
+    ];
+    await Promise.all(first.map((entry) => checkpointer.append(entry)));
+    assert.deepEqual(await rowsOf('rows-a'), ['1-3 done']);
+    // rows-b's entries 1 and 2 are one row though rows-a's came between; run-2's starts another.
+    assert.deepEqual(await rowsOf('rows-b'), ['1-2 running', '3-3 running']);
+    assert.deepEqual(
+      (await checkpointer.read('rows-a')).entries,
+      first.filter((entry) => entry.threadId === 'rows-a'),
+    );
+    assert.deepEqual((await checkpointer.read('rows-b', 1)).entries, first.slice(4));
+    assert.deepEqual(await running(), ['rows-b']);
+    // A run started and finished in one row leaves the set of running threads alone.
+    await Promise.all(
+      [1, 2, 3].map((seq) =>
+        checkpointer.append(
+          entryFor('rows-c', seq, seq === 3 ? { status: 'done', next: null } : {}),
+        ),
+      ),
+    );
+    assert.deepEqual(await rowsOf('rows-c'), ['1-3 done']);
+    assert.deepEqual(await running(), ['rows-b']);
+    // Another writer took seq 4 of rows-b: the whole row 4–6 of run-3 fails, and nothing of it stays.
+    await checkpointer.append(entryFor('rows-b', 4, { runId: 'other' }));
+    const results = await Promise.allSettled(
+      [4, 5, 6].map((seq) => checkpointer.append(entryFor('rows-b', seq, { runId: 'run-3' }))),
+    );
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
+    assert.equal((results[0] as PromiseRejectedResult).reason.code, 'checkpoint_conflict');
+    assert.deepEqual(await rowsOf('rows-b'), ['1-2 running', '3-3 running', '4-4 running']);
+    // Rows of several entries seal like any others, and read back exactly.
+    const long = Array.from({ length: 240 }, (_, index) =>
+      entryFor('rows-long', index + 1, {
+        update: { messages: [{ id: `m${index}`, content: `메시지 ${index} `.repeat(10) }] },
+      }),
+    );
+    for (let index = 0; index < long.length; index += 6) {
+      await Promise.all(long.slice(index, index + 6).map((entry) => checkpointer.append(entry)));
+    }
+    const sealed = await pool.query<{ sealed: number; rows: number }>(
+      "SELECT count(*) FILTER (WHERE sealed)::int AS sealed, count(*)::int AS rows FROM graph_segments WHERE thread_id = 'rows-long'",
+    );
+    assert.ok((sealed.rows[0]?.sealed ?? 0) >= 2, 'sealed');
+    assert.deepEqual((await checkpointer.read('rows-long')).entries, long);
+    for (const after of [0, 5, 6, 7, 100, 239, 240]) {
+      assert.deepEqual((await checkpointer.read('rows-long', after)).entries, long.slice(after));
+    }
+    await checkpointer.close();
+  });
+
   it('lets exactly one of two instances write a step both race for', async () => {
     const [first, second] = [
       await PostgresCheckpointer.open(pool),

@@ -57,6 +57,13 @@ const readSql = {
     ORDER BY first_seq`,
 };
 
+// The whole thread (a read from the start: the base, if any, and every segment).
+const readAllSql = {
+  name: 'yeoul_graph_read_all',
+  text: `SELECT first_seq, last_seq, updated_at, data FROM graph_segments
+    WHERE thread_id = $1 ORDER BY first_seq`,
+};
+
 // Each thread's last segment, found by skipping through the primary key thread by thread.
 const threadsSql = `
 WITH RECURSIVE threads AS (
@@ -190,7 +197,11 @@ export class PostgresCheckpointer implements Checkpointer {
   async read(threadId: string, afterSeq = 0): Promise<ThreadLog> {
     let rows: SegmentRow[];
     try {
-      rows = (await this.pool.query<SegmentRow>({ ...readSql, values: [threadId, afterSeq] })).rows;
+      rows = (
+        afterSeq === 0
+          ? await this.pool.query<SegmentRow>({ ...readAllSql, values: [threadId] })
+          : await this.pool.query<SegmentRow>({ ...readSql, values: [threadId, afterSeq] })
+      ).rows;
     } catch (error) {
       throw toStoreError(error, poolTarget(this.pool));
     }
