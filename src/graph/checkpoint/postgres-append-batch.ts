@@ -15,9 +15,50 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
-const appendSql = {
+const appendRowsSql = {
   name: 'yeoul_graph_append_rows',
   text: 'SELECT yeoul_graph_append_rows($1, $2, $3, $4, $5, $6, $7, $8, $9) AS appended',
+};
+
+// One row in one statement, without the function's per-call cost (a sync step, the most
+// common call): the row is inserted when its first seq is the thread's next and it does not
+// fill the tail up to a seal (those go to the function, which seals); the set of running
+// threads changes with the thread's status. `set_config` is evaluated before the insert reads
+// `cfg`, so the commit waits for the WAL only when $8 says so.
+const appendOneSql = {
+  name: 'yeoul_graph_append_one',
+  text: `WITH cfg AS (
+    SELECT set_config('synchronous_commit', CASE WHEN $8::boolean THEN 'on' ELSE 'off' END, true) AS v
+  ),
+  last AS (
+    SELECT last_seq, pending, status FROM graph_segments
+    WHERE thread_id = $1 ORDER BY first_seq DESC LIMIT 1
+  ),
+  tail AS (
+    SELECT coalesce((SELECT last_seq FROM last), 0) + 1 = $2 AS in_order,
+      coalesce((SELECT pending FROM last), 0) + octet_length($7) + 1 AS pending
+  ),
+  ins AS (
+    INSERT INTO graph_segments
+      (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
+    SELECT $1, $2, $3, $6, tail.pending, false, $4, $5, $7 FROM tail, cfg
+    WHERE tail.in_order AND tail.pending < $9 AND cfg.v IS NOT NULL
+    ON CONFLICT DO NOTHING
+    RETURNING status
+  ),
+  joined AS (
+    INSERT INTO graph_running_threads (thread_id)
+    SELECT $1 FROM ins
+    WHERE ins.status = 'running' AND (SELECT status FROM last) IS DISTINCT FROM 'running'
+    ON CONFLICT DO NOTHING
+  ),
+  left_set AS (
+    DELETE FROM graph_running_threads
+    WHERE thread_id = $1 AND (SELECT status FROM last) = 'running'
+      AND EXISTS (SELECT 1 FROM ins WHERE ins.status <> 'running')
+  )
+  SELECT EXISTS (SELECT 1 FROM ins) AS appended,
+    (SELECT in_order AND pending >= $9 FROM tail) AS seals`,
 };
 
 /** Entries that go in one tail row: consecutive entries of one run of one thread. */
@@ -174,8 +215,43 @@ export class PostgresAppendBatch {
   /** Sends `entries` in one call; the outcome of each (true: appended, false: a conflict). */
   async #call(entries: CheckpointEntry[]): Promise<boolean[]> {
     const rows = rowsOf(entries);
+    // A run's last entry (its answer, its pause) waits for the disk; steps before it need
+    // only survive this process, which any commit does.
+    const wait = this.#waitForEveryStep || entries.some((entry) => entry.status !== 'running');
+    const appended =
+      rows.length === 1 && rows[0] !== undefined
+        ? [await this.#appendOne(rows[0], wait)]
+        : await this.#appendRows(rows, wait);
+    const outcomes = new Map<CheckpointEntry, boolean>();
+    rows.forEach((row, index) => {
+      for (const entry of row.entries) outcomes.set(entry, appended[index] === true);
+    });
+    return entries.map((entry) => outcomes.get(entry) === true);
+  }
+
+  /** One row in one statement; the function when it seals the thread's tail. */
+  async #appendOne(row: Row, wait: boolean): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ appended: boolean; seals: boolean }>({
+      ...appendOneSql,
+      values: [
+        row.first.threadId,
+        row.first.seq,
+        row.last.seq,
+        row.last.status,
+        row.first.runId,
+        row.last.createdAt,
+        row.lines.join('\n'),
+        wait,
+        segmentSealBytes,
+      ],
+    });
+    if (rows[0]?.seals === true) return (await this.#appendRows([row], wait))[0] === true;
+    return rows[0]?.appended === true;
+  }
+
+  async #appendRows(rows: Row[], wait: boolean): Promise<boolean[]> {
     const result = await this.#pool.query<{ appended: boolean[] }>({
-      ...appendSql,
+      ...appendRowsSql,
       values: [
         rows.map((row) => row.first.threadId),
         rows.map((row) => row.first.seq),
@@ -185,17 +261,10 @@ export class PostgresAppendBatch {
         rows.map((row) => row.last.createdAt),
         rows.map((row) => row.lines.join('\n')),
         segmentSealBytes,
-        // A run's last entry (its answer, its pause) waits for the disk; steps before it need
-        // only survive this process, which any commit does.
-        this.#waitForEveryStep || entries.some((entry) => entry.status !== 'running'),
+        wait,
       ],
     });
-    const appended = result.rows[0]?.appended ?? [];
-    const outcomes = new Map<CheckpointEntry, boolean>();
-    rows.forEach((row, index) => {
-      for (const entry of row.entries) outcomes.set(entry, appended[index] === true);
-    });
-    return entries.map((entry) => outcomes.get(entry) === true);
+    return result.rows[0]?.appended ?? [];
   }
 }
 

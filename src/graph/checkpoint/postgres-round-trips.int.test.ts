@@ -30,10 +30,11 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   pool.query = ((...args: Parameters<typeof query>) => {
     const [first] = args as unknown as [string | { name?: string; text: string }];
     const text = typeof first === 'string' ? first : (first.name ?? first.text);
-    // A read from the start and a read past what this instance holds are one round trip each.
+    // Counted by kind: a read from the start or past what this instance holds, and an append
+    // of one row (one statement) or of several (the function), are one round trip each.
     // The heartbeat's timer is not part of a run.
     if (!text.includes('graph_instances'))
-      sent.push(text === 'yeoul_graph_read_all' ? 'yeoul_graph_read' : text);
+      sent.push(text.replace(/^(yeoul_graph_read|yeoul_graph_append)_.*$/, '$1'));
     return query(...args);
   }) as typeof pool.query;
   try {
@@ -44,7 +45,7 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   return sent;
 }
 
-const appends = (count: number) => Array.from({ length: count }, () => 'yeoul_graph_append_rows');
+const appends = (count: number) => Array.from({ length: count }, () => 'yeoul_graph_append');
 
 describe('postgres round trips per step', () => {
   it('costs a 5-step sync invoke one round trip per stored entry and no read, new thread or not', async () => {
@@ -76,7 +77,7 @@ describe('postgres round trips per step', () => {
       for (const turn of [1, 2]) {
         assert.deepEqual(
           await statementsOf(() => graph.invoke(chatFixtureInput(turn), { threadId })),
-          ['yeoul_graph_read', 'yeoul_graph_append_rows'],
+          ['yeoul_graph_read', 'yeoul_graph_append'],
         );
       }
       // Each invoke's six entries went in one row (one insert on the server).
@@ -120,7 +121,7 @@ describe('postgres round trips per step', () => {
     await there.invoke(chatFixtureInput(2), { threadId: 'moved' });
     // `here` still holds the thread after turn 1: its input append conflicts, then it reads.
     const sent = await statementsOf(() => here.invoke(chatFixtureInput(3), { threadId: 'moved' }));
-    assert.deepEqual(sent, ['yeoul_graph_append_rows', 'yeoul_graph_read', ...appends(6)]);
+    assert.deepEqual(sent, ['yeoul_graph_append', 'yeoul_graph_read', ...appends(6)]);
     const state = await here.getState('moved');
     assert.deepEqual(
       state?.values.messages
