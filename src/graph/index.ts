@@ -24,6 +24,7 @@ export type {
   Checkpointer,
   EntryKind,
   EntryPayload,
+  ListThreadsOptions,
   PendingInterrupt,
   RunStatus,
   Task,

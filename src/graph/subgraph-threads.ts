@@ -122,16 +122,20 @@ export async function deleteSubgraphThreads(
   checkpointer: Checkpointer,
   onlyRuns?: ReadonlySet<string>,
 ): Promise<void> {
-  const prefixes = [...subgraphs.keys()].map((name) => `${threadId}#${name}@`);
-  for (const thread of await checkpointer.listThreads()) {
-    const prefix = prefixes.find((candidate) => thread.threadId.startsWith(candidate));
-    if (prefix === undefined) continue;
-    if (onlyRuns !== undefined) {
-      // `<run>.<step>.<task>` after the prefix, then `#…` for a subgraph nested in it.
-      const own = /^(.*)\.\d+\.\d+$/.exec(thread.threadId.slice(prefix.length).split('#')[0] ?? '');
-      if (own === null || !onlyRuns.has(own[1] as string)) continue;
+  for (const name of subgraphs.keys()) {
+    const prefix = `${threadId}#${name}@`;
+    for (const thread of await checkpointer.listThreads({ prefix })) {
+      // A checkpointer written before `prefix` existed gives every thread.
+      if (!thread.threadId.startsWith(prefix)) continue;
+      if (onlyRuns !== undefined) {
+        // `<run>.<step>.<task>` after the prefix, then `#…` for a subgraph nested in it.
+        const own = /^(.*)\.\d+\.\d+$/.exec(
+          thread.threadId.slice(prefix.length).split('#')[0] ?? '',
+        );
+        if (own === null || !onlyRuns.has(own[1] as string)) continue;
+      }
+      await checkpointer.deleteThread(thread.threadId);
     }
-    await checkpointer.deleteThread(thread.threadId);
   }
 }
 
@@ -146,10 +150,10 @@ export async function endSubgraphRuns(
   checkpointer: Checkpointer,
   reason: string,
 ): Promise<void> {
-  for (const thread of await checkpointer.listThreads()) {
-    if (thread.status !== 'interrupted' && thread.status !== 'running') continue;
-    for (const [name, subgraph] of subgraphs) {
-      const prefix = `${threadId}#${name}@${runId}.`;
+  for (const [name, subgraph] of subgraphs) {
+    const prefix = `${threadId}#${name}@${runId}.`;
+    for (const thread of await checkpointer.listThreads({ prefix })) {
+      if (thread.status !== 'interrupted' && thread.status !== 'running') continue;
       // Its own subgraph runs only: those nested in them are ended by their own graph.
       if (thread.threadId.startsWith(prefix) && !thread.threadId.includes('#', prefix.length)) {
         await subgraph.bound(checkpointer).abandon(thread.threadId, reason);

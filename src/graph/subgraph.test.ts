@@ -248,6 +248,26 @@ describe('subgraphs', () => {
     assert.deepEqual(await checkpointer.listThreads(), []);
   });
 
+  it('finds its threads by prefix when deleting or abandoning, never by listing every thread', async () => {
+    const checkpointer = new MemoryCheckpointer();
+    const listed: Array<string | undefined> = [];
+    const listThreads = checkpointer.listThreads.bind(checkpointer);
+    checkpointer.listThreads = (options) => {
+      listed.push(options?.prefix);
+      return listThreads(options);
+    };
+    const { graph } = researchParent(researchSubgraph({ ask: true }).graph, checkpointer);
+    await graph.run({ topic: 'tides' }, { threadId: 'p' });
+    await graph.abandon('p', 'nobody answered');
+    await graph.deleteThread('p');
+    assert.ok(listed.length >= 2, `${listed.length} listings`);
+    assert.ok(
+      listed.every((prefix) => prefix?.startsWith('p#research@')),
+      `listed with ${JSON.stringify(listed)}`,
+    );
+    assert.deepEqual(await listThreads(), []);
+  });
+
   it('draws a subgraph as a nested block', () => {
     const inner = new StateGraph(researchSchema)
       .addNode('search', () => undefined)

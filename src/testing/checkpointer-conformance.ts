@@ -169,6 +169,59 @@ export function checkpointerConformance(
       );
     });
 
+    it('lists the threads whose id starts with a prefix, and only those', async () => {
+      const ids = [
+        's#research@r1.1.0',
+        's#research@r1.1.0#inner@r9.1.0',
+        's#research@r2.3.1',
+        's#researchX',
+        's#reporter@r1.1.0',
+        's',
+        'sA',
+        't#research@r1.1.0',
+        '세션#research@r1.1.0',
+        '세션#research@r1.1.0#a',
+        '세션#researcH',
+      ];
+      for (const [index, threadId] of ids.entries()) {
+        await checkpointer.append(
+          entryFor(
+            threadId,
+            1,
+            index % 2 === 0
+              ? { createdAt: 100 + index }
+              : { status: 'done', next: null, createdAt: 100 + index },
+          ),
+        );
+      }
+      const listed = async (prefix: string, status?: 'running' | 'done') =>
+        (await checkpointer.listThreads({ prefix, ...(status ? { status } : {}) })).map(
+          (info) => info.threadId,
+        );
+      assert.deepEqual(await listed('s#research@'), [
+        's#research@r2.3.1',
+        's#research@r1.1.0#inner@r9.1.0',
+        's#research@r1.1.0',
+      ]);
+      assert.deepEqual(await listed('s#research@r1.'), [
+        's#research@r1.1.0#inner@r9.1.0',
+        's#research@r1.1.0',
+      ]);
+      assert.deepEqual(await listed('s#research@', 'running'), [
+        's#research@r2.3.1',
+        's#research@r1.1.0',
+      ]);
+      assert.deepEqual(await listed('세션#research@r1.1.0'), [
+        '세션#research@r1.1.0#a',
+        '세션#research@r1.1.0',
+      ]);
+      // A prefix ending in a character past ASCII has no range bound: the same answer.
+      const korean = ['세션#researcH', '세션#research@r1.1.0#a', '세션#research@r1.1.0'];
+      assert.deepEqual(await listed('세션'), korean);
+      assert.deepEqual(await listed('세'), korean);
+      assert.deepEqual(await listed('nothing'), []);
+    });
+
     it('keeps a paused run: its owner, its open questions and its answers', async () => {
       const interrupts = [
         { id: 'i-1', key: 'call-1', node: 'tools', value: { tool: 'write_file' }, createdAt: 7 },

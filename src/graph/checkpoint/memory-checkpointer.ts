@@ -3,7 +3,7 @@ import { newInstanceId } from './host-identity.ts';
 import type {
   CheckpointEntry,
   Checkpointer,
-  RunStatus,
+  ListThreadsOptions,
   ThreadInfo,
   ThreadLog,
   ThreadSnapshot,
@@ -83,9 +83,10 @@ export class MemoryCheckpointer implements Checkpointer {
     this.#threads.delete(threadId);
   }
 
-  async listThreads(options: { status?: RunStatus } = {}): Promise<ThreadInfo[]> {
+  async listThreads(options: ListThreadsOptions = {}): Promise<ThreadInfo[]> {
     const infos: ThreadInfo[] = [];
-    for (const thread of this.#threads.values()) {
+    for (const [threadId, thread] of this.#threads) {
+      if (options.prefix !== undefined && !threadId.startsWith(options.prefix)) continue;
       if (options.status === undefined || thread.last.status === options.status) {
         infos.push({ ...thread.last });
       }

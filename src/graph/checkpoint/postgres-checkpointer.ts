@@ -10,13 +10,15 @@ import {
 import { defaultLeaseMs, hostIdentity, newInstanceId, processExists } from './host-identity.ts';
 import { PostgresAppendBatch } from './postgres-append-batch.ts';
 import { segmentEntries } from './segment-lines.ts';
-import type {
-  CheckpointEntry,
-  Checkpointer,
-  RunStatus,
-  ThreadInfo,
-  ThreadLog,
-  ThreadSnapshot,
+import {
+  type CheckpointEntry,
+  type Checkpointer,
+  type ListThreadsOptions,
+  prefixEnd,
+  type RunStatus,
+  type ThreadInfo,
+  type ThreadLog,
+  type ThreadSnapshot,
 } from './types.ts';
 
 /** How a PostgreSQL checkpointer keeps its heartbeat, and how durable each step is. */
@@ -78,6 +80,13 @@ SELECT last.* FROM threads t CROSS JOIN LATERAL (
 ) last
 WHERE t.thread_id IS NOT NULL AND ($1::text IS NULL OR last.status = $1)
 ORDER BY last.updated_at DESC, last.thread_id`;
+
+// The threads whose id is in a range (those starting with a prefix), through the primary key.
+const threadsBetweenSql = `
+SELECT DISTINCT ON (thread_id) thread_id, last_seq, status, run_id, updated_at
+FROM graph_segments
+WHERE thread_id >= $1 AND ($2::text IS NULL OR thread_id < $2)
+ORDER BY thread_id, first_seq DESC`;
 
 // The running threads, from the set the triggers of migration 201 keep: as many lookups as
 // threads run, however many are stored.
@@ -261,18 +270,25 @@ export class PostgresCheckpointer implements Checkpointer {
     await queryPostgres(this.pool, 'DELETE FROM graph_segments WHERE thread_id = $1', [threadId]);
   }
 
-  async listThreads(options: { status?: RunStatus } = {}): Promise<ThreadInfo[]> {
+  async listThreads(options: ListThreadsOptions = {}): Promise<ThreadInfo[]> {
+    const { prefix, status } = options;
+    if (prefix !== undefined) {
+      const { rows } = await queryPostgres<ThreadRow>(this.pool, threadsBetweenSql, [
+        prefix,
+        prefixEnd(prefix) ?? null,
+      ]);
+      return threadInfos(
+        rows.filter(
+          (row) =>
+            row.thread_id.startsWith(prefix) && (status === undefined || row.status === status),
+        ),
+      ).sort((a, b) => b.updatedAt - a.updatedAt || (a.threadId < b.threadId ? -1 : 1));
+    }
     const { rows } =
-      options.status === 'running'
+      status === 'running'
         ? await queryPostgres<ThreadRow>(this.pool, runningThreadsSql)
-        : await queryPostgres<ThreadRow>(this.pool, threadsSql, [options.status ?? null]);
-    return rows.map((row) => ({
-      threadId: row.thread_id,
-      lastSeq: row.last_seq,
-      status: row.status,
-      runId: row.run_id,
-      updatedAt: Number(row.updated_at),
-    }));
+        : await queryPostgres<ThreadRow>(this.pool, threadsSql, [status ?? null]);
+    return threadInfos(rows);
   }
 
   /** Stops the heartbeat and removes it (this instance's runs are seen as interrupted at once). */
@@ -290,4 +306,14 @@ export class PostgresCheckpointer implements Checkpointer {
     ).catch(() => undefined);
     if (this.#ownsPool) await this.pool.end();
   }
+}
+
+function threadInfos(rows: readonly ThreadRow[]): ThreadInfo[] {
+  return rows.map((row) => ({
+    threadId: row.thread_id,
+    lastSeq: row.last_seq,
+    status: row.status,
+    runId: row.run_id,
+    updatedAt: Number(row.updated_at),
+  }));
 }

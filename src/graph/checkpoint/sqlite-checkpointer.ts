@@ -6,13 +6,14 @@ import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts'
 import { defaultLeaseMs, hostIdentity, newInstanceId, processExists } from './host-identity.ts';
 import { prepareSchema, prepareSchemaPageSize, seqSpan } from './sqlite-checkpoint-schema.ts';
 import { type Anchor, decodeEntry, encodeEntry, statusCode } from './sqlite-entry-row.ts';
-import type {
-  CheckpointEntry,
-  Checkpointer,
-  RunStatus,
-  ThreadInfo,
-  ThreadLog,
-  ThreadSnapshot,
+import {
+  type CheckpointEntry,
+  type Checkpointer,
+  type ListThreadsOptions,
+  prefixEnd,
+  type ThreadInfo,
+  type ThreadLog,
+  type ThreadSnapshot,
 } from './types.ts';
 
 /** How a SQLite checkpointer opens its database. */
@@ -91,6 +92,8 @@ export class SqliteCheckpointer implements Checkpointer {
   #deleteRows: StatementSync;
   #deleteThread: StatementSync;
   #selectLasts: StatementSync;
+  #selectLastsFrom: StatementSync;
+  #selectLastsBetween: StatementSync;
   /** The anchor of the last entry this instance appended, by thread, while its run goes on. */
   #anchors = new Map<string, { seq: number; anchor: Anchor }>();
 
@@ -153,11 +156,16 @@ export class SqliteCheckpointer implements Checkpointer {
     this.#deleteUpTo = this.database.prepare('DELETE FROM graph_log WHERE key > ? AND key <= ?');
     this.#deleteRows = this.database.prepare('DELETE FROM graph_log WHERE key > ? AND key < ?');
     this.#deleteThread = this.database.prepare('DELETE FROM graph_threads WHERE thread_no = ?');
-    this.#selectLasts = this.database.prepare(`
+    const selectLasts = (where: string) =>
+      this.database.prepare(`
       SELECT t.thread_id, l.key, l.status, l.data, l.run_id, l.owner, l.created_at
       FROM graph_threads t JOIN graph_log l ON l.key = (
         SELECT max(key) FROM graph_log
-        WHERE key > t.thread_no * ${seqSpan} AND key < (t.thread_no + 1) * ${seqSpan})`);
+        WHERE key > t.thread_no * ${seqSpan} AND key < (t.thread_no + 1) * ${seqSpan})${where}`);
+    this.#selectLasts = selectLasts('');
+    // Threads by a prefix of their id, through the index of graph_threads.thread_id.
+    this.#selectLastsFrom = selectLasts(' WHERE t.thread_id >= ?');
+    this.#selectLastsBetween = selectLasts(' WHERE t.thread_id >= ? AND t.thread_id < ?');
     this.#beat = this.database.prepare(
       'INSERT OR REPLACE INTO graph_instances (instance_id, heartbeat_at, host, pid) VALUES (?, ?, ?, ?)',
     );
@@ -340,10 +348,19 @@ export class SqliteCheckpointer implements Checkpointer {
     }
   }
 
-  async listThreads(options: { status?: RunStatus } = {}): Promise<ThreadInfo[]> {
+  async listThreads(options: ListThreadsOptions = {}): Promise<ThreadInfo[]> {
     const wanted = options.status === undefined ? undefined : statusCode(options.status);
+    const { prefix } = options;
+    const end = prefix === undefined ? undefined : prefixEnd(prefix);
+    const rows =
+      prefix === undefined
+        ? this.#selectLasts.iterate()
+        : end === undefined
+          ? this.#selectLastsFrom.iterate(prefix)
+          : this.#selectLastsBetween.iterate(prefix, end);
     const threads: ThreadInfo[] = [];
-    for (const row of this.#selectLasts.iterate() as Iterable<LogRow & { thread_id: string }>) {
+    for (const row of rows as Iterable<LogRow & { thread_id: string }>) {
+      if (prefix !== undefined && !row.thread_id.startsWith(prefix)) continue;
       if (wanted !== undefined && row.status !== wanted) continue;
       const start = Math.floor(row.key / seqSpan) * seqSpan;
       const anchor =

@@ -109,6 +109,24 @@ export interface ThreadInfo {
  * passes the same conformance suite (`src/testing/index.ts`).
  * Methods are async so that a networked backend fits the same shape.
  */
+/** Which threads `listThreads` gives. */
+export interface ListThreadsOptions {
+  status?: RunStatus;
+  /** Only threads whose id starts with it, found without going through the others. */
+  prefix?: string;
+}
+
+/**
+ * The smallest string after every string that starts with `prefix` (compared by code unit,
+ * as UTF-8 bytes compare, when its last character is ASCII), for a range query on an index;
+ * undefined when there is no such bound to give (the caller then filters).
+ */
+export function prefixEnd(prefix: string): string | undefined {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (Number.isNaN(last) || last >= 0x7f) return undefined;
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
 export interface Checkpointer {
   /**
    * This instance's id. Entries the runtime commits through it carry it as `owner`, and
@@ -151,8 +169,11 @@ export interface Checkpointer {
   compact(threadId: string, snapshot: ThreadSnapshot): Promise<void>;
   /** Removes a thread and everything stored for it. */
   deleteThread(threadId: string): Promise<void>;
-  /** Every thread with its last entry's status, newest first; optionally only those with a status. */
-  listThreads(options?: { status?: RunStatus }): Promise<ThreadInfo[]>;
+  /**
+   * Every thread with its last entry's status, newest first; optionally only those with a
+   * status, or whose id starts with `prefix` (a subgraph's threads under their parent's).
+   */
+  listThreads(options?: ListThreadsOptions): Promise<ThreadInfo[]>;
   /** Releases the backend's resources and ends this instance's heartbeat. */
   close(): Promise<void>;
 }
