@@ -87,6 +87,52 @@ async function measureSteps(url: string, quick: boolean, log: Log, durability: D
   return { invokeUs, stepUs, count, durability };
 }
 
+/**
+ * The floor under any runtime that keeps `sync`'s promise on this server: six commits in a
+ * row per invoke (the input and five steps), each one plain insert of a small row through a
+ * pool like Yeoul's, the last waiting for the WAL — no read, no check, no graph. LangGraph's
+ * `sync` step ÷ this is the best `stepPostgresRatio` any implementation could reach here.
+ */
+async function measureSyncFloor(url: string, quick: boolean, log: Log) {
+  const pool = await createPostgresPool({ url: await createDatabaseOn(url, 'yeoul_bench_floor') });
+  await pool.query(
+    'CREATE TABLE floor_rows (thread_id text NOT NULL, seq integer NOT NULL, data text NOT NULL, PRIMARY KEY (thread_id, seq))',
+  );
+  const insert = {
+    name: 'floor_insert',
+    text: `WITH cfg AS (SELECT set_config('synchronous_commit', $4, true) AS v)
+      INSERT INTO floor_rows (thread_id, seq, data) SELECT $1, $2, $3 FROM cfg`,
+  };
+  const line = JSON.stringify({
+    role: 'assistant',
+    content: 'a step of about a hundred bytes, as a chat step stores',
+  });
+  const invoke = async (threadId: string) => {
+    for (let seq = 1; seq <= stepsPerInvoke + 1; seq += 1) {
+      await pool.query({
+        ...insert,
+        values: [threadId, seq, line, seq > stepsPerInvoke ? 'on' : 'off'],
+      });
+    }
+  };
+  const warmup = quick ? 10 : 100;
+  const count = quick ? 50 : 500;
+  for (let index = 0; index < warmup; index += 1) await invoke(`warm-${index}`);
+  const samples: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const start = process.hrtime.bigint();
+    await invoke(`t-${index}`);
+    samples.push(microsecondsSince(start));
+  }
+  await pool.end();
+  const invokeUs = summarize(samples);
+  const stepUs = summarize(samples.map((sample) => sample / stepsPerInvoke));
+  log(
+    `postgres sync floor (six bare commits): ${invokeUs.p50} µs/invoke p50, ${stepUs.p50} µs/step`,
+  );
+  return { invokeUs, stepUs, count, commitsPerInvoke: stepsPerInvoke + 1 };
+}
+
 async function measureStorage(url: string, log: Log) {
   const store = await openCheckpointer(await createDatabaseOn(url, 'yeoul_bench_storage'));
   const graph = buildChatFixtureGraph({ checkpointer: store.checkpointer });
@@ -161,6 +207,7 @@ export async function benchPostgres(options: {
     })();
     const steps = await measureSteps(url, quick, log, 'sync');
     const stepsAsync = await measureSteps(url, quick, log, 'async');
+    const syncFloor = await measureSyncFloor(url, quick, log);
     const storage50Turns = await measureStorage(url, log);
     const concurrentResult = await measureConcurrent(url, log);
     log('running the LangGraph.js PostgreSQL peer');
@@ -171,6 +218,7 @@ export async function benchPostgres(options: {
       stepsPerInvoke,
       postgres: steps,
       postgresAsync: stepsAsync,
+      postgresSyncFloor: syncFloor,
       storage50Turns,
       concurrent: concurrentResult,
     };
@@ -189,6 +237,10 @@ export async function benchPostgres(options: {
         stepPostgresAsync,
         // How the ratio was taken before issue 26 (our sync against LangGraph's default, async).
         stepPostgresSyncVsTheirAsync: ratio(langgraph.postgresAsync.stepUs.p50, steps.stepUs.p50),
+        // The best stepPostgresRatio this server allows: LangGraph's sync step ÷ the floor's,
+        // and how far above that floor Yeoul's sync step is.
+        stepPostgresAtSyncFloor: ratio(langgraph.postgres.stepUs.p50, syncFloor.stepUs.p50),
+        syncOverFloor: ratio(steps.stepUs.p50, syncFloor.stepUs.p50),
         storage50TurnsPostgresRows,
         storage50TurnsPostgresDisk: ratio(langgraph.storage50Turns.bytes, storage50Turns.bytes),
       },
