@@ -145,6 +145,96 @@ CREATE TRIGGER graph_segments_forget_running AFTER DELETE ON graph_segments
   FOR EACH STATEMENT EXECUTE FUNCTION yeoul_graph_forget_running();
 `;
 
+/**
+ * The append function of migrations 202 and 203, which differ only in name and parameters:
+ * 202's takes one entry per element, 203's a row of entries from `p_seqs[i]` to
+ * `p_last_seqs[i]`. 202's text must stay byte for byte as shipped (its checksum is tested).
+ */
+function appendFunctionSql(head: string, lastSeqs: string): string {
+  return `${head}) RETURNS boolean[] LANGUAGE plpgsql AS $$
+DECLARE
+  appended boolean[] := '{}';
+  failed_runs text[] := '{}';
+  run_key text;
+  last_first integer;
+  last_seq_now integer;
+  last_pending integer;
+  last_status text;
+  tail_pending integer;
+  changed integer;
+  sealed_now boolean;
+  merged_first integer;
+  merged_last integer;
+  merged_data text;
+  merged_status text;
+  merged_run text;
+  merged_time bigint;
+BEGIN
+  IF NOT p_wait THEN
+    PERFORM set_config('synchronous_commit', 'off', true);
+  END IF;
+  FOR i IN 1 .. coalesce(array_length(p_threads, 1), 0) LOOP
+    changed := 0;
+    run_key := p_threads[i] || E'\\n' || p_runs[i];
+    IF NOT (run_key = ANY (failed_runs)) THEN
+      last_first := NULL;
+      SELECT first_seq, last_seq, pending, status
+        INTO last_first, last_seq_now, last_pending, last_status
+        FROM graph_segments WHERE thread_id = p_threads[i] ORDER BY first_seq DESC LIMIT 1;
+      IF last_first IS NULL THEN
+        last_seq_now := 0;
+        last_pending := 0;
+        last_status := NULL;
+      END IF;
+      IF p_seqs[i] = last_seq_now + 1 THEN
+        tail_pending := last_pending + octet_length(p_lines[i]) + 1;
+        INSERT INTO graph_segments
+          (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
+        VALUES (p_threads[i], p_seqs[i], ${lastSeqs}[i], p_times[i], tail_pending, false,
+          p_statuses[i], p_runs[i], p_lines[i])
+        ON CONFLICT DO NOTHING;
+        GET DIAGNOSTICS changed = ROW_COUNT;
+      END IF;
+    END IF;
+    IF changed = 1 THEN
+      sealed_now := tail_pending >= p_seal;
+      IF sealed_now THEN
+        WITH gone AS (
+          DELETE FROM graph_segments
+          WHERE thread_id = p_threads[i] AND first_seq > 0 AND NOT sealed
+          RETURNING first_seq, last_seq, updated_at, status, run_id, data
+        )
+        SELECT min(first_seq), max(last_seq), string_agg(data, E'\\n' ORDER BY first_seq),
+          (array_agg(status ORDER BY first_seq DESC))[1],
+          (array_agg(run_id ORDER BY first_seq DESC))[1],
+          (array_agg(updated_at ORDER BY first_seq DESC))[1]
+        INTO merged_first, merged_last, merged_data, merged_status, merged_run, merged_time
+        FROM gone;
+        INSERT INTO graph_segments
+          (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
+        VALUES (p_threads[i], merged_first, merged_last, merged_time, 0, true,
+          merged_status, merged_run, merged_data);
+      END IF;
+      -- The new row is the thread's newest. A seal's deletion may have taken the thread out
+      -- of the set (201's deletion trigger), so it is put back whatever the status was.
+      IF p_statuses[i] = 'running' THEN
+        IF sealed_now OR last_status IS DISTINCT FROM 'running' THEN
+          INSERT INTO graph_running_threads (thread_id) VALUES (p_threads[i])
+            ON CONFLICT DO NOTHING;
+        END IF;
+      ELSIF sealed_now OR last_status IS NOT DISTINCT FROM 'running' THEN
+        DELETE FROM graph_running_threads WHERE thread_id = p_threads[i];
+      END IF;
+    ELSE
+      failed_runs := failed_runs || run_key;
+    END IF;
+    appended := appended || (changed = 1);
+  END LOOP;
+  RETURN appended;
+END $$;
+`;
+}
+
 // One statement per group, with no trigger on the way (issue 26): the append keeps the set of
 // running threads itself, and only when a thread's status changes (a step of a run that was
 // already running leaves it alone), where migration 201's trigger ran a function per row.
@@ -156,91 +246,13 @@ const appendInOneStatementSql = `
 DROP TRIGGER graph_segments_running ON graph_segments;
 DROP FUNCTION yeoul_graph_track_running();
 
-CREATE OR REPLACE FUNCTION yeoul_graph_append(
+${appendFunctionSql(
+  `CREATE OR REPLACE FUNCTION yeoul_graph_append(
   p_threads text[], p_seqs integer[], p_statuses text[], p_runs text[], p_times bigint[],
   p_lines text[], p_seal integer, p_wait boolean
-) RETURNS boolean[] LANGUAGE plpgsql AS $$
-DECLARE
-  appended boolean[] := '{}';
-  failed_runs text[] := '{}';
-  run_key text;
-  last_first integer;
-  last_seq_now integer;
-  last_pending integer;
-  last_status text;
-  tail_pending integer;
-  changed integer;
-  sealed_now boolean;
-  merged_first integer;
-  merged_last integer;
-  merged_data text;
-  merged_status text;
-  merged_run text;
-  merged_time bigint;
-BEGIN
-  IF NOT p_wait THEN
-    PERFORM set_config('synchronous_commit', 'off', true);
-  END IF;
-  FOR i IN 1 .. coalesce(array_length(p_threads, 1), 0) LOOP
-    changed := 0;
-    run_key := p_threads[i] || E'\\n' || p_runs[i];
-    IF NOT (run_key = ANY (failed_runs)) THEN
-      last_first := NULL;
-      SELECT first_seq, last_seq, pending, status
-        INTO last_first, last_seq_now, last_pending, last_status
-        FROM graph_segments WHERE thread_id = p_threads[i] ORDER BY first_seq DESC LIMIT 1;
-      IF last_first IS NULL THEN
-        last_seq_now := 0;
-        last_pending := 0;
-        last_status := NULL;
-      END IF;
-      IF p_seqs[i] = last_seq_now + 1 THEN
-        tail_pending := last_pending + octet_length(p_lines[i]) + 1;
-        INSERT INTO graph_segments
-          (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
-        VALUES (p_threads[i], p_seqs[i], p_seqs[i], p_times[i], tail_pending, false,
-          p_statuses[i], p_runs[i], p_lines[i])
-        ON CONFLICT DO NOTHING;
-        GET DIAGNOSTICS changed = ROW_COUNT;
-      END IF;
-    END IF;
-    IF changed = 1 THEN
-      sealed_now := tail_pending >= p_seal;
-      IF sealed_now THEN
-        WITH gone AS (
-          DELETE FROM graph_segments
-          WHERE thread_id = p_threads[i] AND first_seq > 0 AND NOT sealed
-          RETURNING first_seq, last_seq, updated_at, status, run_id, data
-        )
-        SELECT min(first_seq), max(last_seq), string_agg(data, E'\\n' ORDER BY first_seq),
-          (array_agg(status ORDER BY first_seq DESC))[1],
-          (array_agg(run_id ORDER BY first_seq DESC))[1],
-          (array_agg(updated_at ORDER BY first_seq DESC))[1]
-        INTO merged_first, merged_last, merged_data, merged_status, merged_run, merged_time
-        FROM gone;
-        INSERT INTO graph_segments
-          (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
-        VALUES (p_threads[i], merged_first, merged_last, merged_time, 0, true,
-          merged_status, merged_run, merged_data);
-      END IF;
-      -- The new row is the thread's newest. A seal's deletion may have taken the thread out
-      -- of the set (201's deletion trigger), so it is put back whatever the status was.
-      IF p_statuses[i] = 'running' THEN
-        IF sealed_now OR last_status IS DISTINCT FROM 'running' THEN
-          INSERT INTO graph_running_threads (thread_id) VALUES (p_threads[i])
-            ON CONFLICT DO NOTHING;
-        END IF;
-      ELSIF sealed_now OR last_status IS NOT DISTINCT FROM 'running' THEN
-        DELETE FROM graph_running_threads WHERE thread_id = p_threads[i];
-      END IF;
-    ELSE
-      failed_runs := failed_runs || run_key;
-    END IF;
-    appended := appended || (changed = 1);
-  END LOOP;
-  RETURN appended;
-END $$;
-`;
+`,
+  'p_seqs',
+)}`;
 
 // Consecutive entries of one run in one call (a run in async or exit durability hands its
 // steps over together) become one tail row (issue 26): one insert instead of one per entry,
@@ -249,91 +261,13 @@ END $$;
 // appended whole or not at all. The 202 function stays for instances not yet upgraded: its
 // rows and these read the same.
 const appendRowsSql = `
-CREATE FUNCTION yeoul_graph_append_rows(
+${appendFunctionSql(
+  `CREATE FUNCTION yeoul_graph_append_rows(
   p_threads text[], p_seqs integer[], p_last_seqs integer[], p_statuses text[], p_runs text[],
   p_times bigint[], p_lines text[], p_seal integer, p_wait boolean
-) RETURNS boolean[] LANGUAGE plpgsql AS $$
-DECLARE
-  appended boolean[] := '{}';
-  failed_runs text[] := '{}';
-  run_key text;
-  last_first integer;
-  last_seq_now integer;
-  last_pending integer;
-  last_status text;
-  tail_pending integer;
-  changed integer;
-  sealed_now boolean;
-  merged_first integer;
-  merged_last integer;
-  merged_data text;
-  merged_status text;
-  merged_run text;
-  merged_time bigint;
-BEGIN
-  IF NOT p_wait THEN
-    PERFORM set_config('synchronous_commit', 'off', true);
-  END IF;
-  FOR i IN 1 .. coalesce(array_length(p_threads, 1), 0) LOOP
-    changed := 0;
-    run_key := p_threads[i] || E'\\n' || p_runs[i];
-    IF NOT (run_key = ANY (failed_runs)) THEN
-      last_first := NULL;
-      SELECT first_seq, last_seq, pending, status
-        INTO last_first, last_seq_now, last_pending, last_status
-        FROM graph_segments WHERE thread_id = p_threads[i] ORDER BY first_seq DESC LIMIT 1;
-      IF last_first IS NULL THEN
-        last_seq_now := 0;
-        last_pending := 0;
-        last_status := NULL;
-      END IF;
-      IF p_seqs[i] = last_seq_now + 1 THEN
-        tail_pending := last_pending + octet_length(p_lines[i]) + 1;
-        INSERT INTO graph_segments
-          (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
-        VALUES (p_threads[i], p_seqs[i], p_last_seqs[i], p_times[i], tail_pending, false,
-          p_statuses[i], p_runs[i], p_lines[i])
-        ON CONFLICT DO NOTHING;
-        GET DIAGNOSTICS changed = ROW_COUNT;
-      END IF;
-    END IF;
-    IF changed = 1 THEN
-      sealed_now := tail_pending >= p_seal;
-      IF sealed_now THEN
-        WITH gone AS (
-          DELETE FROM graph_segments
-          WHERE thread_id = p_threads[i] AND first_seq > 0 AND NOT sealed
-          RETURNING first_seq, last_seq, updated_at, status, run_id, data
-        )
-        SELECT min(first_seq), max(last_seq), string_agg(data, E'\\n' ORDER BY first_seq),
-          (array_agg(status ORDER BY first_seq DESC))[1],
-          (array_agg(run_id ORDER BY first_seq DESC))[1],
-          (array_agg(updated_at ORDER BY first_seq DESC))[1]
-        INTO merged_first, merged_last, merged_data, merged_status, merged_run, merged_time
-        FROM gone;
-        INSERT INTO graph_segments
-          (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
-        VALUES (p_threads[i], merged_first, merged_last, merged_time, 0, true,
-          merged_status, merged_run, merged_data);
-      END IF;
-      -- The new row is the thread's newest. A seal's deletion may have taken the thread out
-      -- of the set (201's deletion trigger), so it is put back whatever the status was.
-      IF p_statuses[i] = 'running' THEN
-        IF sealed_now OR last_status IS DISTINCT FROM 'running' THEN
-          INSERT INTO graph_running_threads (thread_id) VALUES (p_threads[i])
-            ON CONFLICT DO NOTHING;
-        END IF;
-      ELSIF sealed_now OR last_status IS NOT DISTINCT FROM 'running' THEN
-        DELETE FROM graph_running_threads WHERE thread_id = p_threads[i];
-      END IF;
-    ELSE
-      failed_runs := failed_runs || run_key;
-    END IF;
-    appended := appended || (changed = 1);
-  END LOOP;
-  RETURN appended;
-END $$;
-`;
+`,
+  'p_last_seqs',
+)}`;
 
 /**
  * The graph's schema in PostgreSQL (versions 200–299): thread logs in segments, instance
