@@ -81,12 +81,17 @@ SELECT last.* FROM threads t CROSS JOIN LATERAL (
 WHERE t.thread_id IS NOT NULL AND ($1::text IS NULL OR last.status = $1)
 ORDER BY last.updated_at DESC, last.thread_id`;
 
-// The threads whose id is in a range (those starting with a prefix), through the primary key.
-const threadsBetweenSql = `
-SELECT DISTINCT ON (thread_id) thread_id, last_seq, status, run_id, updated_at
-FROM graph_segments
-WHERE thread_id >= $1 AND ($2::text IS NULL OR thread_id < $2)
-ORDER BY thread_id, first_seq DESC`;
+// The threads whose id starts with $1 (found through the primary key's range up to $2, when
+// there is a bound), optionally only those whose last entry has status $3.
+const threadsByPrefixSql = `
+SELECT * FROM (
+  SELECT DISTINCT ON (thread_id) thread_id, last_seq, status, run_id, updated_at
+  FROM graph_segments
+  WHERE thread_id >= $1 AND ($2::text IS NULL OR thread_id < $2)
+  ORDER BY thread_id, first_seq DESC
+) last
+WHERE starts_with(last.thread_id, $1) AND ($3::text IS NULL OR last.status = $3)
+ORDER BY last.updated_at DESC, last.thread_id`;
 
 // The running threads, from the set the triggers of migration 201 keep: as many lookups as
 // threads run, however many are stored.
@@ -273,16 +278,12 @@ export class PostgresCheckpointer implements Checkpointer {
   async listThreads(options: ListThreadsOptions = {}): Promise<ThreadInfo[]> {
     const { prefix, status } = options;
     if (prefix !== undefined) {
-      const { rows } = await queryPostgres<ThreadRow>(this.pool, threadsBetweenSql, [
+      const { rows } = await queryPostgres<ThreadRow>(this.pool, threadsByPrefixSql, [
         prefix,
         prefixEnd(prefix) ?? null,
+        status ?? null,
       ]);
-      return threadInfos(
-        rows.filter(
-          (row) =>
-            row.thread_id.startsWith(prefix) && (status === undefined || row.status === status),
-        ),
-      ).sort((a, b) => b.updatedAt - a.updatedAt || (a.threadId < b.threadId ? -1 : 1));
+      return threadInfos(rows);
     }
     const { rows } =
       status === 'running'
