@@ -77,9 +77,8 @@ export class Subgraph {
     };
     try {
       const result = await this.#continue(graph, threadId, state, context, config);
-      if (result === undefined || result.status === 'interrupted') {
-        const open = result?.interrupts ?? (await graph.getState(threadId))?.interrupts ?? [];
-        return interrupt(open.map((pending) => this.#passOn(pending)));
+      if (result.status === 'interrupted') {
+        return interrupt(result.interrupts.map((pending) => this.#passOn(pending)));
       }
       return this.#updateOf(await checkpointer.read(threadId, 0));
     } finally {
@@ -89,7 +88,8 @@ export class Subgraph {
 
   /**
    * Runs the subgraph on its thread, or continues it: with the parent's answers to its
-   * questions, or after a crash. Undefined when it waits on questions no answer was for.
+   * questions, or after a crash. Still interrupted, with its open questions, when no answer
+   * was for them.
    */
   async #continue(
     graph: AnyCompiledGraph,
@@ -97,7 +97,7 @@ export class Subgraph {
     state: Values,
     context: NodeContext<unknown>,
     config: RunConfig<unknown>,
-  ): Promise<Pick<RunResult<StateSchema>, 'status' | 'interrupts'> | undefined> {
+  ): Promise<Pick<RunResult<StateSchema>, 'status' | 'interrupts'>> {
     const current = await graph.getState(threadId);
     if (current === undefined || ['error', 'cancelled', 'failed'].includes(current.status)) {
       const input: Values = {};
@@ -111,7 +111,9 @@ export class Subgraph {
     const answers = Object.fromEntries(
       Object.entries(context.resume?.answers ?? {}).filter(([id]) => open.has(id)),
     );
-    if (Object.keys(answers).length === 0) return undefined;
+    if (Object.keys(answers).length === 0) {
+      return { status: 'interrupted', interrupts: current.interrupts };
+    }
     return graph.resumeRun(threadId, { ...rest, answers });
   }
 
