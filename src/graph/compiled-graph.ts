@@ -331,16 +331,13 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     if (record.runStarts.length <= keepRuns * 2 || unfinished) return;
     const firstKept = record.runStarts[record.runStarts.length - keepRuns] as number;
     const seq = firstKept - 1;
-    const values = await store.valuesAt(threadId, seq);
+    const log = await store.checkpointer.read(threadId, 0);
+    const values = await store.valuesAt(threadId, seq, log);
     // The runs folded away (whole runs: the first kept entry starts one).
     const folded =
       this.subgraphs.size === 0
         ? undefined
-        : new Set(
-            (await store.checkpointer.read(threadId, 0)).entries
-              .filter((entry) => entry.seq <= seq)
-              .map((entry) => entry.runId),
-          );
+        : new Set(log.entries.filter((entry) => entry.seq <= seq).map((entry) => entry.runId));
     await store.checkpointer.compact(threadId, { seq, values, createdAt: Date.now() });
     record.runStarts = record.runStarts.slice(-keepRuns);
     if (folded !== undefined && folded.size > 0) {

@@ -90,9 +90,12 @@ export class ThreadStore {
     record.last = entry;
   }
 
-  /** The state after every entry up to and including `seq`, rebuilt from storage. */
-  async valuesAt(threadId: string, seq: number): Promise<Record<string, unknown>> {
-    const log = await this.checkpointer.read(threadId, 0);
+  /**
+   * The state after every entry up to and including `seq`, rebuilt from storage (or from
+   * `log`, the thread's whole log when the caller has read it already).
+   */
+  async valuesAt(threadId: string, seq: number, log?: ThreadLog): Promise<Record<string, unknown>> {
+    log ??= await this.checkpointer.read(threadId, 0);
     const record = this.#emptyRecord(threadId);
     this.#fold(record, {
       base: log.base,
