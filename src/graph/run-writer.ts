@@ -79,6 +79,15 @@ export class RunWriter {
       this.#held.push({ fields, after });
       return Promise.resolve();
     }
+    const stored = this.#enqueue(fields, after);
+    return this.#durability === 'sync' ? stored : Promise.resolve();
+  }
+
+  /**
+   * Queues one entry after those given before it: handed over to the checkpointer at once
+   * when it keeps their order, else chained after the one before. Resolves once stored.
+   */
+  #enqueue(fields: EntryFields, after: Values): Promise<void> {
     if (this.#handsOver) {
       this.#handOver(fields, after);
       return Promise.resolve();
@@ -90,18 +99,14 @@ export class RunWriter {
     this.#tail = stored.catch((error: unknown) => {
       this.#failure ??= error;
     });
-    return this.#durability === 'sync' ? stored : Promise.resolve();
+    return stored;
   }
 
   /** Resolves once every entry given so far is committed; rejects with the first failure. */
   async flush(): Promise<void> {
     for (const { fields, after } of this.#held.splice(0)) {
-      if (this.#handsOver) this.#handOver(fields, after);
-      else {
-        this.#tail = this.#tail.then(() =>
-          this.#failure === undefined ? this.#append(fields, after) : undefined,
-        );
-      }
+      // Its failure is reported below, through #tail.
+      this.#enqueue(fields, after).catch(() => undefined);
     }
     await this.#tail.catch((error: unknown) => {
       this.#failure ??= error;
