@@ -122,17 +122,14 @@ export async function deleteSubgraphThreads(
   checkpointer: Checkpointer,
   onlyRuns?: ReadonlySet<string>,
 ): Promise<void> {
-  for (const name of subgraphs.keys()) {
-    const prefix = `${threadId}#${name}@`;
+  for (const subgraph of subgraphs.values()) {
+    const prefix = subgraph.threadPrefix(threadId);
     for (const thread of await checkpointer.listThreads({ prefix })) {
       // A checkpointer written before `prefix` existed gives every thread.
       if (!thread.threadId.startsWith(prefix)) continue;
       if (onlyRuns !== undefined) {
-        // `<run>.<step>.<task>` after the prefix, then `#…` for a subgraph nested in it.
-        const own = /^(.*)\.\d+\.\d+$/.exec(
-          thread.threadId.slice(prefix.length).split('#')[0] ?? '',
-        );
-        if (own === null || !onlyRuns.has(own[1] as string)) continue;
+        const runId = subgraph.runIdOf(threadId, thread.threadId);
+        if (runId === undefined || !onlyRuns.has(runId)) continue;
       }
       await checkpointer.deleteThread(thread.threadId);
     }
@@ -150,8 +147,8 @@ export async function endSubgraphRuns(
   checkpointer: Checkpointer,
   reason: string,
 ): Promise<void> {
-  for (const [name, subgraph] of subgraphs) {
-    const prefix = `${threadId}#${name}@${runId}.`;
+  for (const subgraph of subgraphs.values()) {
+    const prefix = subgraph.threadPrefix(threadId, runId);
     for (const thread of await checkpointer.listThreads({ prefix })) {
       if (thread.status !== 'interrupted' && thread.status !== 'running') continue;
       // Its own subgraph runs only: those nested in them are ended by their own graph.

@@ -51,9 +51,25 @@ export class Subgraph {
     return graph;
   }
 
-  /** The thread one run of the subgraph commits to. */
+  /** The thread one run of the subgraph commits to: `<thread>#<node>@<run>.<step>.<task>`. */
   threadIdOf(threadId: string, runId: string, step: number, task: number): string {
-    return `${threadId}#${this.name}@${runId}.${step}.${task}`;
+    return `${this.threadPrefix(threadId, runId)}${step}.${task}`;
+  }
+
+  /**
+   * What the ids of its threads under `threadId` start with (those of one parent run, with
+   * `runId`); ids nested in them go on with `#`.
+   */
+  threadPrefix(threadId: string, runId?: string): string {
+    const prefix = `${threadId}#${this.name}@`;
+    return runId === undefined ? prefix : `${prefix}${runId}.`;
+  }
+
+  /** The parent run a thread of `threadPrefix(threadId)` (or one nested in it) belongs to. */
+  runIdOf(threadId: string, subgraphThreadId: string): string | undefined {
+    // `<run>.<step>.<task>` after the prefix, then `#…` for a subgraph nested in it.
+    const own = subgraphThreadId.slice(this.threadPrefix(threadId).length).split('#')[0] ?? '';
+    return /^(.*)\.\d+\.\d+$/.exec(own)?.[1];
   }
 
   async #run(state: Values, context: NodeContext<unknown>): Promise<Values | InterruptOutcome> {
