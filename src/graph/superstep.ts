@@ -38,15 +38,20 @@ function startedBy(entry: CheckpointEntry): Superstep | null {
   };
 }
 
-/** A super-step's writes merged in task order (stable: a task's partial write before its final one). */
+/** A super-step's writes in task order (stable: a task's partial write before its final one). */
+function inTaskOrder(writes: readonly TaskWrite[]): TaskWrite[] {
+  return [...writes].sort((a, b) => a.index - b.index);
+}
+
+/** A super-step's writes merged in task order. */
 export function mergeWrites(
   schema: StateSchema,
   values: Values,
   writes: readonly TaskWrite[],
 ): Values {
-  const ordered = [...writes].sort((a, b) => a.index - b.index);
   let merged = values;
-  for (const write of ordered) merged = applyUpdate(schema, merged, write.update ?? undefined);
+  for (const write of inTaskOrder(writes))
+    merged = applyUpdate(schema, merged, write.update ?? undefined);
   return merged;
 }
 
@@ -94,7 +99,7 @@ export function updatesOfEntry(superstep: Superstep | null, entry: CheckpointEnt
   if (entry.kind === 'task' || entry.kind === 'resume') return [];
   const index = entry.payload?.task;
   if (entry.kind === 'node' && index !== undefined && superstep !== null) {
-    const writes = [...superstep.writes, writeOf(entry, index)].sort((a, b) => a.index - b.index);
+    const writes = inTaskOrder([...superstep.writes, writeOf(entry, index)]);
     return writes.flatMap((write) => (write.update === null ? [] : [write.update]));
   }
   return entry.update === null ? [] : [entry.update];
