@@ -14,7 +14,6 @@ import { type NextTasks, nextFields } from './next-tasks.ts';
 import { type Durability, RunWriter, type WritableGraph } from './run-writer.ts';
 import { applyUpdate, initialState, prepareUpdate } from './state.ts';
 import type { Subgraph } from './subgraph.ts';
-import { endSubgraphRuns } from './subgraph-threads.ts';
 import type { Superstep } from './superstep.ts';
 import type { ThreadRecord, ThreadStore } from './thread-store.ts';
 import { START } from './types.ts';
@@ -112,15 +111,6 @@ export async function beginRun(
         },
       },
     );
-    if (graph.subgraphs !== undefined && graph.subgraphs.size > 0 && graph.store !== undefined) {
-      await endSubgraphRuns(
-        threadId,
-        last.runId,
-        graph.subgraphs,
-        graph.store.checkpointer,
-        'the process running it stopped; a new request took its place',
-      );
-    }
   }
   if (last !== null && last.status === 'interrupted') {
     throw new RunInterruptedError({ threadId, interrupts: last.payload?.interrupts ?? [] });

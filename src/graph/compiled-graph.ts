@@ -8,7 +8,7 @@ import { type RunStart, runGraph } from './run-graph.ts';
 import { type Durability, RunWriter } from './run-writer.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
 import type { Subgraph } from './subgraph.ts';
-import { deleteSubgraphThreads, endSubgraphRuns, withSubgraphEntries } from './subgraph-threads.ts';
+import { deleteSubgraphThreads, withSubgraphEntries } from './subgraph-threads.ts';
 import { type ThreadQueue, threadQueueFor } from './thread-queue.ts';
 import { ThreadStore } from './thread-store.ts';
 import type {
@@ -165,9 +165,6 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
         status,
         error: { code, message: reason },
       });
-      if (this.subgraphs.size > 0) {
-        await endSubgraphRuns(threadId, last.runId, this.subgraphs, store.checkpointer, reason);
-      }
       return true;
     });
   }
@@ -278,9 +275,6 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       try {
         return (await runGraph(this as never, start, config)) as RunResult<Schema>;
-      } catch (error) {
-        if (this.subgraphs.size > 0) await this.#endSubgraphRuns(threadId, error);
-        throw error;
       } finally {
         // A failed compaction loses nothing (the full history is still there) and is
         // tried again after the next run, so it never fails the run itself.
@@ -308,19 +302,6 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       (error: unknown) => events.fail(error),
     );
     return events;
-  }
-
-  /** After a run failed: ends the subgraph runs it left paused or going (best effort). */
-  async #endSubgraphRuns(threadId: string, failure: unknown): Promise<void> {
-    const store = this.store as ThreadStore;
-    try {
-      const last = (await store.load(threadId)).last;
-      if (last === null || last.status === 'running' || last.status === 'interrupted') return;
-      const reason = `the run ended: ${failure instanceof Error ? failure.message : String(failure)}`;
-      await endSubgraphRuns(threadId, last.runId, this.subgraphs, store.checkpointer, reason);
-    } catch {
-      // The run's own error is what the caller needs; an open subgraph run is harmless.
-    }
   }
 
   /** Folds history older than the last `keepRuns` runs into a snapshot, every `keepRuns` runs. */

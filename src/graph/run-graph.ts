@@ -117,7 +117,13 @@ async function runSteps(
   ): Promise<never> {
     const detail = { code: error.code ?? 'internal_error', message: error.message };
     try {
-      await writer.end(routable, values, step, { status, error: detail });
+      await writer.end(
+        routable,
+        values,
+        step,
+        { status, error: detail },
+        `the run ended: ${error.message}`,
+      );
     } catch {
       // The thread stays marked as running; the next run or `abandon` closes it.
     }

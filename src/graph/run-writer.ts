@@ -1,5 +1,7 @@
 import type { CheckpointEntry, EntryPayload, RunStatus } from './checkpoint/types.ts';
 import { applyUpdate, prepareUpdate, type StateSchema } from './state.ts';
+import type { Subgraph } from './subgraph.ts';
+import { endSubgraphRuns } from './subgraph-threads.ts';
 import type { ThreadRecord, ThreadStore } from './thread-store.ts';
 import { END, type RunEnding } from './types.ts';
 
@@ -24,6 +26,8 @@ export interface WritableGraph {
   closeRun:
     | ((values: Values, ending: RunEnding) => Record<string, unknown> | undefined)
     | undefined;
+  /** Its subgraphs, whose runs left open by an ended run are ended with it. */
+  subgraphs?: ReadonlyMap<string, Subgraph>;
 }
 
 /**
@@ -151,13 +155,15 @@ export class RunWriter {
 
   /**
    * Ends the run without reaching END: commits the graph's `closeRun` update (tool calls
-   * closed, say) with the end entry. Returns the state after it.
+   * closed, say) with the end entry, then ends the subgraph runs it left paused or going
+   * (with `subgraphReason`, by default the ending's message). Returns the state after it.
    */
   async end(
     graph: WritableGraph,
     values: Values,
     step: number,
     ending: RunEnding,
+    subgraphReason = ending.error?.message ?? ending.status,
   ): Promise<Values> {
     const update = prepareUpdate(graph.schema, graph.closeRun?.(values, ending), '(run end)');
     const after = applyUpdate(graph.schema, values, update);
@@ -174,6 +180,16 @@ export class RunWriter {
       after,
     );
     await this.flush();
+    const { record } = this;
+    if (graph.subgraphs !== undefined && graph.subgraphs.size > 0 && record && this.#store) {
+      await endSubgraphRuns(
+        record.threadId,
+        this.runId,
+        graph.subgraphs,
+        this.#store.checkpointer,
+        subgraphReason,
+      );
+    }
     return after;
   }
 }
