@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { type Anchor, encodeEntry } from './sqlite-entry-row.ts';
+import { type Anchor, encodeEntry, inheritsFrom } from './sqlite-entry-row.ts';
 import type { CheckpointEntry, EntryKind, EntryPayload, RunStatus } from './types.ts';
 
 /**
@@ -118,11 +118,7 @@ function migrateFirstLayout(database: DatabaseSync): void {
       anchor = null;
     }
     const entry = firstLayoutEntry(row);
-    const inherits =
-      anchor !== null &&
-      anchor.runId === entry.runId &&
-      anchor.owner === entry.owner &&
-      entry.createdAt >= anchor.createdAt;
+    const inherits = inheritsFrom(anchor, entry);
     const encoded = encodeEntry(entry, inherits ? anchor : null);
     if (!inherits) anchor = { runId: entry.runId, owner: entry.owner, createdAt: entry.createdAt };
     insertRow.run(

@@ -5,7 +5,13 @@ import { SqliteWriteBatch } from '../../core/index.ts';
 import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
 import { defaultLeaseMs, hostIdentity, newInstanceId, processExists } from './host-identity.ts';
 import { prepareSchema, prepareSchemaPageSize, seqSpan } from './sqlite-checkpoint-schema.ts';
-import { type Anchor, decodeEntry, encodeEntry, statusCode } from './sqlite-entry-row.ts';
+import {
+  type Anchor,
+  decodeEntry,
+  encodeEntry,
+  inheritsFrom,
+  statusCode,
+} from './sqlite-entry-row.ts';
 import {
   type CheckpointEntry,
   type Checkpointer,
@@ -91,14 +97,12 @@ export class SqliteCheckpointer implements Checkpointer {
   #deleteUpTo: StatementSync;
   #deleteRows: StatementSync;
   #deleteThread: StatementSync;
-  #selectLasts: StatementSync;
   #selectLastsFrom: StatementSync;
   #selectLastsBetween: StatementSync;
   /** The anchor of the last entry this instance appended, by thread, while its run goes on. */
   #anchors = new Map<string, { seq: number; anchor: Anchor }>();
 
   constructor(options: SqliteCheckpointerOptions = {}) {
-    let fresh = false;
     if (options.database) {
       this.database = options.database;
       this.#ownsDatabase = false;
@@ -107,12 +111,11 @@ export class SqliteCheckpointer implements Checkpointer {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       this.database = new DatabaseSync(path);
       this.#ownsDatabase = true;
-      fresh = true;
     }
     const synchronous = options.durability === 'power' ? 'FULL' : 'NORMAL';
     const locking = options.locking === 'exclusive' ? 'EXCLUSIVE' : 'NORMAL';
     // The page size of a new file is set before WAL mode, which fixes it.
-    prepareSchemaPageSize(this.database, fresh);
+    prepareSchemaPageSize(this.database, this.#ownsDatabase);
     this.database.exec(
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous}; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = ${walAutocheckpointPages}; PRAGMA locking_mode = ${locking};`,
     );
@@ -162,8 +165,8 @@ export class SqliteCheckpointer implements Checkpointer {
       FROM graph_threads t JOIN graph_log l ON l.key = (
         SELECT max(key) FROM graph_log
         WHERE key > t.thread_no * ${seqSpan} AND key < (t.thread_no + 1) * ${seqSpan})${where}`);
-    this.#selectLasts = selectLasts('');
-    // Threads by a prefix of their id, through the index of graph_threads.thread_id.
+    // Threads from an id on (every thread from ''), or by a prefix of their id, through the
+    // index of graph_threads.thread_id.
     this.#selectLastsFrom = selectLasts(' WHERE t.thread_id >= ?');
     this.#selectLastsBetween = selectLasts(' WHERE t.thread_id >= ? AND t.thread_id < ?');
     this.#beat = this.database.prepare(
@@ -225,13 +228,10 @@ export class SqliteCheckpointer implements Checkpointer {
     // A row names its run, owner and time only when the row before it, this instance's
     // own, does not name the same ones.
     const before = this.#anchors.get(entry.threadId);
-    const inherits =
-      before !== undefined &&
-      before.seq === entry.seq - 1 &&
-      before.anchor.runId === entry.runId &&
-      before.anchor.owner === entry.owner &&
-      entry.createdAt >= before.anchor.createdAt;
-    const anchor = inherits ? before.anchor : null;
+    const anchor =
+      before !== undefined && before.seq === entry.seq - 1 && inheritsFrom(before.anchor, entry)
+        ? before.anchor
+        : null;
     const row = encodeEntry(entry, anchor);
     const changes = this.#insert.run(
       entry.seq,
@@ -353,11 +353,9 @@ export class SqliteCheckpointer implements Checkpointer {
     const { prefix } = options;
     const end = prefix === undefined ? undefined : prefixEnd(prefix);
     const rows =
-      prefix === undefined
-        ? this.#selectLasts.iterate()
-        : end === undefined
-          ? this.#selectLastsFrom.iterate(prefix)
-          : this.#selectLastsBetween.iterate(prefix, end);
+      prefix === undefined || end === undefined
+        ? this.#selectLastsFrom.iterate(prefix ?? '')
+        : this.#selectLastsBetween.iterate(prefix, end);
     const threads: ThreadInfo[] = [];
     for (const row of rows as Iterable<LogRow & { thread_id: string }>) {
       if (prefix !== undefined && !row.thread_id.startsWith(prefix)) continue;

@@ -67,6 +67,19 @@ type Line = [
 const defaults: readonly unknown[] = [undefined, undefined, null, null, null, 0, null, null, null];
 
 /** The row of `entry`; `anchor` is what the row before it (same run, same owner) holds, or null. */
+/**
+ * Whether `entry` can leave its run id, owner and time to the row of `anchor` before it
+ * (same run and owner, not earlier).
+ */
+export function inheritsFrom(anchor: Anchor | null, entry: CheckpointEntry): anchor is Anchor {
+  return (
+    anchor !== null &&
+    anchor.runId === entry.runId &&
+    anchor.owner === entry.owner &&
+    entry.createdAt >= anchor.createdAt
+  );
+}
+
 export function encodeEntry(entry: CheckpointEntry, anchor: Anchor | null): EntryRow {
   const line: unknown[] = [
     kindCode(entry.kind),
