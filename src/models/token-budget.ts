@@ -164,7 +164,10 @@ export function fitToBudget(options: {
   maxInputTokens: number;
 }): BudgetedPrompt {
   const { messages, maxInputTokens } = options;
-  const systemBound = options.system ? tokenBound(options.system) + perMessageOverhead : 0;
+  // The system prompt's cost, by a bound or by the exact count.
+  const systemCost = (measure: (text: string) => number) =>
+    options.system ? measure(options.system) + perMessageOverhead : 0;
+  const systemBound = systemCost(tokenBound);
   if (systemBound + sum(messages.map(messageTokenBound)) <= maxInputTokens) {
     // Everything fits even counted by bytes: nothing is dropped or cut (as the exact count
     // below would decide), and the exact count is made only if someone reads it.
@@ -173,14 +176,12 @@ export function fitToBudget(options: {
       messages: [...messages],
       dropped: 0,
       get tokenCount() {
-        tokenCount ??=
-          (options.system ? countTokens(options.system) + perMessageOverhead : 0) +
-          sum(messages.map(messageTokens));
+        tokenCount ??= systemCost(countTokens) + sum(messages.map(messageTokens));
         return tokenCount;
       },
     };
   }
-  const systemTokens = options.system ? countTokens(options.system) + perMessageOverhead : 0;
+  const systemTokens = systemCost(countTokens);
   const currentIndex = lastIndexOf(messages, (message) => message.role === 'user');
   const turnStart = currentIndex === -1 ? 0 : currentIndex;
   const currentTurn = messages.slice(turnStart);

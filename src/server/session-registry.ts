@@ -78,18 +78,16 @@ export class SessionRegistry implements SessionStore {
     const columns = database.prepare('PRAGMA table_info(server_session_owners)').all() as Array<{
       name: string;
     }>;
-    if (!columns.some((column) => column.name === 'title')) {
-      database.exec("ALTER TABLE server_session_owners ADD COLUMN title TEXT NOT NULL DEFAULT ''");
-    }
-    if (!columns.some((column) => column.name === 'graph')) {
-      database.exec("ALTER TABLE server_session_owners ADD COLUMN graph TEXT NOT NULL DEFAULT ''");
-    }
-    // Each column on its own: a start stopped between the two still gets the second.
-    if (!columns.some((column) => column.name === 'forked_from')) {
-      database.exec('ALTER TABLE server_session_owners ADD COLUMN forked_from TEXT');
-    }
-    if (!columns.some((column) => column.name === 'forked_at_step')) {
-      database.exec('ALTER TABLE server_session_owners ADD COLUMN forked_at_step INTEGER');
+    // Each column on its own: a start stopped between two still gets the later ones.
+    for (const [name, definition] of [
+      ['title', "TEXT NOT NULL DEFAULT ''"],
+      ['graph', "TEXT NOT NULL DEFAULT ''"],
+      ['forked_from', 'TEXT'],
+      ['forked_at_step', 'INTEGER'],
+    ]) {
+      if (!columns.some((column) => column.name === name)) {
+        database.exec(`ALTER TABLE server_session_owners ADD COLUMN ${name} ${definition}`);
+      }
     }
     // Claims commit together with the checkpoints of the same connection.
     this.#batch = SqliteWriteBatch.of(database);
