@@ -31,7 +31,6 @@ export {
   fitToBudget,
   loadTokenizer,
   messageTokens,
-  tokenBound,
   truncateToTokens,
 } from './token-budget.ts';
 export type {

@@ -17,7 +17,7 @@ export {
   parseRetentionDuration,
   pruneSessions,
 } from './prune-sessions.ts';
-export { serverHeapFlags, serverHeapGrowingPercent, tuneServerHeap } from './server-heap.ts';
+export { tuneServerHeap } from './server-heap.ts';
 export { serverMigrations, storeMigrations } from './server-migrations.ts';
 export {
   anonymousOwner,
