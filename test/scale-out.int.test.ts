@@ -26,14 +26,22 @@ const leaseMs = 3000;
 const root = mkdtempSync(join(tmpdir(), 'yeoul-scale-out-'));
 
 /** Answers every request with the last user message echoed, so turns can be paired up. */
+/** The text of the request's last user message. */
+function lastUserText(request: ChatCompletionRequest): string {
+  const last = request.body.messages.findLast((message) => message.role === 'user');
+  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content);
+}
+
 function echo(request: ChatCompletionRequest): FakeCompletion {
   const system = request.body.messages.find((message) => message.role === 'system');
   // The memory's summary request: a short summary, or echoes of echoes would outgrow the budget.
   if (String(system?.content ?? '').includes('요약하세요')) return { kind: 'text', text: '요약' };
-  const last = request.body.messages.findLast((message) => message.role === 'user');
-  const text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content);
-  return { kind: 'text', text: `echo: ${text}` };
+  return { kind: 'text', text: `echo: ${lastUserText(request)}` };
 }
+
+/** The line test's turns ("turn N") are answered in 400 ms, longer than the gap between them. */
+const fastDelay = (request: ChatCompletionRequest) =>
+  lastUserText(request).startsWith('turn ') ? 400 : 150;
 
 let database: PostgresServer;
 let fast: FakeOpenAiServer;
@@ -106,7 +114,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 before(async () => {
   database = await startPostgresServer();
   databaseUrl = await database.createDatabase();
-  fast = await startFakeOpenAiServer(echo, { delayMs: 150, keepRequests: false });
+  fast = await startFakeOpenAiServer(echo, { delayMs: fastDelay, keepRequests: false });
   slow = await startFakeOpenAiServer(echo, { delayMs: 1500, keepRequests: false });
 });
 
@@ -136,10 +144,16 @@ describe('several yeoul serve instances on one PostgreSQL', () => {
   });
 
   it('keeps 30 concurrent turns on one session through two instances, in arrival order, none interleaved', async () => {
-    // Warm both instances up (connections, compiled code), so arrival follows sending.
+    // Warm both instances up (several connections each, compiled code), so that each takes a
+    // request in as it comes and arrival follows sending.
     await Promise.all(
-      [a, b].map((server) =>
-        post(server, '/api/agent/invoke', { message: 'hi', sessionId: `warm-${server.url}` }),
+      [a, b].flatMap((server) =>
+        [1, 2, 3].map((n) =>
+          post(server, '/api/agent/invoke', {
+            message: 'hi',
+            sessionId: `warm-${n}-${server.url}`,
+          }),
+        ),
       ),
     );
     const sent: string[] = [];
@@ -150,8 +164,9 @@ describe('several yeoul serve instances on one PostgreSQL', () => {
       replies.push(
         post(index % 2 === 0 ? a : b, '/api/agent/invoke', { message, sessionId: 'many' }),
       );
-      // Each turn takes longer than this, so the line grows; the gap fixes the arrival order.
-      await sleep(100);
+      // Each turn takes longer than this, so the line grows; the gap fixes the arrival order
+      // (an instance short of CPU may take a request in well after it was sent).
+      await sleep(200);
     }
     const results = await Promise.all(replies);
     assert.deepEqual(

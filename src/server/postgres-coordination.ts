@@ -4,7 +4,7 @@ import { type PostgresPool, queryPostgres } from '../core/index.ts';
 import type { Checkpointer } from '../graph/index.ts';
 import { closeOrphanedRun } from './orphaned-run.ts';
 import { PostgresNotifications } from './postgres-notifications.ts';
-import { PostgresSessionQueue } from './postgres-session-queue.ts';
+import { lineHolderSql, PostgresSessionQueue } from './postgres-session-queue.ts';
 import { RelayedRunStreams } from './relayed-run-streams.ts';
 import type { RunCoordination } from './run-coordination.ts';
 import { RunSweeper } from './run-sweeper.ts';
@@ -71,11 +71,9 @@ export async function openPostgresCoordination(
     streams,
     async cancelElsewhere(sessionId) {
       // The first in the session's line is the request whose run is going.
-      const { rows } = await queryPostgres<{ instance_id: string }>(
-        pool,
-        'SELECT instance_id FROM server_session_queue WHERE session_id = $1 ORDER BY id LIMIT 1',
-        [sessionId],
-      );
+      const { rows } = await queryPostgres<{ instance_id: string }>(pool, lineHolderSql, [
+        sessionId,
+      ]);
       const instanceId = rows[0]?.instance_id;
       if (instanceId === undefined || instanceId === checkpointer.instanceId) return false;
       if (!(await isAlive(instanceId))) return false;

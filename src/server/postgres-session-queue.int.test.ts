@@ -81,6 +81,30 @@ describe('PostgresSessionQueue', () => {
     assert.ok(performance.now() - started < 2000, 'waiters were woken by notifications');
   });
 
+  it('orders waiting requests by when they reached their instance, never ahead of the running one', async () => {
+    const [first, second] = [await instanceQueue('early'), await instanceQueue('late')];
+    const order: string[] = [];
+    const now = performance.now();
+    // Reached its instance 300 ms ago, but its place reaches the database first: it runs.
+    const running = await first.enter('by-arrival', now - 300);
+    const request = async (queue: PostgresSessionQueue, name: string, arrivedAt: number) => {
+      const leave = await queue.enter('by-arrival', arrivedAt);
+      order.push(name);
+      leave();
+    };
+    // Places taken in the order late, early; arrivals were early (100 ms ago), then late.
+    const late = request(second, 'late', now - 20);
+    await sleep(50);
+    const early = request(first, 'early', now - 100);
+    // One that arrived before the running request still waits behind it.
+    const earliest = request(second, 'earliest', now - 500);
+    await sleep(100);
+    assert.deepEqual(order, [], 'a request ran while the first one held the line');
+    running();
+    await Promise.all([late, early, earliest]);
+    assert.deepEqual(order, ['earliest', 'early', 'late']);
+  });
+
   it('lets different sessions run at the same time', async () => {
     const queue = await instanceQueue('parallel');
     const [one, two] = await Promise.all([queue.enter('p1'), queue.enter('p2')]);

@@ -6,6 +6,13 @@ import type { LeaveQueue, SessionQueue } from './session-queue.ts';
 /** The NOTIFY channel that says a session's line moved (payload: the session id). */
 export const queueChannel = 'yeoul_queue';
 
+/**
+ * The instance of the request whose run is going on session $1 (or about to start): the
+ * row that started, else the first to arrive.
+ */
+export const lineHolderSql =
+  'SELECT instance_id FROM server_session_queue WHERE session_id = $1 ORDER BY started DESC, arrived_at, id LIMIT 1';
+
 /** What the PostgreSQL session queue works with. */
 export interface PostgresSessionQueueOptions {
   pool: PostgresPool;
@@ -24,18 +31,27 @@ export interface PostgresSessionQueueOptions {
   unavailableMs?: number;
 }
 
-interface HeadRow extends Record<string, unknown> {
+/** A request's row in its session's line, and whether its request may run. */
+interface Place {
   id: string;
-  instance_id: string;
+  started: boolean;
+}
+
+interface StartRow extends Record<string, unknown> {
+  state: 'started' | 'waiting' | 'gone';
+  /** The instance of the row in the way (the running one, else the first to arrive). */
+  blocker_instance: string | null;
 }
 
 /**
  * The session queue of instances sharing PostgreSQL: each request takes a row
- * (`yeoul_session_enqueue`: the bound counted and the row inserted under a per-session lock),
- * and runs when its row is the session's lowest id. A request that is not first waits for a
- * NOTIFY on `yeoul_queue` (sent when a row is deleted), looking again every `pollMs` anyway;
- * a first row whose instance died (heartbeat older than the lease, or its process gone on
- * this machine) is removed with every row of that instance. A row is deleted when its
+ * (`yeoul_session_enqueue`: the bound counted and the row inserted under a per-session lock,
+ * stamped with the time the request reached this instance), and runs when no row of its
+ * session runs and none arrived before it (`yeoul_session_start` marks it started, under the
+ * same lock). A request that is not first waits for a NOTIFY on `yeoul_queue` (sent when a row
+ * is deleted), looking again every `pollMs` anyway; a row in the way whose instance died
+ * (heartbeat older than the lease, or its process gone on this machine) is removed with every
+ * row of that instance. A row is deleted when its
  * request ends — kept, and retried, while the database is unreachable; and a run that failed
  * because the database went away keeps its session's line until its end is stored, so that
  * the next request never finds it half-done.
@@ -72,8 +88,8 @@ export class PostgresSessionQueue implements SessionQueue {
     return this.#active;
   }
 
-  async enter(sessionId: string): Promise<LeaveQueue> {
-    const place = { id: await this.#enqueue(sessionId) };
+  async enter(sessionId: string, arrivedAt?: number): Promise<LeaveQueue> {
+    const place = await this.#enqueue(sessionId, arrivedAt);
     this.#active += 1;
     let left = false;
     const leave: LeaveQueue = (failure) => {
@@ -102,7 +118,7 @@ export class PostgresSessionQueue implements SessionQueue {
   async tryEnterIdle(sessionId: string): Promise<LeaveQueue | undefined> {
     const { rows } = await queryPostgres<{ queue_id: string | null }>(
       this.#options.pool,
-      'SELECT queue_id FROM yeoul_session_enqueue($1, $2, 0)',
+      'SELECT queue_id FROM yeoul_session_enqueue($1, $2, 0, 0)',
       [sessionId, this.#options.instanceId],
     );
     const id = rows[0]?.queue_id;
@@ -158,12 +174,18 @@ export class PostgresSessionQueue implements SessionQueue {
     ).catch(() => undefined);
   }
 
-  async #enqueue(sessionId: string): Promise<string> {
+  /** Takes a place at the request's arrival (a `performance.now()` time; default now). */
+  async #enqueue(sessionId: string, arrivedAt?: number): Promise<Place> {
     const { limit } = this.#options;
-    const { rows } = await queryPostgres<{ queue_id: string | null; ahead: number }>(
+    const waited = arrivedAt === undefined ? 0 : performance.now() - arrivedAt;
+    const { rows } = await queryPostgres<{
+      queue_id: string | null;
+      ahead: number;
+      started: boolean;
+    }>(
       this.#options.pool,
-      'SELECT queue_id, ahead FROM yeoul_session_enqueue($1, $2, $3)',
-      [sessionId, this.#options.instanceId, limit],
+      'SELECT queue_id, ahead, started FROM yeoul_session_enqueue($1, $2, $3, $4)',
+      [sessionId, this.#options.instanceId, limit, waited],
     );
     const row = rows[0];
     if (row?.queue_id != null) this.#held.add(String(row.queue_id));
@@ -174,16 +196,16 @@ export class PostgresSessionQueue implements SessionQueue {
         message: `session "${sessionId}" already has ${row?.ahead ?? limit + 1} requests running or waiting (YEOUL_SESSION_QUEUE_LIMIT is ${limit}); try again when they finish`,
       });
     }
-    return String(row.queue_id);
+    return { id: String(row.queue_id), started: row.started };
   }
 
-  /** Resolves when the place's row is first in its session's line (the row may be taken again). */
-  async #waitForTurn(sessionId: string, place: { id: string }): Promise<void> {
+  /** Resolves when the place's request may run (the place may be taken again meanwhile). */
+  async #waitForTurn(sessionId: string, place: Place): Promise<void> {
     let unreachableSince: number | undefined;
-    for (;;) {
-      let head: HeadRow | undefined;
+    while (!place.started) {
+      let turn: StartRow | undefined;
       try {
-        head = await this.#head(sessionId, place.id);
+        turn = await this.#start(sessionId, place.id);
         unreachableSince = undefined;
       } catch (error) {
         if (!isConnectionFailure(error)) throw error;
@@ -192,17 +214,18 @@ export class PostgresSessionQueue implements SessionQueue {
         await this.#sleep(sessionId);
         continue;
       }
-      if (head === undefined) {
+      if (turn.state === 'gone') {
         // The row was removed meanwhile (this instance was taken for dead while the database
         // was away): queue again, at the end.
-        place.id = await this.#enqueue(sessionId);
+        Object.assign(place, await this.#enqueue(sessionId));
         continue;
       }
-      if (head.id === place.id) return;
-      if (head.instance_id !== this.#options.instanceId) {
-        const alive = await this.#options.isAlive(head.instance_id).catch(() => true);
+      if (turn.state === 'started') return;
+      const blocker = turn.blocker_instance;
+      if (blocker != null && blocker !== this.#options.instanceId) {
+        const alive = await this.#options.isAlive(blocker).catch(() => true);
         if (!alive) {
-          await this.#removeInstance(head.instance_id).catch(() => undefined);
+          await this.#removeInstance(blocker).catch(() => undefined);
           continue;
         }
       }
@@ -210,16 +233,14 @@ export class PostgresSessionQueue implements SessionQueue {
     }
   }
 
-  /** The session's first row up to `id` (undefined when `id` itself is gone). */
-  async #head(sessionId: string, id: string): Promise<HeadRow | undefined> {
-    const { rows } = await queryPostgres<HeadRow>(
+  /** Starts the place when it is its turn (see `yeoul_session_start`). */
+  async #start(sessionId: string, id: string): Promise<StartRow> {
+    const { rows } = await queryPostgres<StartRow>(
       this.#options.pool,
-      `SELECT id, instance_id FROM server_session_queue
-       WHERE session_id = $1 AND id <= $2 ORDER BY id LIMIT 1`,
+      'SELECT state, blocker_instance FROM yeoul_session_start($1, $2)',
       [sessionId, id],
     );
-    const head = rows[0];
-    return head === undefined ? undefined : { id: String(head.id), instance_id: head.instance_id };
+    return rows[0] ?? { state: 'gone', blocker_instance: null };
   }
 
   /** Removes every row of an instance that died, waking the sessions it held. */

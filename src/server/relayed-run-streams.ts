@@ -1,5 +1,6 @@
 import { queryPostgres } from '../core/index.ts';
 import { EventRelay, endOfRun } from './event-relay.ts';
+import { lineHolderSql } from './postgres-session-queue.ts';
 import { RemoteRunStream, type RemoteStreamDeps } from './remote-run-stream.ts';
 import {
   type FollowableStream,
@@ -85,11 +86,9 @@ export class RelayedRunStreams implements RunStreamHub {
     sessionId: string,
     previousKey: string | undefined,
   ): Promise<LatestRunRow | undefined> {
-    const { rows } = await queryPostgres<{ instance_id: string }>(
-      this.#deps.pool,
-      'SELECT instance_id FROM server_session_queue WHERE session_id = $1 ORDER BY id LIMIT 1',
-      [sessionId],
-    );
+    const { rows } = await queryPostgres<{ instance_id: string }>(this.#deps.pool, lineHolderSql, [
+      sessionId,
+    ]);
     const holder = rows[0]?.instance_id;
     if (holder === undefined || holder === this.#instanceId) return undefined;
     if (!(await this.#deps.isAlive(holder))) return undefined;

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { AgentRequest, AgentResponse, AgentRunner } from '../agents/index.ts';
 import { createId } from '../core/index.ts';
 import { errorResponse } from './http-error.ts';
@@ -32,6 +33,13 @@ export interface AgentCallOptions {
   onEvent?: (entry: StreamEvent) => void;
   /** The runner to run on (default the runtime's): `/v1`'s in-memory one for stateless calls. */
   runner?: AgentRunner;
+  /** When the HTTP request arrived (`arrivalOf(reply)`): its place in the session's line. */
+  arrivedAt?: number;
+}
+
+/** When the request answered by `reply` reached the server (a `performance.now()` time). */
+export function arrivalOf(reply: FastifyReply): number {
+  return performance.now() - reply.elapsedTime;
 }
 
 /**
@@ -51,7 +59,7 @@ export async function runAgentCall(
   // are not relayed.
   const shared = options.runner === undefined;
   // In one process the place is taken at once (no await); across instances it is awaited.
-  const entered = shared ? context.queue.enter(call.sessionId) : () => undefined;
+  const entered = shared ? context.queue.enter(call.sessionId, options.arrivedAt) : () => undefined;
   const leave = entered instanceof Promise ? await entered : entered;
   const stream = shared
     ? context.streams.open(call.sessionId, createId())

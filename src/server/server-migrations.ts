@@ -17,7 +17,7 @@ CREATE INDEX server_sessions_owner ON server_sessions (owner, created_at DESC);
 
 const queueSql = `
 -- One row per request running or waiting on a session, whichever instance took it: the
--- session's requests run in id order, one at a time (the lowest id runs).
+-- session's requests run one at a time, in id order (in arrival order since version 305).
 CREATE TABLE server_session_queue (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   session_id text COLLATE "C" NOT NULL,
@@ -43,6 +43,67 @@ BEGIN
   END IF;
   INSERT INTO server_session_queue (session_id, instance_id)
     VALUES (p_session, p_instance) RETURNING id INTO queue_id;
+END $$;
+`;
+
+const queueArrivalSql = `
+-- A session's line in arrival order: arrived_at is when the request reached its instance (on
+-- the database's clock), so the round trips an instance makes before taking its place do not
+-- reorder requests; started marks the row that runs (at most one per session).
+ALTER TABLE server_session_queue
+  ADD COLUMN arrived_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  ADD COLUMN started boolean NOT NULL DEFAULT false;
+CREATE INDEX server_session_queue_line ON server_session_queue (session_id, arrived_at, id);
+
+-- Takes a place like yeoul_session_enqueue (whose lock holds to the end of the call) for a
+-- request that reached its instance p_waited_ms ago (at most 10 s counts); the place starts at
+-- once (started) when the line was empty.
+CREATE FUNCTION yeoul_session_enqueue(
+  p_session text, p_instance text, p_limit integer, p_waited_ms double precision,
+  OUT queue_id bigint, OUT ahead integer, OUT started boolean
+) LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT e.queue_id, e.ahead INTO queue_id, ahead
+    FROM yeoul_session_enqueue(p_session, p_instance, p_limit) e;
+  started := queue_id IS NOT NULL AND ahead = 0;
+  IF queue_id IS NOT NULL THEN
+    UPDATE server_session_queue
+      SET started = yeoul_session_enqueue.started,
+          arrived_at = clock_timestamp()
+            - make_interval(secs => least(greatest(p_waited_ms, 0), 10000) / 1000)
+      WHERE id = queue_id;
+  END IF;
+END $$;
+
+-- Starts the place p_id when no request of its session runs and none waiting arrived before it.
+-- state is 'started', 'gone' (the row was removed) or 'waiting', with the instance of the row
+-- in the way (the running one, else the first to arrive).
+CREATE FUNCTION yeoul_session_start(
+  p_session text, p_id bigint, OUT state text, OUT blocker_instance text
+) LANGUAGE plpgsql AS $$
+DECLARE
+  mine server_session_queue%ROWTYPE;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('yeoul_session_queue:' || p_session, 0));
+  SELECT * INTO mine FROM server_session_queue WHERE id = p_id;
+  IF NOT FOUND THEN
+    state := 'gone';
+    RETURN;
+  END IF;
+  IF mine.started THEN
+    state := 'started';
+    RETURN;
+  END IF;
+  SELECT instance_id INTO blocker_instance FROM server_session_queue
+    WHERE session_id = p_session AND id <> p_id
+      AND (started OR (arrived_at, id) < (mine.arrived_at, mine.id))
+    ORDER BY started DESC, arrived_at, id LIMIT 1;
+  IF FOUND THEN
+    state := 'waiting';
+    RETURN;
+  END IF;
+  UPDATE server_session_queue SET started = true WHERE id = p_id;
+  state := 'started';
 END $$;
 `;
 
@@ -85,6 +146,7 @@ export const serverMigrations: readonly Migration[] = [
     // Where a fork came from (both null for a session that is not a fork).
     sql: 'ALTER TABLE server_sessions ADD COLUMN forked_from text, ADD COLUMN forked_at_step integer;',
   },
+  { version: 305, name: 'server_session_queue_arrival', sql: queueArrivalSql },
 ];
 
 /** Every migration of Yeoul's PostgreSQL store, in version order (what `yeoul migrate` applies). */

@@ -13,8 +13,12 @@ export type LeaveQueue = (failure?: unknown) => void;
  * the request's turn.
  */
 export interface SessionQueue {
-  /** Takes a place in the session's line; throws 409 when `limit` requests already wait. */
-  enter(sessionId: string): LeaveQueue | Promise<LeaveQueue>;
+  /**
+   * Takes a place in the session's line; throws 409 when `limit` requests already wait.
+   * `arrivedAt` (a `performance.now()` time) is when the request reached this process: across
+   * instances the line follows arrival, not the moment the place reaches the database.
+   */
+  enter(sessionId: string, arrivedAt?: number): LeaveQueue | Promise<LeaveQueue>;
   /** Requests running or waiting in this process, over all sessions. */
   readonly active: number;
 }

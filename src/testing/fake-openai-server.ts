@@ -67,7 +67,8 @@ export interface FakeOpenAiServer {
 export async function startFakeOpenAiServer(
   script: FakeCompletion[] | ((request: ChatCompletionRequest, index: number) => FakeCompletion),
   options: {
-    delayMs?: number;
+    /** How long each answer waits (ms): a number, or a function of the request. */
+    delayMs?: number | ((request: ChatCompletionRequest) => number);
     keepRequests?: boolean;
     port?: number;
     /** How long an idle keep-alive connection stays open (Node's default: 5 s). */
@@ -116,7 +117,9 @@ export async function startFakeOpenAiServer(
         ? (script[Math.min(index, script.length - 1)] as FakeCompletion)
         : script(request, index);
       if (options.keepRequests === false) requests.length = 0;
-      if (options.delayMs) setTimeout(() => answer(response, request, completion), options.delayMs);
+      const delay =
+        typeof options.delayMs === 'function' ? options.delayMs(request) : options.delayMs;
+      if (delay) setTimeout(() => answer(response, request, completion), delay);
       else answer(response, request, completion);
     });
   });

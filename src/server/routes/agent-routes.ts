@@ -4,7 +4,7 @@ import { createId } from '../../core/index.ts';
 import { invokeBody } from '../../protocol/index.ts';
 import { requireChatGraph } from '../graph-names.ts';
 import { HttpError } from '../http-error.ts';
-import { runAgentCall } from '../run-request.ts';
+import { arrivalOf, runAgentCall } from '../run-request.ts';
 import type { FollowableStream } from '../run-streams.ts';
 import { parseWith, sessionParams } from '../schemas.ts';
 import { sseHeaders, sseWriter } from '../sse.ts';
@@ -47,7 +47,11 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
     reply.raw.on('close', () => {
       if (!reply.raw.writableEnded) controller.abort(new Error('the client went away'));
     });
-    return runAgentCall(context, call, { signal: controller.signal, streamTokens: false });
+    return runAgentCall(context, call, {
+      signal: controller.signal,
+      streamTokens: false,
+      arrivedAt: arrivalOf(reply),
+    });
   });
 
   app.post('/api/agent/stream', async (request, reply) => {
@@ -75,6 +79,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
       await runAgentCall(context, call, {
         signal: controller.signal,
         streamTokens: true,
+        arrivedAt: arrivalOf(reply),
         onEvent: (entry) => open().write(entry),
       });
     } catch (error) {

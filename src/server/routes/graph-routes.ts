@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createId } from '../../core/index.ts';
 import type { GraphEvent, RunResult, StateSchema } from '../../graph/index.ts';
 import { graphRunBody } from '../../protocol/index.ts';
 import { requireUserGraph } from '../graph-names.ts';
 import { checkGraphInput, type GraphRunBody, graphParams } from '../graph-run-schemas.ts';
 import { errorResponse } from '../http-error.ts';
+import { arrivalOf } from '../run-request.ts';
 import { parseWith } from '../schemas.ts';
 import { sseHeaders, sseWriter } from '../sse.ts';
 import type { RouteContext } from './route-context.ts';
@@ -37,7 +38,8 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
   });
 
   /** Checks the request and claims its thread; the run itself goes in `start`. */
-  const prepare = async (request: FastifyRequest) => {
+  const prepare = async (request: FastifyRequest, reply: FastifyReply) => {
+    const arrivedAt = arrivalOf(reply);
     const { name } = parseWith(graphParams, request.params);
     const entry = requireUserGraph(runtime, name);
     const body = parseWith(graphRunBody, request.body);
@@ -46,7 +48,7 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
     const owner = context.ownerOf(request);
     if (body.resume) await runtime.sessions.check(threadId, owner);
     else await runtime.sessions.claim(threadId, owner, titleOfInput(body.input), name);
-    return { name, graph: entry.graph, body, threadId, owner };
+    return { name, graph: entry.graph, body, threadId, owner, arrivedAt };
   };
 
   /** Runs (or resumes) the graph on the thread in its place in the thread's line. */
@@ -56,7 +58,7 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
     onEvent?: (event: GraphEvent<StateSchema>) => void,
   ) => {
     const { graph, body, threadId } = prepared;
-    const entered = context.queue.enter(threadId);
+    const entered = context.queue.enter(threadId, prepared.arrivedAt);
     const leave = entered instanceof Promise ? await entered : entered;
     let failure: unknown;
     try {
@@ -81,7 +83,7 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
   };
 
   app.post('/api/graphs/:name/invoke', async (request, reply) => {
-    const prepared = await prepare(request);
+    const prepared = await prepare(request, reply);
     const controller = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableEnded) controller.abort(new Error('the client went away'));
@@ -90,7 +92,7 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
   });
 
   app.post('/api/graphs/:name/stream', async (request, reply) => {
-    const prepared = await prepare(request);
+    const prepared = await prepare(request, reply);
     const controller = new AbortController();
     // Recorded as an agent run's events are: a client that drops rejoins the run with
     // GET /api/sessions/:id/stream and Last-Event-ID, and the run goes on without it.

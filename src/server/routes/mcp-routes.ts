@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance } from 'fastify';
 import { createMcpServer } from '../../mcp/index.ts';
 import { createMcpBackend } from '../mcp-backend.ts';
-import { runAgentCall } from '../run-request.ts';
+import { arrivalOf, runAgentCall } from '../run-request.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** What a GET or DELETE on /mcp gets: this server keeps no MCP sessions to stream or end. */
@@ -31,6 +31,7 @@ export function registerMcpRoutes(app: FastifyInstance, context: RouteContext): 
         runAgentCall(context, call, {
           signal: options.signal,
           streamTokens: true,
+          arrivedAt: arrivalOf(reply),
           onEvent: (entry) => options.onEvent(entry.event, entry.data),
         }),
     });

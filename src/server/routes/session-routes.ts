@@ -4,7 +4,7 @@ import { createId } from '../../core/index.ts';
 import { forkBody } from '../../protocol/index.ts';
 import { forkSession } from '../fork-session.ts';
 import { HttpError } from '../http-error.ts';
-import { runAgentCall } from '../run-request.ts';
+import { arrivalOf, runAgentCall } from '../run-request.ts';
 import { parseWith, sessionParams } from '../schemas.ts';
 import { anonymousOwner, notFound } from '../session-registry.ts';
 import type { RouteContext } from './route-context.ts';
@@ -154,7 +154,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     return reply.code(202).send({ sessionId: id, status: 'cancelled' });
   });
 
-  app.delete('/api/sessions/:id/interrupts', async (request) => {
+  app.delete('/api/sessions/:id/interrupts', async (request, reply) => {
     const id = await ownedSession(request);
     const pending = await runner.pendingInterrupts(id);
     if (pending.length === 0) {
@@ -169,6 +169,10 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
       approve: false,
       reason: 'all pending calls were denied',
     }));
-    return runAgentCall(context, { sessionId: id, resume: { decisions } }, { streamTokens: false });
+    return runAgentCall(
+      context,
+      { sessionId: id, resume: { decisions } },
+      { streamTokens: false, arrivedAt: arrivalOf(reply) },
+    );
   });
 }

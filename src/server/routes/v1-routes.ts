@@ -16,7 +16,7 @@ import { completionOf, modelList } from '../openai/chat-completion-response.ts';
 import { CompletionStream } from '../openai/completion-stream.ts';
 import { keepPausedRun } from '../openai/keep-paused-run.ts';
 import { openAiError } from '../openai/openai-error.ts';
-import { type AgentCall, runAgentCall } from '../run-request.ts';
+import { type AgentCall, arrivalOf, runAgentCall } from '../run-request.ts';
 import { parseWith } from '../schemas.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -139,6 +139,7 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
           const outcome = await run(request, turn, sessionId, {
             signal: controller.signal,
             streamTokens: false,
+            arrivedAt: arrivalOf(reply),
           });
           return completionOf(
             identity,
@@ -167,6 +168,7 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
           const outcome = await run(request, turn, sessionId, {
             signal: controller.signal,
             streamTokens: tokens,
+            arrivedAt: arrivalOf(reply),
             onEvent: (entry) => {
               open();
               stream.event(entry);
