@@ -179,6 +179,11 @@ describe('YeoulClient.graphs against a server with a config file', () => {
     assert.ok(paused?.event === 'done');
     const question = paused.data.interrupts?.[0];
     assert.equal(question?.value, 'go on?');
+    // The question says where inside the subgraph it was asked, in the events and the answer.
+    assert.deepEqual(question?.path, ['inner', 'ask']);
+    const parentPause = events.find((event) => event.event === 'interrupt' && !event.data.path);
+    assert.ok(parentPause?.event === 'interrupt');
+    assert.deepEqual(parentPause.data.interrupts[0]?.path, ['inner', 'ask']);
     const resumed = await client.graphs.invoke('nested', {
       threadId: paused.data.threadId,
       resume: { answers: { [question?.id ?? '']: 'yes' } },

@@ -42,12 +42,19 @@ export const graphRunBody = z
     }
   });
 
+/** Where inside subgraphs something happened: the subgraph's node, then inner nodes. */
+export const graphPathSchema = z
+  .array(z.string())
+  .optional()
+  .describe('inside a subgraph: its node, then the inner nodes (absent at the top level)');
+
 /** A question a graph run paused on, answered with `resume.answers` on its thread. */
 export const graphInterruptSchema = z.object({
   id: z.string(),
   node: z.string(),
   value: z.unknown().describe('what the node asked'),
   createdAt: z.string().describe('ISO time'),
+  path: graphPathSchema,
 });
 
 /** The answer of POST /api/graphs/:name/invoke (and the `done` event of its stream). */

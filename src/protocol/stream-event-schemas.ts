@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { graphInterruptSchema, graphRunResponseSchema } from './graph-schemas.ts';
+import { graphInterruptSchema, graphPathSchema, graphRunResponseSchema } from './graph-schemas.ts';
 import { interruptSchema, invokeResponseSchema } from './response-schemas.ts';
 
 const errorEvent = z.object({ code: z.string(), message: z.string() });
 
 /** Where inside subgraphs an event happened (absent at the top level). */
-const path = z.array(z.string()).optional();
+const path = graphPathSchema;
 
 /** The data of each event of POST /api/graphs/:name/stream, by event name. */
 export const graphStreamEventSchemas = {
@@ -21,7 +21,7 @@ export const graphStreamEventSchemas = {
   /** The run paused on these questions. */
   interrupt: z.object({
     node: z.string(),
-    interrupts: z.array(graphInterruptSchema.pick({ id: true, value: true })),
+    interrupts: z.array(graphInterruptSchema.pick({ id: true, value: true, path: true })),
     path,
   }),
   error: errorEvent,

@@ -137,6 +137,7 @@ function resultBody(threadId: string, result: RunResult<StateSchema>) {
             node: pending.node,
             value: pending.value,
             createdAt: new Date(pending.createdAt).toISOString(),
+            ...(pending.path ? { path: pending.path } : {}),
           })),
         }
       : {}),
@@ -167,7 +168,11 @@ function streamEventOf(
         event: 'interrupt',
         data: {
           node: event.node,
-          interrupts: event.interrupts.map((pending) => ({ id: pending.id, value: pending.value })),
+          interrupts: event.interrupts.map((pending) => ({
+            id: pending.id,
+            value: pending.value,
+            ...(pending.path ? { path: pending.path } : {}),
+          })),
           ...where,
         },
       };
