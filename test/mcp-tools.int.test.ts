@@ -97,7 +97,8 @@ describe('MCP servers as tool sources of a running Yeoul (scripted model)', () =
         YEOUL_SAMPLE_KNOWLEDGE: 'false',
         YEOUL_MCP_CONFIG: config,
       }),
-      { mcp: { initTimeoutMs: 1000, restartDelayMs: 50 } },
+      // Long enough for four node processes starting at once on a busy machine.
+      { mcp: { initTimeoutMs: 4000, restartDelayMs: 50 } },
     );
     server = await startServer(runtime, { logger: false });
   });
@@ -116,7 +117,7 @@ describe('MCP servers as tool sources of a running Yeoul (scripted model)', () =
     assert.match(byName.broken.error, /exited before it answered initialize/);
     assert.deepEqual(byName.broken.tools, []);
     assert.equal(byName.stuck.state, 'failed');
-    assert.match(byName.stuck.error, /did not answer initialize within 1 s/);
+    assert.match(byName.stuck.error, /did not answer initialize within 4 s/);
     assert.ok(body.tools.includes('everything__echo'), 'MCP tools are listed with the others');
     assert.ok(body.tools.includes('calculator'));
   });

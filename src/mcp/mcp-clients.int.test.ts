@@ -113,15 +113,16 @@ describe('MCP servers as tool sources', () => {
   });
 
   it('fails a server that does not answer initialize in time, without holding up the others', async () => {
+    // The limit leaves a busy machine time to start the working one (a node process).
     const { clients } = clientsOf([fake('stuck', 'hang'), fake('fake', 'tools')], {
-      limits: { initTimeoutMs: 600 },
+      limits: { initTimeoutMs: 3000 },
     });
     const started = Date.now();
     await clients.start();
-    assert.ok(Date.now() - started < 5000);
+    assert.ok(Date.now() - started < 20_000);
     const [stuck, working] = clients.status();
     assert.equal(stuck?.state, 'failed');
-    assert.match(stuck?.error ?? '', /did not answer initialize within 0.6 s/);
+    assert.match(stuck?.error ?? '', /did not answer initialize within 3 s/);
     assert.equal(working?.state, 'connected');
   });
 

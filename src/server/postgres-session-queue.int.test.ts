@@ -54,16 +54,41 @@ async function instanceQueue(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Places (running or waiting) in a session's line. */
+async function placesIn(sessionId: string): Promise<number> {
+  const { rows } = await pool.query(
+    'SELECT count(*)::int AS n FROM server_session_queue WHERE session_id = $1',
+    [sessionId],
+  );
+  return rows[0]?.n as number;
+}
+
+/** Waits (10 s at most) until `check` holds. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    assert.ok(Date.now() < deadline, 'the condition did not come about within 10 s');
+    await sleep(10);
+  }
+}
+
 describe('PostgresSessionQueue', () => {
   it('runs a session’s requests one at a time in arrival order across instances', async () => {
     const [first, second] = [await instanceQueue('one'), await instanceQueue('two')];
     const order: string[] = [];
     let running = 0;
+    let openGate = () => {};
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
     const request = async (queue: PostgresSessionQueue, name: string) => {
-      const leave = await queue.enter('ordered');
+      const leave = await queue.enter('ordered', performance.now());
       running += 1;
       assert.equal(running, 1, 'two requests of one session ran at once');
       order.push(name);
+      // The first holds the line until every request has its place, whatever order the places
+      // reached the database in.
+      if (name === 'r0') await gate;
       await sleep(30);
       running -= 1;
       leave();
@@ -71,14 +96,14 @@ describe('PostgresSessionQueue', () => {
     const requests: Array<Promise<void>> = [];
     for (let index = 0; index < 8; index += 1) {
       requests.push(request(index % 2 === 0 ? first : second, `r${index}`));
-      // Arrival is when a request's place reaches the database: leave time for that round trip
-      // (a pool's first connection can take longer than 10 ms), so arrivals do not overlap.
-      await sleep(40);
+      await sleep(5);
     }
+    await until(async () => (await placesIn('ordered')) === 8);
     const started = performance.now();
+    openGate();
     await Promise.all(requests);
     assert.deepEqual(order, ['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
-    assert.ok(performance.now() - started < 2000, 'waiters were woken by notifications');
+    assert.ok(performance.now() - started < 4000, 'waiters were woken by notifications');
   });
 
   it('orders waiting requests by when they reached their instance, never ahead of the running one', async () => {
@@ -120,7 +145,7 @@ describe('PostgresSessionQueue', () => {
     ];
     const running = await first.enter('bounded');
     const waiting = second.enter('bounded');
-    await sleep(50);
+    await until(async () => (await placesIn('bounded')) === 2);
     await assert.rejects(first.enter('bounded'), { status: 409, code: 'session_busy' });
     await assert.rejects(second.enter('bounded'), { status: 409, code: 'session_busy' });
     running();
@@ -141,27 +166,24 @@ describe('PostgresSessionQueue', () => {
   });
 
   it('keeps the line of a run that failed with the store until its end is stored', async () => {
-    const closed: string[] = [];
+    const happened: string[] = [];
     let attempts = 0;
     const queue = await instanceQueue('flaky', {
-      pollMs: 500,
+      pollMs: 200,
       closeRun: async (sessionId) => {
         attempts += 1;
         if (attempts === 1) throw new StoreUnavailableError({ store: 'postgres', reason: 'away' });
-        closed.push(sessionId);
+        happened.push(`closed ${sessionId}`);
       },
     });
     const other = await instanceQueue('patient');
     const leave = await queue.enter('failing');
     leave(new StoreUnavailableError({ store: 'postgres', reason: 'connection refused' }));
+    // The first try to close the run fails: the next request waits for the retry (every poll).
     const next = other.enter('failing');
-    // The first try to close the run fails: the session waits for the retry (every poll).
-    const result = await Promise.race([
-      next.then(() => 'entered'),
-      sleep(300).then(() => 'waiting'),
-    ]);
-    assert.equal(result, 'waiting');
     (await next)();
-    assert.deepEqual(closed, ['failing']);
+    happened.push('entered');
+    assert.equal(attempts, 2);
+    assert.deepEqual(happened, ['closed failing', 'entered']);
   });
 });

@@ -118,7 +118,7 @@ export class PostgresSessionQueue implements SessionQueue {
   async tryEnterIdle(sessionId: string): Promise<LeaveQueue | undefined> {
     const { rows } = await queryPostgres<{ queue_id: string | null }>(
       this.#options.pool,
-      'SELECT queue_id FROM yeoul_session_enqueue($1, $2, 0, 0)',
+      'SELECT queue_id FROM yeoul_session_enqueue($1, $2, 0, now())',
       [sessionId, this.#options.instanceId],
     );
     const id = rows[0]?.queue_id;
@@ -177,7 +177,11 @@ export class PostgresSessionQueue implements SessionQueue {
   /** Takes a place at the request's arrival (a `performance.now()` time; default now). */
   async #enqueue(sessionId: string, arrivedAt?: number): Promise<Place> {
     const { limit } = this.#options;
-    const waited = arrivedAt === undefined ? 0 : performance.now() - arrivedAt;
+    // On the wall clock (instances' clocks are kept in step; the database bounds the skew),
+    // converted now: a monotonic time's offset from the wall clock drifts over a long uptime.
+    const arrival = new Date(
+      arrivedAt === undefined ? Date.now() : Date.now() - (performance.now() - arrivedAt),
+    );
     const { rows } = await queryPostgres<{
       queue_id: string | null;
       ahead: number;
@@ -185,7 +189,7 @@ export class PostgresSessionQueue implements SessionQueue {
     }>(
       this.#options.pool,
       'SELECT queue_id, ahead, started FROM yeoul_session_enqueue($1, $2, $3, $4)',
-      [sessionId, this.#options.instanceId, limit, waited],
+      [sessionId, this.#options.instanceId, limit, arrival],
     );
     const row = rows[0];
     if (row?.queue_id != null) this.#held.add(String(row.queue_id));

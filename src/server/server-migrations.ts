@@ -47,19 +47,21 @@ END $$;
 `;
 
 const queueArrivalSql = `
--- A session's line in arrival order: arrived_at is when the request reached its instance (on
--- the database's clock), so the round trips an instance makes before taking its place do not
--- reorder requests; started marks the row that runs (at most one per session).
+-- A session's line in arrival order: arrived_at is when the request reached its instance, so
+-- the round trips (and waits for a pooled connection) an instance makes before its place
+-- reaches the database do not reorder requests; started marks the row that runs (at most one
+-- per session).
 ALTER TABLE server_session_queue
   ADD COLUMN arrived_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   ADD COLUMN started boolean NOT NULL DEFAULT false;
 CREATE INDEX server_session_queue_line ON server_session_queue (session_id, arrived_at, id);
 
 -- Takes a place like yeoul_session_enqueue (whose lock holds to the end of the call) for a
--- request that reached its instance p_waited_ms ago (at most 10 s counts); the place starts at
--- once (started) when the line was empty.
+-- request that reached its instance at p_arrived_at (that instance's clock, taken no later
+-- than the database's now nor more than 10 s before it); the place starts at once (started)
+-- when the line was empty.
 CREATE FUNCTION yeoul_session_enqueue(
-  p_session text, p_instance text, p_limit integer, p_waited_ms double precision,
+  p_session text, p_instance text, p_limit integer, p_arrived_at timestamptz,
   OUT queue_id bigint, OUT ahead integer, OUT started boolean
 ) LANGUAGE plpgsql AS $$
 BEGIN
@@ -69,8 +71,8 @@ BEGIN
   IF queue_id IS NOT NULL THEN
     UPDATE server_session_queue
       SET started = yeoul_session_enqueue.started,
-          arrived_at = clock_timestamp()
-            - make_interval(secs => least(greatest(p_waited_ms, 0), 10000) / 1000)
+          arrived_at = least(greatest(p_arrived_at, clock_timestamp() - interval '10 seconds'),
+                             clock_timestamp())
       WHERE id = queue_id;
   END IF;
 END $$;
