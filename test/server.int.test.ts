@@ -9,7 +9,7 @@ import {
   readServerConfig,
   startServer,
 } from '../src/server/index.ts';
-import { startFakeOpenAiServer } from '../src/testing/index.ts';
+import { startFakeOpenAiServer, waitUntil } from '../src/testing/index.ts';
 import { startTestServer } from '../src/testing/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
@@ -284,7 +284,8 @@ describe('HTTP API with keys', () => {
 
 describe('HTTP API lifecycle', () => {
   it('answers 409 beyond the per-session queue bound, and takes requests again after', async () => {
-    const model = await startFakeOpenAiServer([{ kind: 'text', text: 'ok' }], { delayMs: 200 });
+    // The first answer takes long enough for all six requests to take their places first.
+    const model = await startFakeOpenAiServer([{ kind: 'text', text: 'ok' }], { delayMs: 1000 });
     const { server } = await serve({
       YEOUL_SAMPLE_KNOWLEDGE: 'false',
       YEOUL_SESSION_QUEUE_LIMIT: '2',
@@ -376,9 +377,11 @@ describe('HTTP API lifecycle', () => {
     await reader?.read();
     await new Promise((resolve) => setTimeout(resolve, 200));
     controller.abort();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const metrics = await client(server).get('/metrics');
-    assert.match(metrics.text, /yeoul_runs_total\{status="cancelled",graph="chat"\} 1/);
+    const cancelled = /yeoul_runs_total\{status="cancelled",graph="chat"\} 1/;
+    await waitUntil(
+      async () => cancelled.test((await client(server).get('/metrics')).text),
+      'the run counted as cancelled',
+    );
     assert.equal((await client(server).get('/api/sessions/leaver')).body.status, 'cancelled');
     assert.equal((await client(server).get('/api/agent/status')).body.activeRuns, 0);
     await server.close();

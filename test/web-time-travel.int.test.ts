@@ -23,6 +23,9 @@ import {
   waitUntil,
 } from '../src/testing/browser.ts';
 
+/** What `left` waits for (released by the test that watches it run). */
+const leftGate = Promise.withResolvers<void>();
+
 /** A chat graph that fans out: `plan` starts `left` and `right` together; `answer` joins them. */
 const config = defineConfig({
   graphs: {
@@ -35,8 +38,8 @@ const config = defineConfig({
     )
       .addNode('plan', (state) => ({ plan: String(state.messages.at(-1)?.content ?? '') }))
       .addNode('left', async () => {
-        // Slow enough to see both tasks running side by side while the turn streams.
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        // Held until the test has seen both tasks running side by side while the turn streams.
+        await leftGate.promise;
         return { visited: 'left' };
       })
       .addNode('right', () => ({ visited: 'right' }))
@@ -71,6 +74,8 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
     await page.goto(server.url);
   });
   after(async () => {
+    // A test that failed while `left` waited must not leave its run holding the server.
+    leftGate.resolve();
     await browser?.close();
     await server?.close();
   });
@@ -99,11 +104,15 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
     // Escape leaves the message as it was.
     await page.getByTestId('edit-message').first().click();
     await page.getByTestId('edit-input').press('Escape');
-    assert.equal(await page.getByTestId('edit-input').count(), 0);
-    assert.equal(
-      await page.evaluate(() => document.activeElement?.getAttribute('data-testid')),
-      'edit-message',
-      'the focus is back on the edit button',
+    await waitUntil(
+      async () => (await page.getByTestId('edit-input').count()) === 0,
+      'the editor to close',
+    );
+    await waitUntil(
+      async () =>
+        (await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) ===
+        'edit-message',
+      'the focus back on the edit button',
     );
     assert.deepEqual(await texts(user), ['my name is Alice', 'what is my name?']);
 
@@ -211,12 +220,17 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
     // While it runs: the live steps, `left` and `right` on one line.
     await waitUntil(async () => (await row.count()) === 1, 'the live parallel super-step');
     assert.equal(await answer.getAttribute('aria-busy'), 'true');
+    await waitUntil(
+      async () => (await row.getByTestId('superstep-task').count()) === 2,
+      'both tasks of the super-step',
+    );
     assert.deepEqual(
       await row
         .getByTestId('superstep-task')
         .evaluateAll((tasks) => tasks.map((task) => task.getAttribute('data-node'))),
       ['left', 'right'],
     );
+    leftGate.resolve();
     await waitUntil(async () => (await answer.getAttribute('aria-busy')) === 'false', 'the answer');
     assert.match(await answer.innerText(), /split: left \+ right/);
     // Once stored: the same line, read from the history.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fakeMcpServerCommand } from '../testing/index.ts';
+import { fakeMcpServerCommand, waitUntil } from '../testing/index.ts';
 import { createToolEnvironment, ToolExecutor, ToolRegistry } from '../tools/index.ts';
 import { McpClients } from './mcp-clients.ts';
 import type { McpServerEntry } from './types.ts';
@@ -42,14 +42,6 @@ function clientsOf(
 function call(registry: ToolRegistry, name: string, args: unknown) {
   const executor = new ToolExecutor(registry, { env, approve: async () => true });
   return executor.execute({ id: `call-${name}`, name, args });
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('MCP servers as tool sources', () => {
@@ -130,7 +122,7 @@ describe('MCP servers as tool sources', () => {
     const { clients } = clientsOf([fake('stuck', 'hang')], { limits: { initTimeoutMs: 800 } });
     await clients.start(50);
     assert.equal(clients.status()[0]?.state, 'starting');
-    await until(() => clients.status()[0]?.state === 'failed', 'the slow server failed');
+    await waitUntil(() => clients.status()[0]?.state === 'failed', 'the slow server failed');
   });
 
   it('ends a call whose server dies mid-call with a tool error, then restarts the server', async () => {
@@ -146,7 +138,7 @@ describe('MCP servers as tool sources', () => {
     );
     const during = await call(registry, 'fake__echo', { text: 'hi' });
     assert.equal(during.isError, true, 'no call waits on a server that is not connected');
-    await until(() => clients.status()[0]?.state === 'connected', 'the server was restarted');
+    await waitUntil(() => clients.status()[0]?.state === 'connected', 'the server was restarted');
     const again = await call(registry, 'fake__echo', { text: 'again' });
     assert.equal(again.content, 'echo: again');
   });
@@ -157,7 +149,7 @@ describe('MCP servers as tool sources', () => {
     });
     await clients.start();
     await call(registry, 'fake__crash', {});
-    await until(() => clients.status()[0]?.state === 'failed', 'the server failed');
+    await waitUntil(() => clients.status()[0]?.state === 'failed', 'the server failed');
     assert.match(
       clients.status()[0]?.error ?? '',
       /the server exited.*crashing on purpose.*gave up/,
@@ -170,7 +162,7 @@ describe('MCP servers as tool sources', () => {
     await clients.start();
     assert.equal(registry.get('fake__greet'), undefined);
     await call(registry, 'fake__add_tool', { name: 'greet' });
-    await until(() => registry.get('fake__greet') !== undefined, 'fake__greet was registered');
+    await waitUntil(() => registry.get('fake__greet') !== undefined, 'fake__greet was registered');
     assert.ok(clients.status()[0]?.tools.includes('fake__greet'));
     assert.equal((await call(registry, 'fake__greet', {})).content, 'greet ran');
   });

@@ -6,7 +6,7 @@ import {
   type PostgresPool,
   StoreUnavailableError,
 } from '../core/index.ts';
-import { type PostgresServer, startPostgresServer } from '../testing/index.ts';
+import { type PostgresServer, startPostgresServer, waitUntil } from '../testing/index.ts';
 import { PostgresNotifications } from './postgres-notifications.ts';
 import { PostgresSessionQueue } from './postgres-session-queue.ts';
 import { serverMigrations } from './server-migrations.ts';
@@ -63,15 +63,6 @@ async function placesIn(sessionId: string): Promise<number> {
   return rows[0]?.n as number;
 }
 
-/** Waits (10 s at most) until `check` holds. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    assert.ok(Date.now() < deadline, 'the condition did not come about within 10 s');
-    await sleep(10);
-  }
-}
-
 describe('PostgresSessionQueue', () => {
   it('runs a session’s requests one at a time in arrival order across instances', async () => {
     const [first, second] = [await instanceQueue('one'), await instanceQueue('two')];
@@ -98,7 +89,7 @@ describe('PostgresSessionQueue', () => {
       requests.push(request(index % 2 === 0 ? first : second, `r${index}`));
       await sleep(5);
     }
-    await until(async () => (await placesIn('ordered')) === 8);
+    await waitUntil(async () => (await placesIn('ordered')) === 8, 'every place taken');
     const started = performance.now();
     openGate();
     await Promise.all(requests);
@@ -145,7 +136,7 @@ describe('PostgresSessionQueue', () => {
     ];
     const running = await first.enter('bounded');
     const waiting = second.enter('bounded');
-    await until(async () => (await placesIn('bounded')) === 2);
+    await waitUntil(async () => (await placesIn('bounded')) === 2, 'two places taken');
     await assert.rejects(first.enter('bounded'), { status: 409, code: 'session_busy' });
     await assert.rejects(second.enter('bounded'), { status: 409, code: 'session_busy' });
     running();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applyMigrations, createPostgresPool, type PostgresPool } from '../core/index.ts';
-import { type PostgresServer, startPostgresServer } from '../testing/index.ts';
+import { type PostgresServer, startPostgresServer, waitUntil } from '../testing/index.ts';
 import { PostgresNotifications } from './postgres-notifications.ts';
 import { RelayedRunStreams } from './relayed-run-streams.ts';
 import type { FollowableStream, StreamEvent } from './run-streams.ts';
@@ -51,12 +51,23 @@ function collect(stream: FollowableStream, lastEventId?: string): Promise<Stream
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits until the run has a stored row (of `event`, when given). */
+async function stored(runKey: string, event?: string): Promise<void> {
+  await waitUntil(async () => {
+    const { rows } = await pool.query(
+      'SELECT 1 FROM server_run_events WHERE run_key = $1 AND ($2::text IS NULL OR event = $2)',
+      [runKey, event ?? null],
+    );
+    return rows.length > 0;
+  }, `a stored row of ${runKey}`);
+}
+
 describe('RelayedRunStreams', () => {
   it('hands a run going in one instance to a joiner in another, with the same ids, tokens in few rows', async () => {
     const [here, there] = [await hub('here'), await hub('there')];
     const stream = here.open('session-1', 'run-1');
     stream.push('step', { node: 'agent', phase: 'start' });
-    await sleep(50);
+    await stored('run-1');
     const joined = await there.joinable('session-1', undefined);
     assert.ok(joined, 'the running run is joinable elsewhere');
     const received = collect(joined);
@@ -82,7 +93,7 @@ describe('RelayedRunStreams', () => {
     for (let index = 0; index < 5; index += 1) stream.push('token', { text: String(index) });
     stream.push('done', { response: 'ok' });
     here.finish(stream);
-    await sleep(100);
+    await stored('run-2', '#end');
     assert.equal(await there.joinable('session-2', undefined), undefined);
     const rejoined = await there.joinable('session-2', 'run-2:3');
     assert.ok(rejoined);
@@ -99,7 +110,7 @@ describe('RelayedRunStreams', () => {
     alive.add('gone');
     const stream = gone.open('session-3', 'run-3');
     stream.push('step', { node: 'agent', phase: 'start' });
-    await sleep(100);
+    await stored('run-3');
     assert.ok(await there.joinable('session-3', undefined));
     alive.delete('gone');
     assert.equal(await there.joinable('session-3', undefined), undefined);

@@ -5,6 +5,9 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { YeoulConfig } from '../config/index.ts';
 import { requireSystemProgram } from './system-programs.ts';
 import { startTestServer } from './test-server.ts';
+import { waitUntil } from './wait-until.ts';
+
+export { waitUntil };
 
 const chromiumFlags = [
   '--headless',
@@ -100,21 +103,6 @@ export async function serveConsole(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Polls `check` until it holds, failing with `what` after `timeoutMs`. */
-export async function waitUntil(
-  check: () => Promise<boolean> | boolean,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Sends `text` from the console's composer and waits for its answer; resolves to the answer's message. */

@@ -111,6 +111,7 @@ export {
   type SystemProgramName,
   systemPrograms,
 } from './system-programs.ts';
+export { waitUntil } from './wait-until.ts';
 export {
   childEnv,
   cliPath,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { type FakeHttpServer, startFakeHttpServer } from '../../testing/index.ts';
+import { type FakeHttpServer, startFakeHttpServer, waitUntil } from '../../testing/index.ts';
 import { createToolEnvironment } from '../environment.ts';
 import { endpointUrl, fetchJson } from './fetch-json.ts';
 
@@ -112,11 +112,13 @@ describe('fetchJson', () => {
   it('rejects with the abort reason when the signal fires, and closes the connection', async () => {
     fake.failWith({ kind: 'hang' });
     const controller = new AbortController();
+    const before = fake.requests.length;
     const pending = fetchJson(
       { service: 'Fake', url: new URL(`${fake.url}/hang`) },
       { signal: controller.signal, env },
     );
-    setTimeout(() => controller.abort(new Error('stop')), 50);
+    await waitUntil(() => fake.requests.length > before, 'the request reached the service');
+    controller.abort(new Error('stop'));
     await assert.rejects(pending, /stop/);
     assert.deepEqual(await fake.requests.at(-1)?.closed, { complete: false });
   });

@@ -11,8 +11,13 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-/** Tells the listeners that the server asked for a key (for requests made without apiFetch). */
-export function reportUnauthorized(): void {
+/**
+ * Tells the listeners that the server refused `sentKey` (the key the request carried, null for
+ * none): the key is forgotten and asked for again — unless another key was given since, which
+ * a late answer to an older request must not wipe.
+ */
+export function reportUnauthorized(sentKey: string | null): void {
+  if (apiKey() !== sentKey) return;
   setApiKey(null);
   for (const listener of unauthorizedListeners) listener();
 }
@@ -42,15 +47,16 @@ export function authHeaders(extra: Record<string, string> = {}): Record<string, 
 }
 
 /**
- * fetch for the API: adds the key of this browser session, and on 401 forgets the key and
+ * fetch for the API: adds the key of this browser session, and on 401 forgets that key and
  * tells the listeners (the key prompt comes back).
  */
 const consoleFetch: typeof fetch = async (input, init = {}) => {
+  const sentKey = apiKey();
   const response = await fetch(input, {
     ...init,
     headers: authHeaders((init.headers ?? {}) as Record<string, string>),
   });
-  if (response.status === 401) reportUnauthorized();
+  if (response.status === 401) reportUnauthorized(sentKey);
   return response;
 };
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { authHeaders, reportUnauthorized } from '../api/api-client.ts';
+import { apiKey, authHeaders, reportUnauthorized } from '../api/api-client.ts';
 import type { ErrorInfo } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
@@ -22,6 +22,7 @@ function uploadFile(
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', '/api/documents');
+    const sentKey = apiKey();
     for (const [name, value] of Object.entries(authHeaders()))
       request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => {
@@ -35,7 +36,7 @@ function uploadFile(
       } catch {
         // Not JSON: the status says enough.
       }
-      if (request.status === 401) reportUnauthorized();
+      if (request.status === 401) reportUnauthorized(sentKey);
       if (request.status >= 200 && request.status < 300) resolve({ chunks: body.chunks ?? 0 });
       else reject(body.error ?? { code: `http_${request.status}`, message: request.statusText });
     };
