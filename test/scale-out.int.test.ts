@@ -17,6 +17,7 @@ import {
   startFakeOpenSearch,
   startPostgresServer,
   startServeProcess,
+  waitUntil,
 } from '../src/testing/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
@@ -110,6 +111,14 @@ async function turnsOf(server: ServeProcess, sessionId: string) {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the session's run shows as running (seen through `server`). */
+async function runningOn(server: ServeProcess, sessionId: string): Promise<void> {
+  await waitUntil(
+    async () => (await get(server, `/api/sessions/${sessionId}`)).body?.status === 'running',
+    `session ${sessionId} running`,
+  );
+}
 
 before(async () => {
   database = await startPostgresServer();
@@ -241,7 +250,7 @@ describe('several yeoul serve instances on one PostgreSQL', () => {
 
   it('cancels from another instance a run that instance is not running', async () => {
     const invoked = post(c, '/api/agent/invoke', { message: 'cancel me', sessionId: 'cancelled' });
-    await sleep(500);
+    await runningOn(a, 'cancelled');
     const cancel = await post(a, '/api/sessions/cancelled/cancel', undefined);
     assert.equal(cancel.status, 202);
     const result = await invoked;
@@ -258,7 +267,8 @@ describe('several yeoul serve instances on one PostgreSQL', () => {
     void post(c, '/api/agent/invoke', { message: 'left alone', sessionId: 'orphan' }).catch(
       () => undefined,
     );
-    await sleep(700);
+    await runningOn(a, 'crash');
+    await runningOn(a, 'orphan');
     await c.kill();
     await doomed;
     const started = performance.now();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startFakeOpenAiServer } from '../src/testing/index.ts';
+import { startFakeOpenAiServer, waitUntil } from '../src/testing/index.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'yeoul-shutdown-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -52,7 +52,8 @@ describe('yeoul serve shutdown', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ message: 'please answer slowly', sessionId: 'late' }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // SIGTERM while the model is answering it: the request is in flight.
+    await waitUntil(() => model.requests.length > 0, 'the request at the model');
     child.kill('SIGTERM');
     const response = await request;
     assert.equal(response.status, 200);

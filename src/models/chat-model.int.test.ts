@@ -250,7 +250,7 @@ describe('chat model failures and retries', () => {
       code: 'model_bad_request',
       attempts: 1,
     });
-    assert.ok(performance.now() - started < 500, 'no backoff');
+    assert.ok(performance.now() - started < 2_000, 'no backoff');
     assert.ok(fake.requests.length <= 1);
   });
 
@@ -274,7 +274,7 @@ describe('chat model failures and retries', () => {
     const started = performance.now();
     await assert.rejects(model.call({ messages: ask('hi') }), { reason: 'timeout', attempts: 3 });
     assert.equal(fake.requests.length, 3);
-    assert.ok(performance.now() - started < 2000);
+    assert.ok(performance.now() - started < 5_000);
   });
 
   it('retries a malformed response body and fails with a typed error when it stays broken', async () => {
@@ -315,7 +315,8 @@ describe('chat model failures and retries', () => {
       model.call({ messages: ask('hi'), signal: controller.signal }),
       /client went away/,
     );
-    assert.ok(performance.now() - started < 1000);
+    // Long before the 10 s timeout.
+    assert.ok(performance.now() - started < 5_000);
   });
 });
 

