@@ -7,6 +7,7 @@ import { connectionPool, type ServerSentEvent, sseReader } from '../bench/lib/ht
 import { yeoulClient } from '../bench/lib/peer-clients.ts';
 import { processTreeRss } from '../bench/lib/process-tree-rss.ts';
 import { runTurns } from '../bench/lib/turn-load.ts';
+import { waitUntil } from '../src/testing/index.ts';
 
 describe('the peer comparison of bench:server', () => {
   it('reads server-sent events whose lines arrive split across chunks', () => {
@@ -80,7 +81,8 @@ describe('the peer comparison of bench:server', () => {
       stdio: 'ignore',
     });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A node child takes a moment to load on a busy machine.
+      await waitUntil(() => processTreeRss(child.pid as number) > 10e6, 'the child loaded');
       const childRss = processTreeRss(child.pid as number);
       assert.ok(childRss > 10e6, `child RSS ${childRss}`);
       assert.ok(processTreeRss(process.pid) >= process.memoryUsage().rss + childRss * 0.5);
