@@ -204,17 +204,30 @@ describe('python_repl sandbox', () => {
     });
 
     it('keeps answering other calls while one runs away', async () => {
-      let runawayEnded = false;
-      const runaway = call('while True:\n    pass').finally(() => {
-        runawayEnded = true;
-      });
-      const others = await Promise.all([call('1'), call('2'), call('3')]);
-      assert.equal(runawayEnded, false, 'the other calls waited for the runaway one');
-      assert.deepEqual(
-        others.map((outcome) => outcome.text),
-        ['result: 1', 'result: 2', 'result: 3'],
-      );
-      assert.equal((await runaway).code, 'python_timeout');
+      // A limit far off, so that however slowly a busy machine starts the next interpreter,
+      // the runaway is still running when the others are answered; then it is cancelled.
+      const patient = createPythonTool({ timeoutMs: 60_000, memoryLimitMb: 128 });
+      try {
+        await patient.warmUp();
+        const run = (code: string, signal: AbortSignal) =>
+          patient
+            .execute({ code }, { signal, env, callId: 'patient' })
+            .then(String, (error: unknown) => (error as PythonRunError).code);
+        const controller = new AbortController();
+        let runawayEnded = false;
+        const runaway = run('while True:\n    pass', controller.signal).finally(() => {
+          runawayEnded = true;
+        });
+        const others = await Promise.all(
+          ['1', '2', '3'].map((code) => run(code, AbortSignal.timeout(30_000))),
+        );
+        assert.equal(runawayEnded, false, 'the other calls waited for the runaway one');
+        assert.deepEqual(others, ['result: 1', 'result: 2', 'result: 3']);
+        controller.abort();
+        assert.equal(await runaway, 'python_cancelled');
+      } finally {
+        await patient.close();
+      }
     });
 
     it('stops a sleeping call at the time limit', async () => {
