@@ -4,7 +4,7 @@ import { type PostgresPool, queryPostgres } from '../core/index.ts';
 import type { Checkpointer } from '../graph/index.ts';
 import { closeOrphanedRun } from './orphaned-run.ts';
 import { PostgresNotifications } from './postgres-notifications.ts';
-import { lineHolderSql, PostgresSessionQueue } from './postgres-session-queue.ts';
+import { PostgresSessionQueue, runningInstanceSql } from './postgres-session-queue.ts';
 import { RelayedRunStreams } from './relayed-run-streams.ts';
 import type { RunCoordination } from './run-coordination.ts';
 import { RunSweeper } from './run-sweeper.ts';
@@ -70,8 +70,8 @@ export async function openPostgresCoordination(
     queue,
     streams,
     async cancelElsewhere(sessionId) {
-      // The first in the session's line is the request whose run is going.
-      const { rows } = await queryPostgres<{ instance_id: string }>(pool, lineHolderSql, [
+      // The started place in the session's line is the request whose run is going.
+      const { rows } = await queryPostgres<{ instance_id: string }>(pool, runningInstanceSql, [
         sessionId,
       ]);
       const instanceId = rows[0]?.instance_id;

@@ -13,6 +13,10 @@ export const queueChannel = 'yeoul_queue';
 export const lineHolderSql =
   'SELECT instance_id FROM server_session_queue WHERE session_id = $1 ORDER BY started DESC, arrived_at, id LIMIT 1';
 
+/** The instance of the request whose run is going on session $1 (none between runs). */
+export const runningInstanceSql =
+  'SELECT instance_id FROM server_session_queue WHERE session_id = $1 AND started LIMIT 1';
+
 /** What the PostgreSQL session queue works with. */
 export interface PostgresSessionQueueOptions {
   pool: PostgresPool;
@@ -60,6 +64,8 @@ export class PostgresSessionQueue implements SessionQueue {
   #options: PostgresSessionQueueOptions;
   #pollMs: number;
   #waiters = new Map<string, Set<() => void>>();
+  /** Notifications so far (any session): one that came while a waiter was looking is not lost. */
+  #wakes = 0;
   /** Rows to delete (and runs to close first) once the database answers again. */
   #unfinished = new Map<string, { sessionId: string; closeRun: boolean; busy: boolean }>();
   #retry: NodeJS.Timeout;
@@ -72,6 +78,7 @@ export class PostgresSessionQueue implements SessionQueue {
     this.#options = options;
     this.#pollMs = options.pollMs ?? 1000;
     const wake = (sessionId: string) => {
+      this.#wakes += 1;
       for (const waiter of this.#waiters.get(sessionId) ?? []) waiter();
     };
     this.#stopListening = [
@@ -118,7 +125,7 @@ export class PostgresSessionQueue implements SessionQueue {
   async tryEnterIdle(sessionId: string): Promise<LeaveQueue | undefined> {
     const { rows } = await queryPostgres<{ queue_id: string | null }>(
       this.#options.pool,
-      'SELECT queue_id FROM yeoul_session_enqueue($1, $2, 0, now())',
+      'SELECT queue_id FROM yeoul_session_enqueue($1, $2, 0, 0)',
       [sessionId, this.#options.instanceId],
     );
     const id = rows[0]?.queue_id;
@@ -177,11 +184,8 @@ export class PostgresSessionQueue implements SessionQueue {
   /** Takes a place at the request's arrival (a `performance.now()` time; default now). */
   async #enqueue(sessionId: string, arrivedAt?: number): Promise<Place> {
     const { limit } = this.#options;
-    // On the wall clock (instances' clocks are kept in step; the database bounds the skew),
-    // converted now: a monotonic time's offset from the wall clock drifts over a long uptime.
-    const arrival = new Date(
-      arrivedAt === undefined ? Date.now() : Date.now() - (performance.now() - arrivedAt),
-    );
+    // How long ago the request arrived, taken once a connection is in hand (a wait for one
+    // counts as time before the place, not after) and set off the database's clock.
     const { rows } = await queryPostgres<{
       queue_id: string | null;
       ahead: number;
@@ -189,7 +193,12 @@ export class PostgresSessionQueue implements SessionQueue {
     }>(
       this.#options.pool,
       'SELECT queue_id, ahead, started FROM yeoul_session_enqueue($1, $2, $3, $4)',
-      [sessionId, this.#options.instanceId, limit, arrival],
+      () => [
+        sessionId,
+        this.#options.instanceId,
+        limit,
+        arrivedAt === undefined ? 0 : performance.now() - arrivedAt,
+      ],
     );
     const row = rows[0];
     if (row?.queue_id != null) this.#held.add(String(row.queue_id));
@@ -207,21 +216,23 @@ export class PostgresSessionQueue implements SessionQueue {
   async #waitForTurn(sessionId: string, place: Place): Promise<void> {
     let unreachableSince: number | undefined;
     while (!place.started) {
+      const wakes = this.#wakes;
       let turn: StartRow | undefined;
       try {
         turn = await this.#start(sessionId, place.id);
+        if (turn.state === 'gone') {
+          // The row was removed meanwhile (this instance was taken for dead while the database
+          // was away): queue again, at the end.
+          this.#held.delete(place.id);
+          Object.assign(place, await this.#enqueue(sessionId));
+          continue;
+        }
         unreachableSince = undefined;
       } catch (error) {
         if (!isConnectionFailure(error)) throw error;
         unreachableSince ??= Date.now();
         if (Date.now() - unreachableSince > (this.#options.unavailableMs ?? 10_000)) throw error;
-        await this.#sleep(sessionId);
-        continue;
-      }
-      if (turn.state === 'gone') {
-        // The row was removed meanwhile (this instance was taken for dead while the database
-        // was away): queue again, at the end.
-        Object.assign(place, await this.#enqueue(sessionId));
+        await this.#sleep(sessionId, wakes);
         continue;
       }
       if (turn.state === 'started') return;
@@ -233,7 +244,7 @@ export class PostgresSessionQueue implements SessionQueue {
           continue;
         }
       }
-      await this.#sleep(sessionId);
+      await this.#sleep(sessionId, wakes);
     }
   }
 
@@ -257,8 +268,12 @@ export class PostgresSessionQueue implements SessionQueue {
     );
   }
 
-  /** Waits for a notification about the session, or `pollMs`. */
-  #sleep(sessionId: string): Promise<void> {
+  /**
+   * Waits for a notification about the session, or `pollMs`; at once when one came (about
+   * any session) since the waiter counted `wakes`.
+   */
+  #sleep(sessionId: string, wakes: number): Promise<void> {
+    if (this.#wakes !== wakes) return Promise.resolve();
     return new Promise((resolve) => {
       let waiters = this.#waiters.get(sessionId);
       if (waiters === undefined) {

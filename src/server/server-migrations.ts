@@ -50,18 +50,20 @@ const queueArrivalSql = `
 -- A session's line in arrival order: arrived_at is when the request reached its instance, so
 -- the round trips (and waits for a pooled connection) an instance makes before its place
 -- reaches the database do not reorder requests; started marks the row that runs (at most one
--- per session).
+-- per session). Rows already there keep their order: the first of each session runs.
 ALTER TABLE server_session_queue
   ADD COLUMN arrived_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   ADD COLUMN started boolean NOT NULL DEFAULT false;
+UPDATE server_session_queue SET arrived_at = created_at,
+  started = id IN (SELECT min(id) FROM server_session_queue GROUP BY session_id);
 CREATE INDEX server_session_queue_line ON server_session_queue (session_id, arrived_at, id);
 
 -- Takes a place like yeoul_session_enqueue (whose lock holds to the end of the call) for a
--- request that reached its instance at p_arrived_at (that instance's clock, taken no later
--- than the database's now nor more than 10 s before it); the place starts at once (started)
+-- request that reached its instance p_waited_ms before this call (on the database's clock, so
+-- instances' clocks do not matter; at most 10 s counts); the place starts at once (started)
 -- when the line was empty.
 CREATE FUNCTION yeoul_session_enqueue(
-  p_session text, p_instance text, p_limit integer, p_arrived_at timestamptz,
+  p_session text, p_instance text, p_limit integer, p_waited_ms double precision,
   OUT queue_id bigint, OUT ahead integer, OUT started boolean
 ) LANGUAGE plpgsql AS $$
 BEGIN
@@ -71,15 +73,16 @@ BEGIN
   IF queue_id IS NOT NULL THEN
     UPDATE server_session_queue
       SET started = yeoul_session_enqueue.started,
-          arrived_at = least(greatest(p_arrived_at, clock_timestamp() - interval '10 seconds'),
-                             clock_timestamp())
+          arrived_at = clock_timestamp() - make_interval(
+            secs => least(greatest(coalesce(p_waited_ms, 0), 0), 10000) / 1000)
       WHERE id = queue_id;
   END IF;
 END $$;
 
 -- Starts the place p_id when no request of its session runs and none waiting arrived before it.
 -- state is 'started', 'gone' (the row was removed) or 'waiting', with the instance of the row
--- in the way (the running one, else the first to arrive).
+-- in the way (the running one, else the first to arrive). Both functions count on READ
+-- COMMITTED (each statement sees what was committed before it, the lock's holder's included).
 CREATE FUNCTION yeoul_session_start(
   p_session text, p_id bigint, OUT state text, OUT blocker_instance text
 ) LANGUAGE plpgsql AS $$
@@ -105,7 +108,8 @@ BEGIN
     RETURN;
   END IF;
   UPDATE server_session_queue SET started = true WHERE id = p_id;
-  state := 'started';
+  -- Removed meanwhile (its instance taken for dead: deletes do not take the lock).
+  state := CASE WHEN FOUND THEN 'started' ELSE 'gone' END;
 END $$;
 `;
 

@@ -32,6 +32,36 @@ before(async () => {
 after(() => server.stop());
 
 describe('createPostgresPool', () => {
+  it('runs at READ COMMITTED without JIT whatever the database defaults to', async () => {
+    const url = await server.createDatabase();
+    const admin = await createPostgresPool({ url });
+    const database = new URL(url).pathname.slice(1);
+    await admin.query(
+      `ALTER DATABASE "${database}" SET default_transaction_isolation = 'repeatable read'`,
+    );
+    await admin.query(`ALTER DATABASE "${database}" SET jit = on`);
+    await admin.end();
+    const pool = await createPostgresPool({ url });
+    const { rows } = await queryPostgres<{ isolation: string; jit: string }>(
+      pool,
+      "SELECT current_setting('transaction_isolation') AS isolation, current_setting('jit') AS jit",
+    );
+    await pool.end();
+    assert.deepEqual(rows, [{ isolation: 'read committed', jit: 'off' }]);
+  });
+
+  it('takes values given as a function once a connection is in hand', async () => {
+    const pool = await createPostgresPool({ url: server.url, maxConnections: 1 });
+    const held = await pool.connect();
+    let taken = 0;
+    const query = queryPostgres<{ n: number }>(pool, 'SELECT $1::int AS n', () => [++taken]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(taken, 0, 'taken while waiting for the only connection');
+    held.release();
+    assert.deepEqual((await query).rows, [{ n: 1 }]);
+    await pool.end();
+  });
+
   it('answers store_unavailable within a few seconds when nothing listens', async () => {
     const pool = await createPostgresPool({
       url: `postgres://yeoul:secret@127.0.0.1:${await closedPort()}/yeoul`,

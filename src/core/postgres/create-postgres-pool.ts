@@ -47,7 +47,9 @@ export async function createPostgresPool(options: PostgresPoolOptions): Promise<
     idle_in_transaction_session_timeout: 60_000,
     application_name: options.applicationName ?? 'yeoul',
     // Yeoul's statements are short; JIT compiling one costs more than it saves (tens of ms).
-    options: '-c jit=off',
+    // Its locking (the session line, appends) is written for READ COMMITTED: pinned, whatever
+    // default the database was given.
+    options: '-c jit=off -c default_transaction_isolation=read\\ committed',
     keepAlive: true,
   });
   pool.on('error', (error) => options.onIdleError?.(error));

@@ -38,15 +38,30 @@ export async function withTransaction<T>(
   }
 }
 
-/** Runs one parameterised statement on `pool`; connection failures become `StoreUnavailableError`. */
+/**
+ * Runs one parameterised statement on `pool`; connection failures become `StoreUnavailableError`.
+ * `values` may be a function, called once a connection is in hand: for values that must be
+ * taken when the statement leaves (a time), not before a wait for a pooled connection.
+ */
 export async function queryPostgres<Row extends Record<string, unknown>>(
   pool: PostgresPool,
   sql: string,
-  values: unknown[] = [],
+  values: unknown[] | (() => unknown[]) = [],
 ): Promise<{ rows: Row[]; rowCount: number }> {
   try {
-    const result = await pool.query<Row>(sql, values);
-    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    if (typeof values !== 'function') {
+      const result = await pool.query<Row>(sql, values);
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    }
+    const client = await pool.connect();
+    try {
+      const result = await client.query<Row>(sql, values());
+      client.release();
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    } catch (error) {
+      client.release(isConnectionFailure(error) ? true : undefined);
+      throw error;
+    }
   } catch (error) {
     throw toStoreError(error, poolTarget(pool));
   }
