@@ -87,7 +87,7 @@ describe('PostgresSessionQueue', () => {
     const requests: Array<Promise<void>> = [];
     for (let index = 0; index < 8; index += 1) {
       requests.push(request(index % 2 === 0 ? first : second, `r${index}`));
-      await sleep(5);
+      await sleep(25);
     }
     await waitUntil(async () => (await placesIn('ordered')) === 8, 'every place taken');
     const started = performance.now();

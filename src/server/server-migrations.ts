@@ -59,9 +59,9 @@ UPDATE server_session_queue SET arrived_at = created_at,
 CREATE INDEX server_session_queue_line ON server_session_queue (session_id, arrived_at, id);
 
 -- Takes a place like yeoul_session_enqueue (whose lock holds to the end of the call) for a
--- request that reached its instance p_waited_ms before this call (on the database's clock, so
--- instances' clocks do not matter; at most 10 s counts); the place starts at once (started)
--- when the line was empty.
+-- request that reached its instance p_waited_ms before this call was sent (on the database's
+-- clock, from when the call arrived — not after waiting for the lock — so instances' clocks do
+-- not matter; at most 10 s counts); the place starts at once (started) when the line was empty.
 CREATE FUNCTION yeoul_session_enqueue(
   p_session text, p_instance text, p_limit integer, p_waited_ms double precision,
   OUT queue_id bigint, OUT ahead integer, OUT started boolean
@@ -73,7 +73,7 @@ BEGIN
   IF queue_id IS NOT NULL THEN
     UPDATE server_session_queue
       SET started = yeoul_session_enqueue.started,
-          arrived_at = clock_timestamp() - make_interval(
+          arrived_at = statement_timestamp() - make_interval(
             secs => least(greatest(coalesce(p_waited_ms, 0), 0), 10000) / 1000)
       WHERE id = queue_id;
   END IF;
