@@ -15,6 +15,18 @@ CREATE TABLE server_sessions (
 CREATE INDEX server_sessions_owner ON server_sessions (owner, created_at DESC);
 `;
 
+/**
+ * The start of both enqueue functions (301's, 305's): the session's lock, then the refusal
+ * when more than p_limit requests are in the line.
+ */
+const takeUnlessFull = `  PERFORM pg_advisory_xact_lock(hashtextextended('yeoul_session_queue:' || p_session, 0));
+  SELECT count(*) INTO ahead FROM server_session_queue WHERE session_id = p_session;
+  IF ahead > p_limit THEN
+    queue_id := NULL;
+    RETURN;
+  END IF;
+`;
+
 const queueSql = `
 -- One row per request running or waiting on a session, whichever instance took it: the
 -- session's requests run one at a time, in id order (in arrival order since version 305).
@@ -35,13 +47,7 @@ CREATE FUNCTION yeoul_session_enqueue(
   p_session text, p_instance text, p_limit integer, OUT queue_id bigint, OUT ahead integer
 ) LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(hashtextextended('yeoul_session_queue:' || p_session, 0));
-  SELECT count(*) INTO ahead FROM server_session_queue WHERE session_id = p_session;
-  IF ahead > p_limit THEN
-    queue_id := NULL;
-    RETURN;
-  END IF;
-  INSERT INTO server_session_queue (session_id, instance_id)
+${takeUnlessFull}  INSERT INTO server_session_queue (session_id, instance_id)
     VALUES (p_session, p_instance) RETURNING id INTO queue_id;
 END $$;
 `;
@@ -58,25 +64,22 @@ UPDATE server_session_queue SET arrived_at = created_at,
   started = id IN (SELECT min(id) FROM server_session_queue GROUP BY session_id);
 CREATE INDEX server_session_queue_line ON server_session_queue (session_id, arrived_at, id);
 
--- Takes a place like yeoul_session_enqueue (whose lock holds to the end of the call) for a
--- request that reached its instance p_waited_ms before this call was sent (on the database's
--- clock, from when the call arrived — not after waiting for the lock — so instances' clocks do
--- not matter; at most 10 s counts); the place starts at once (started) when the line was empty.
+-- Takes a place like yeoul_session_enqueue for a request that reached its instance
+-- p_waited_ms before this call was sent (on the database's clock, from when the call arrived —
+-- not after waiting for the lock — so instances' clocks do not matter; at most 10 s counts);
+-- the place starts at once (started) when the line was empty.
 CREATE FUNCTION yeoul_session_enqueue(
   p_session text, p_instance text, p_limit integer, p_waited_ms double precision,
   OUT queue_id bigint, OUT ahead integer, OUT started boolean
 ) LANGUAGE plpgsql AS $$
 BEGIN
-  SELECT e.queue_id, e.ahead INTO queue_id, ahead
-    FROM yeoul_session_enqueue(p_session, p_instance, p_limit) e;
-  started := queue_id IS NOT NULL AND ahead = 0;
-  IF queue_id IS NOT NULL THEN
-    UPDATE server_session_queue
-      SET started = yeoul_session_enqueue.started,
-          arrived_at = statement_timestamp() - make_interval(
-            secs => least(greatest(coalesce(p_waited_ms, 0), 0), 10000) / 1000)
-      WHERE id = queue_id;
-  END IF;
+${takeUnlessFull}  started := ahead = 0;
+  INSERT INTO server_session_queue (session_id, instance_id, arrived_at, started)
+    VALUES (p_session, p_instance,
+      statement_timestamp()
+        - make_interval(secs => least(greatest(coalesce(p_waited_ms, 0), 0), 10000) / 1000),
+      started)
+    RETURNING id INTO queue_id;
 END $$;
 
 -- Starts the place p_id when no request of its session runs and none waiting arrived before it.
