@@ -8,13 +8,13 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-  waitUntil,
 } from '../src/testing/browser.ts';
 import {
   type ChatCompletionRequest,
   type FakeCompletion,
   type FakeOpenAiServer,
   startFakeOpenAiServer,
+  waitUntil,
 } from '../src/testing/index.ts';
 
 const textOf = (content: unknown) =>

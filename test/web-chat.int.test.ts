@@ -10,8 +10,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-  waitUntil,
 } from '../src/testing/browser.ts';
+import { waitUntil } from '../src/testing/index.ts';
 
 const question = '123 * 456 계산해줘';
 

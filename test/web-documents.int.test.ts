@@ -8,8 +8,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-  waitUntil,
 } from '../src/testing/browser.ts';
+import { waitUntil } from '../src/testing/index.ts';
 
 const hostileTitle =
   '<img src=x onerror="window.__pwned=\'title\'">Otter <script>window.__pwned=1</script>';

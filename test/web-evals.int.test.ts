@@ -9,8 +9,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-  waitUntil,
 } from '../src/testing/browser.ts';
+import { waitUntil } from '../src/testing/index.ts';
 
 async function evalRun(server: ConsoleServer, name: string, items: unknown[]): Promise<string> {
   const response = await fetch(`${server.url}/api/evals`, {

@@ -8,8 +8,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-  waitUntil,
 } from '../src/testing/browser.ts';
+import { waitUntil } from '../src/testing/index.ts';
 
 describe('web console: memory (offline model, real browser)', () => {
   let server: ConsoleServer;

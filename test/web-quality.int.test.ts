@@ -11,9 +11,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-  waitUntil,
 } from '../src/testing/browser.ts';
-import { startFakeOpenAiServer } from '../src/testing/index.ts';
+import { startFakeOpenAiServer, waitUntil } from '../src/testing/index.ts';
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),

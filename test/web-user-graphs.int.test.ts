@@ -10,8 +10,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-  waitUntil,
 } from '../src/testing/browser.ts';
+import { waitUntil } from '../src/testing/index.ts';
 
 /** A chat graph of a config file: it answers every message in capitals. */
 const config = defineConfig({

@@ -7,8 +7,6 @@ import { requireSystemProgram } from './system-programs.ts';
 import { startTestServer } from './test-server.ts';
 import { waitUntil } from './wait-until.ts';
 
-export { waitUntil };
-
 const chromiumFlags = [
   '--headless',
   '--no-sandbox',

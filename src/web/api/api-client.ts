@@ -40,9 +40,11 @@ export function setApiKey(key: string | null): void {
   }
 }
 
-/** Request headers with the bearer key when there is one. */
-export function authHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  const key = apiKey();
+/** Request headers with the bearer key when there is one (`key`: this session's). */
+export function authHeaders(
+  extra: Record<string, string> = {},
+  key: string | null = apiKey(),
+): Record<string, string> {
   return key ? { ...extra, authorization: `Bearer ${key}` } : extra;
 }
 
@@ -54,7 +56,7 @@ const consoleFetch: typeof fetch = async (input, init = {}) => {
   const sentKey = apiKey();
   const response = await fetch(input, {
     ...init,
-    headers: authHeaders((init.headers ?? {}) as Record<string, string>),
+    headers: authHeaders((init.headers ?? {}) as Record<string, string>, sentKey),
   });
   if (response.status === 401) reportUnauthorized(sentKey);
   return response;

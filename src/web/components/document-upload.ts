@@ -23,7 +23,7 @@ function uploadFile(
     const request = new XMLHttpRequest();
     request.open('POST', '/api/documents');
     const sentKey = apiKey();
-    for (const [name, value] of Object.entries(authHeaders()))
+    for (const [name, value] of Object.entries(authHeaders({}, sentKey)))
       request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
