@@ -1,28 +1,28 @@
-export { ConfigError, readServerConfig, type ServerConfig } from './config.ts';
-export { createLogger } from './create-logger.ts';
+export { errorResponse, HttpError } from './http/http-error.ts';
+export { type RunningServer, startServer } from './http/start-server.ts';
+export { createLogger } from './runtime/create-logger.ts';
 export {
   type ConfigState,
   createRuntime,
   type Runtime,
   sampleKnowledgeDir,
-} from './create-runtime.ts';
-export { evalGraphNames, evalTargetOf, userScorersOf } from './eval-target.ts';
-export { forkSession } from './fork-session.ts';
-export { chatGraphNames, requireChatGraph, requireUserGraph } from './graph-names.ts';
-export { errorResponse, HttpError } from './http-error.ts';
-export { inSessionLine } from './in-session-line.ts';
-export { createMcpBackend, type RunMcpCall } from './mcp-backend.ts';
+} from './runtime/create-runtime.ts';
+export { evalGraphNames, evalTargetOf, userScorersOf } from './runtime/eval-target.ts';
+export { chatGraphNames, requireChatGraph, requireUserGraph } from './runtime/graph-names.ts';
+export { createMcpBackend, type RunMcpCall } from './runtime/mcp-backend.ts';
+export { ConfigError, readServerConfig, type ServerConfig } from './runtime/server-config.ts';
+export { tuneServerHeap } from './runtime/server-heap.ts';
+export { serverMigrations, storeMigrations } from './scale-out/server-migrations.ts';
+export { forkSession } from './sessions/fork-session.ts';
+export { inSessionLine } from './sessions/in-session-line.ts';
 export {
   type PruneReport,
   parseRetentionDuration,
   pruneSessions,
-} from './prune-sessions.ts';
-export { tuneServerHeap } from './server-heap.ts';
-export { serverMigrations, storeMigrations } from './server-migrations.ts';
+} from './sessions/prune-sessions.ts';
 export {
   anonymousOwner,
-  SessionRegistry,
+  ownerOfKey,
   type SessionStore,
   type SessionSummary,
-} from './session-registry.ts';
-export { type RunningServer, startServer } from './start-server.ts';
+} from './sessions/session-store.ts';

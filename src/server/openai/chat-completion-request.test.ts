@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpError } from '../http-error.ts';
+import { HttpError } from '../http/http-error.ts';
 import { chatCompletionBody, v1TurnOf } from './chat-completion-request.ts';
 import { openAiError } from './openai-error.ts';
 

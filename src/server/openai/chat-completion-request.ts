@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage } from '../../models/index.ts';
 import { requestOptions } from '../../protocol/index.ts';
-import { HttpError } from '../http-error.ts';
+import { HttpError } from '../http/http-error.ts';
 
 /** The model id `/v1` offers for a chat graph: `yeoul-<graph>`. */
 export function v1ModelOf(graph: string): string {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { AgentResponse } from '../../agents/index.ts';
-import type { StreamEvent } from '../run-streams.ts';
-import { sseHeaders } from '../sse.ts';
+import { sseHeaders } from '../http/sse.ts';
+import type { StreamEvent } from '../runs/run-streams.ts';
 import {
   type CompletionIdentity,
   chunkOf,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorResponse, type RequestLimits } from '../http-error.ts';
+import { errorResponse, type RequestLimits } from '../http/http-error.ts';
 
 /** OpenAI's error body: `{error: {message, type, param, code}}`. */
 export const openAiErrorSchema = z.object({

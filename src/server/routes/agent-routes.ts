@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateInput } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { invokeBody } from '../../protocol/index.ts';
-import { requireChatGraph } from '../graph-names.ts';
-import { HttpError } from '../http-error.ts';
-import { arrivalOf, runAgentCall } from '../run-request.ts';
-import type { FollowableStream } from '../run-streams.ts';
-import { parseWith, sessionParams } from '../schemas.ts';
-import { sseHeaders, sseWriter } from '../sse.ts';
+import { HttpError } from '../http/http-error.ts';
+import { parseWith, sessionParams } from '../http/schemas.ts';
+import { sseHeaders, sseWriter } from '../http/sse.ts';
+import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
+import type { FollowableStream } from '../runs/run-streams.ts';
+import { requireChatGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { formatOfPath, type IngestResult } from '../../knowledge/index.ts';
 import { documentsBody, searchBody } from '../../protocol/index.ts';
-import { errorResponse, HttpError } from '../http-error.ts';
-import { idParams, parseWith } from '../schemas.ts';
+import { errorResponse, HttpError } from '../http/http-error.ts';
+import { idParams, parseWith } from '../http/schemas.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** Largest JSON body of POST /api/documents (uploads have their own per-file limit). */

@@ -8,10 +8,10 @@ import {
   UnknownScorerError,
 } from '../../evals/index.ts';
 import { evalRunBody, feedbackBody } from '../../protocol/index.ts';
-import { evalGraphNames, evalTargetOf, userScorersOf } from '../eval-target.ts';
-import { HttpError } from '../http-error.ts';
-import { idParams, parseWith, sessionParams } from '../schemas.ts';
-import { notFound } from '../session-registry.ts';
+import { HttpError } from '../http/http-error.ts';
+import { idParams, parseWith, sessionParams } from '../http/schemas.ts';
+import { evalGraphNames, evalTargetOf, userScorersOf } from '../runtime/eval-target.ts';
+import { notFound } from '../sessions/session-store.ts';
 import type { RouteContext } from './route-context.ts';
 
 const invalid = (problems: string[]) =>

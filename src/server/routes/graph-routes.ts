@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createId } from '../../core/index.ts';
 import type { GraphEvent, RunResult, StateSchema } from '../../graph/index.ts';
 import { graphRunBody } from '../../protocol/index.ts';
-import { requireUserGraph } from '../graph-names.ts';
-import { checkGraphInput, type GraphRunBody, graphParams } from '../graph-run-schemas.ts';
-import { errorResponse } from '../http-error.ts';
-import { arrivalOf } from '../run-request.ts';
-import { parseWith } from '../schemas.ts';
-import { sseHeaders, sseWriter } from '../sse.ts';
+import { checkGraphInput, type GraphRunBody, graphParams } from '../http/graph-run-schemas.ts';
+import { errorResponse } from '../http/http-error.ts';
+import { parseWith } from '../http/schemas.ts';
+import { sseHeaders, sseWriter } from '../http/sse.ts';
+import { arrivalOf } from '../runs/run-request.ts';
+import { requireUserGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**

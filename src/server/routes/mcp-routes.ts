@@ -1,8 +1,8 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { createMcpServer } from '../../mcp/index.ts';
-import { createMcpBackend } from '../mcp-backend.ts';
-import { arrivalOf, runAgentCall } from '../run-request.ts';
+import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
+import { createMcpBackend } from '../runtime/mcp-backend.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** What a GET or DELETE on /mcp gets: this server keeps no MCP sessions to stream or end. */

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { InvalidMemoryNameError } from '../../memory-store/index.ts';
 import { memoryPutBody } from '../../protocol/index.ts';
-import { HttpError } from '../http-error.ts';
-import { parseWith } from '../schemas.ts';
+import { HttpError } from '../http/http-error.ts';
+import { parseWith } from '../http/schemas.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** PUT /api/memory/<namespace>/<key>. */

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { Runtime } from '../create-runtime.ts';
-import type { Metrics } from '../metrics.ts';
-import type { RunStreamHub } from '../run-streams.ts';
-import type { SessionQueue } from '../session-queue.ts';
+import type { Metrics } from '../http/metrics.ts';
+import type { RunStreamHub } from '../runs/run-streams.ts';
+import type { Runtime } from '../runtime/create-runtime.ts';
+import type { SessionQueue } from '../sessions/session-queue.ts';
 
 /** What every route module gets. */
 export interface RouteContext {

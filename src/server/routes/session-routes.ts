@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { isSessionThread } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { forkBody } from '../../protocol/index.ts';
-import { forkSession } from '../fork-session.ts';
-import { HttpError } from '../http-error.ts';
-import { arrivalOf, runAgentCall } from '../run-request.ts';
-import { parseWith, sessionParams } from '../schemas.ts';
-import { anonymousOwner, notFound } from '../session-registry.ts';
+import { HttpError } from '../http/http-error.ts';
+import { parseWith, sessionParams } from '../http/schemas.ts';
+import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
+import { forkSession } from '../sessions/fork-session.ts';
+import { anonymousOwner, notFound } from '../sessions/session-store.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http-error.ts';
-import { openApiDocument } from '../openapi-document.ts';
+import { HttpError } from '../http/http-error.ts';
+import { openApiDocument } from '../http/openapi-document.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** The Swagger UI files the docs page loads, from the swagger-ui-dist package (no CDN). */

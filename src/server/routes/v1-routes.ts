@@ -8,16 +8,16 @@ import {
 import { createId } from '../../core/index.ts';
 import { MemoryCheckpointer } from '../../graph/index.ts';
 import { sessionIdSchema } from '../../protocol/index.ts';
-import { approvalNotice } from '../approval-notice.ts';
-import { chatGraphNames } from '../graph-names.ts';
-import { HttpError } from '../http-error.ts';
+import { HttpError } from '../http/http-error.ts';
+import { parseWith } from '../http/schemas.ts';
 import { chatCompletionBody, type V1Turn, v1TurnOf } from '../openai/chat-completion-request.ts';
 import { completionOf, modelList } from '../openai/chat-completion-response.ts';
 import { CompletionStream } from '../openai/completion-stream.ts';
 import { keepPausedRun } from '../openai/keep-paused-run.ts';
 import { openAiError } from '../openai/openai-error.ts';
-import { type AgentCall, arrivalOf, runAgentCall } from '../run-request.ts';
-import { parseWith } from '../schemas.ts';
+import { approvalNotice } from '../runs/approval-notice.ts';
+import { type AgentCall, arrivalOf, runAgentCall } from '../runs/run-request.ts';
+import { chatGraphNames } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
 const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;

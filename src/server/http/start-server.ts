@@ -1,0 +1,279 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import type { Logger } from 'pino';
+import { createId, yeoulVersion } from '../../core/index.ts';
+import { loadTokenizer } from '../../models/index.ts';
+import { registerAgentRoutes } from '../routes/agent-routes.ts';
+import {
+  registerDocumentRoutes,
+  uploadFileLimit,
+  uploadFilesLimit,
+} from '../routes/document-routes.ts';
+import { registerEvalRoutes } from '../routes/eval-routes.ts';
+import { registerMcpRoutes } from '../routes/mcp-routes.ts';
+import { registerMemoryRoutes } from '../routes/memory-routes.ts';
+import type { RouteContext } from '../routes/route-context.ts';
+import { registerSessionRoutes } from '../routes/session-routes.ts';
+import { registerSystemRoutes } from '../routes/system-routes.ts';
+import { registerV1Routes } from '../routes/v1-routes.ts';
+import { registerWebRoutes } from '../routes/web-routes.ts';
+import { localCoordination } from '../runs/run-coordination.ts';
+import { createLogger } from '../runtime/create-logger.ts';
+import type { Runtime } from '../runtime/create-runtime.ts';
+import { ownerOfKey } from '../sessions/session-store.ts';
+import { startSessionTtl } from '../sessions/session-ttl.ts';
+import { errorResponse, HttpError } from './http-error.ts';
+import { traceRequests } from './http-tracing.ts';
+import { Metrics } from './metrics.ts';
+
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
+/** A request id a client may choose (x-request-id); anything else gets a new one. */
+const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
+/** How long shutting down waits for running runs before it cancels them. */
+const shutdownGraceMs = 10_000;
+/** Paths that need a key when YEOUL_API_KEYS is set. */
+const protectedPath = /^\/(?:api|v1|mcp)(?:\/|$|\?)/;
+
+/** A listening server. */
+export interface RunningServer {
+  url: string;
+  /** Stops taking requests, lets running ones finish, and closes the runtime. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the HTTP API on the runtime. Without API keys it listens on loopback only (and
+ * refuses another host); with keys every /api, /v1 and /mcp request needs
+ * `Authorization: Bearer`. Model failures are logged (warn) and counted.
+ */
+export async function startServer(
+  runtime: Runtime,
+  options: { port?: number; host?: string; logger?: false | Logger } = {},
+): Promise<RunningServer> {
+  const config = runtime.config;
+  // Before listening: loading it later would stall the requests in flight (see loadTokenizer).
+  loadTokenizer();
+  const host = options.host ?? config.host;
+  const port = options.port ?? config.port;
+  if (config.apiKeys.length === 0 && !loopbackHosts.has(host)) {
+    throw new HttpError({
+      status: 500,
+      code: 'config_invalid',
+      message: `refusing to listen on ${host} without YEOUL_API_KEYS: set keys, or listen on 127.0.0.1`,
+    });
+  }
+  const logger =
+    options.logger === false
+      ? createLogger({ LOG_LEVEL: 'silent' })
+      : (options.logger ?? runtime.logger);
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    // On close, idle keep-alive connections are dropped at once; busy ones finish first.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: 512 },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && clientRequestId.test(given) ? given : createId();
+    },
+    frameworkErrors: (error, _request, reply) => {
+      const { status, body } = errorResponse(error);
+      void (reply as FastifyReply).code(status).send(body);
+    },
+  });
+  // A DELETE or POST with `content-type: application/json` and no body has no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowedHeaders: [
+        'content-type',
+        'authorization',
+        'last-event-id',
+        'x-request-id',
+        'x-session-id',
+        'mcp-protocol-version',
+      ],
+      exposedHeaders: ['x-request-id'],
+      maxAge: 600,
+    });
+  }
+  await app.register(multipart, {
+    limits: { fileSize: uploadFileLimit, files: uploadFilesLimit, fields: 10 },
+    throwFileSizeLimit: true,
+  });
+
+  const keyDigests = config.apiKeys.map((key) => createHash('sha256').update(key).digest());
+  const keyOf = (request: FastifyRequest): string | undefined => {
+    const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
+    return match?.[1]?.trim();
+  };
+  const startedAt = Date.now();
+  const metrics = new Metrics({ activeRuns: () => runtime.runner.activeRuns, startedAt });
+  // Instances sharing PostgreSQL queue sessions, relay run events and cancel through it.
+  const { store } = runtime;
+  const coordination =
+    store.backend === 'postgres'
+      ? await (await import('../scale-out/postgres-coordination.ts')).openPostgresCoordination({
+          pool: store.pool,
+          checkpointer: runtime.checkpointer,
+          runner: runtime.runner,
+          queueLimit: config.sessionQueueLimit,
+          leaseMs: store.leaseMs,
+          logger,
+        })
+      : localCoordination(config.sessionQueueLimit);
+  const context: RouteContext = {
+    runtime,
+    queue: coordination.queue,
+    metrics,
+    streams: coordination.streams,
+    cancelElsewhere: (sessionId) => coordination.cancelElsewhere(sessionId),
+    logger: app.log,
+    startedAt,
+    version: yeoulVersion,
+    ownerOf: (request) => ownerOfKey(config.apiKeys.length > 0 ? keyOf(request) : undefined),
+  };
+  const stopWatchingModel = runtime.model.health.onFailure((failure, error) => {
+    metrics.errors.inc({ code: failure.code });
+    logger.warn(
+      { code: failure.code, cause: failure.message, attempts: error.attempts },
+      'model call failed',
+    );
+  });
+
+  // A server span per agent request, `traceparent` in its response (only when tracing is on).
+  if (runtime.tracing) traceRequests(app, protectedPath);
+  let closing = false;
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    if (closing) {
+      void reply.header('connection', 'close');
+      throw new HttpError({
+        status: 503,
+        code: 'shutting_down',
+        message: 'the server is shutting down',
+      });
+    }
+    if (
+      keyDigests.length === 0 ||
+      request.method === 'OPTIONS' ||
+      !protectedPath.test(request.url)
+    ) {
+      return;
+    }
+    const key = keyOf(request);
+    const digest = createHash('sha256')
+      .update(key ?? '')
+      .digest();
+    const known =
+      key !== undefined && keyDigests.some((candidate) => timingSafeEqual(candidate, digest));
+    if (!known)
+      throw new HttpError({
+        status: 401,
+        code: 'unauthorized',
+        message: 'a valid Authorization: Bearer <key> header is required',
+      });
+  });
+  // While shutting down, answers close their connection, so that a keep-alive client
+  // does not hold the server open for Fastify's 72 s keep-alive timeout.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(
+      request.routeOptions.url ?? 'unmatched',
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = errorResponse(error, {
+      bodyLimit: request.routeOptions.bodyLimit ?? config.bodyLimit,
+      uploadLimit: uploadFileLimit,
+    });
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    metrics.errors.inc({ code: body.error.code });
+    void reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => notFound(app, request, reply));
+
+  registerAgentRoutes(app, context);
+  registerSessionRoutes(app, context);
+  registerEvalRoutes(app, context);
+  registerDocumentRoutes(app, context);
+  registerMemoryRoutes(app, context);
+  registerSystemRoutes(app, context);
+  registerV1Routes(app, context);
+  registerMcpRoutes(app, context);
+  registerWebRoutes(app, context);
+
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    await coordination.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  if (config.apiKeys.length === 0)
+    app.log.warn(`no YEOUL_API_KEYS: listening on loopback only (${url}), no authentication`);
+  const stopSessionTtl = startSessionTtl(runtime, app.log);
+  return {
+    url,
+    async close() {
+      closing = true;
+      stopSessionTtl();
+      // Runs get a grace period to finish; then they are cancelled (their tool calls closed),
+      // including runs whose stream client left. Connections close as their runs end.
+      await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);
+      stopWatchingModel();
+      await coordination.close();
+      await runtime.close();
+    },
+  };
+}
+
+const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
+
+/** 405 with `Allow` when the path exists for other methods, else 404, both in the contract's shape. */
+function notFound(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const path = request.url.split('?')[0] ?? '/';
+  const allowed = methods.filter(
+    (method) => method !== request.method && app.findRoute({ method, url: path }) !== null,
+  );
+  if (allowed.length > 0) {
+    return reply
+      .code(405)
+      .header('allow', allowed.join(', '))
+      .send({
+        error: {
+          code: 'method_not_allowed',
+          message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
+        },
+      });
+  }
+  return reply
+    .code(404)
+    .send({ error: { code: 'not_found', message: `no route ${request.method} ${path}` } });
+}

@@ -1,0 +1,107 @@
+import type { FastifyReply } from 'fastify';
+import type { AgentRequest, AgentResponse, AgentRunner } from '../../agents/index.ts';
+import { createId } from '../../core/index.ts';
+import { errorResponse } from '../http/http-error.ts';
+import { coalesceTokens } from '../http/token-coalescer.ts';
+import type { RouteContext } from '../routes/route-context.ts';
+import { RunStream, type StreamEvent } from './run-streams.ts';
+
+/** The stream events clients get (`evaluation` stays inside the payload). */
+const streamedEvents = new Set([
+  'step',
+  'token',
+  'tool-call',
+  'tool-result',
+  'interrupt',
+  'error',
+  'done',
+]);
+
+/** One agent request as an HTTP surface hands it over (the session already claimed or checked). */
+export type AgentCall = Pick<
+  AgentRequest,
+  'message' | 'history' | 'resume' | 'options' | 'owner'
+> & {
+  sessionId: string;
+};
+
+/** How a surface runs the request: cancellation, token streaming, and who sees its events. */
+export interface AgentCallOptions {
+  signal?: AbortSignal;
+  streamTokens: boolean;
+  /** Every recorded event, as it happens (after it is numbered for joiners). */
+  onEvent?: (entry: StreamEvent) => void;
+  /** The runner to run on (default the runtime's): `/v1`'s in-memory one for stateless calls. */
+  runner?: AgentRunner;
+  /** When the HTTP request arrived (`arrivalOf(reply)`): its place in the session's line. */
+  arrivedAt?: number;
+}
+
+/** When the request answered by `reply` reached the server (a `performance.now()` time). */
+export function arrivalOf(reply: FastifyReply): number {
+  return performance.now() - reply.elapsedTime;
+}
+
+/**
+ * Runs one request for /api, /v1 or MCP alike: counted against the session's queue bound
+ * (409 beyond it), its events numbered and kept for clients that join the run
+ * (`GET /api/sessions/:id/stream`), the `done` event recorded, and the run counted in the
+ * metrics (runs, duration, tokens, tools, interrupts, decisions).
+ */
+export async function runAgentCall(
+  context: RouteContext,
+  call: AgentCall,
+  options: AgentCallOptions,
+): Promise<AgentResponse> {
+  const { metrics } = context;
+  // A stateless /v1 call runs on its own in-memory runner under a throwaway id: nobody can
+  // queue behind it or join it, so it takes no place in the (shared) queue and its events
+  // are not relayed.
+  const shared = options.runner === undefined;
+  // In one process the place is taken at once (no await); across instances it is awaited.
+  const entered = shared ? context.queue.enter(call.sessionId, options.arrivedAt) : () => undefined;
+  const leave = entered instanceof Promise ? await entered : entered;
+  const stream = shared
+    ? context.streams.open(call.sessionId, createId())
+    : new RunStream(createId(), call.sessionId, () => undefined);
+  const started = performance.now();
+  const events = coalesceTokens((name, data) => {
+    if (!streamedEvents.has(name)) return;
+    const entry = stream.push(name, data);
+    options.onEvent?.(entry);
+  });
+  let failure: unknown;
+  try {
+    const payload = await (options.runner ?? context.runtime.runner).invoke({
+      ...call,
+      ...(options.signal ? { signal: options.signal } : {}),
+      streamTokens: options.streamTokens,
+      onEvent: events.emit,
+    });
+    events.flush();
+    for (const decision of call.resume?.decisions ?? []) {
+      metrics.decisions.inc({ decision: decision.approve ? 'approve' : 'deny' });
+    }
+    for (const pending of payload.interrupts ?? []) metrics.interrupts.inc({ tool: pending.tool });
+    metrics.observeRun({
+      ...payload,
+      graph: call.options?.graph ?? (call.options?.evaluate ? 'ops' : 'chat'),
+      executionTime: (performance.now() - started) / 1000,
+    });
+    options.onEvent?.(stream.push('done', payload));
+    return payload;
+  } catch (error) {
+    failure = error;
+    events.flush();
+    // A run that had started tells its watchers how it failed; a refused one never began.
+    if (stream.events.length > 0) {
+      const { body } = errorResponse(error);
+      metrics.errors.inc({ code: body.error.code });
+      options.onEvent?.(stream.push('error', body.error));
+    }
+    throw error;
+  } finally {
+    if (shared) context.streams.finish(stream);
+    leave(failure);
+  }
+}

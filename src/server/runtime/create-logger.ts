@@ -1,0 +1,41 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { activeTraceIds } from '../../core/index.ts';
+
+/** Header and body paths that never reach a log line. */
+const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.body',
+  'body.message',
+];
+
+/**
+ * The process's logger: `LOG_LEVEL` (default info), pretty coloured lines when standard
+ * output is a terminal, JSON lines otherwise (what log collectors read). Authorization
+ * headers and request bodies are never logged. A line written inside a traced span carries
+ * its `trace_id` and `span_id`.
+ * @example
+ * const logger = createLogger(process.env);
+ * logger.warn({ code: 'model_unreachable' }, 'model call failed');
+ */
+export function createLogger(
+  env: Record<string, string | undefined>,
+  destination?: DestinationStream,
+): Logger {
+  const options = {
+    level: env.LOG_LEVEL || 'info',
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+    // pino merges the log's own fields into this object: a fresh one each time.
+    mixin: () => activeTraceIds() ?? {},
+  };
+  if (destination) return pino(options, destination);
+  if (process.stdout.isTTY) {
+    return pino(
+      options,
+      pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }),
+    );
+  }
+  return pino(options);
+}

@@ -1,0 +1,343 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { createAgentRunner } from '../../agents/index.ts';
+import { type App, buildApp, ConfigFileError, type LoadedConfig } from '../../config/index.ts';
+import { yeoulVersion } from '../../core/index.ts';
+import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../../evals/index.ts';
+import { type Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
+import {
+  KnowledgeBase,
+  resolveSearchBackend,
+  SqliteDocumentStore,
+  SqliteRetriever,
+} from '../../knowledge/index.ts';
+import {
+  type McpClientLimits,
+  McpClients,
+  mcpToolPrefix,
+  parseMcpConfig,
+  readMcpConfig,
+  splitToolPermissions,
+} from '../../mcp/index.ts';
+import {
+  type MemoryStore,
+  openPostgresMemoryStore,
+  openSqliteMemoryStore,
+} from '../../memory-store/index.ts';
+import {
+  chatModelFrom,
+  isLanguageModel,
+  readModelConfig,
+  resolveEmbedder,
+  resolveModel,
+} from '../../models/index.ts';
+import {
+  createDefaultTools,
+  createToolEnvironment,
+  ensureDemoDatabase,
+  ensureSampleLogs,
+  type Permission,
+  parseToolPermissions,
+  resolveLogSource,
+} from '../../tools/index.ts';
+import { openPostgresStore, type PostgresStore } from '../scale-out/open-postgres-store.ts';
+import type { SessionStore } from '../sessions/session-store.ts';
+import { SqliteSessionStore } from '../sessions/sqlite-session-store.ts';
+import { createLogger } from './create-logger.ts';
+import { ConfigError, type ServerConfig } from './server-config.ts';
+import { readTracingConfig } from './tracing-config.ts';
+
+/** How long creating a runtime waits for MCP servers before it goes on without the slow ones. */
+const mcpStartWaitMs = 10_000;
+
+/** Where the bundled sample documents live (vacation policy, team budget, …). */
+export const sampleKnowledgeDir = join(import.meta.dirname, '..', '..', '..', 'knowledge-samples');
+
+/**
+ * Everything Yeoul runs on, wired from a configuration: the embedded stores under the
+ * data folder, the model, the tools (with their permissions and log and metric back
+ * ends), the knowledge base and its search index, the agent runner and the session
+ * registry. The server and the CLI both start from here. A configuration that cannot work
+ * is refused with every problem listed.
+ * @example
+ * const runtime = await createRuntime(readServerConfig(process.env));
+ * const payload = await runtime.runner.invoke({ message: '안녕하세요' });
+ * await runtime.close();
+ */
+export async function createRuntime(
+  config: ServerConfig,
+  options: {
+    logger?: Logger;
+    /** MCP client limits and how long to wait for servers at start (tests shorten them). */
+    mcp?: Partial<McpClientLimits> & { startWaitMs?: number };
+    /**
+     * False for commands that never run an agent (search, ingest, sessions): the MCP
+     * servers are not started and tracing is not set up — the configuration is still checked.
+     */
+    agents?: boolean;
+    /**
+     * The config file (yeoul.config.ts), loaded and checked: its tools, agents, graphs, MCP
+     * servers and permissions. Its environment-like settings are in `config.env` already
+     * (`envWithConfig`); where both set a value, the environment's wins.
+     */
+    userConfig?: LoadedConfig;
+  } = {},
+) {
+  const logger = options.logger ?? createLogger({ LOG_LEVEL: 'silent' });
+  const userConfig = options.userConfig?.config;
+  mkdirSync(config.dataDir, { recursive: true });
+  const objectModel = userConfig?.models?.default;
+  const model =
+    isLanguageModel(objectModel) && !config.env.YEOUL_MODEL?.trim()
+      ? chatModelFrom(objectModel, config.env, readModelConfig(config.env).settings)
+      : resolveModel(readModelConfig(config.env));
+  const embedder = resolveEmbedder(config.env);
+  // python_repl's first call in a later run loads a kept snapshot: ~0.9 s instead of ~3.9 s.
+  const tools = createDefaultTools({ pythonCacheDir: join(config.dataDir, 'cache') });
+  const logs = resolveLogSource(config.env, { dataDir: config.dataDir });
+  // YEOUL_MCP_CONFIG wins over the config file's mcpServers.
+  const mcpConfig =
+    !config.env.YEOUL_MCP_CONFIG?.trim() && userConfig?.mcpServers
+      ? parseMcpConfig({ mcpServers: userConfig.mcpServers }, 'the config file’s mcpServers')
+      : await readMcpConfig(config.env.YEOUL_MCP_CONFIG);
+  const mcpServers = mcpConfig.ok ? mcpConfig.servers : [];
+  // Permissions of MCP tools wait for their servers: those tools do not exist yet.
+  const permissions = splitToolPermissions(
+    config.env.YEOUL_TOOL_PERMISSIONS,
+    mcpServers.map((server) => server.name),
+  );
+  const mcpPrefixes = mcpServers.map((server) => mcpToolPrefix(server.name));
+  const mcpPermissions = new Map<string, Permission>([
+    ...Object.entries(userConfig?.permissions ?? {}).filter(([name]) =>
+      mcpPrefixes.some((prefix) => name.startsWith(prefix)),
+    ),
+    ...permissions.mcp,
+  ]);
+  const envPermissions = parseToolPermissions(permissions.builtin);
+  const tracingConfig = readTracingConfig(config.env);
+  const problems = [
+    ...(mcpConfig.ok ? [] : mcpConfig.problems),
+    ...permissions.problems,
+    ...envPermissions.problems,
+    ...(logs.ok ? [] : [logs.problem]),
+    ...(tracingConfig.ok ? [] : tracingConfig.problems),
+  ];
+  if (problems.length > 0 || !logs.ok) {
+    await tools.close();
+    throw new ConfigError({ problems });
+  }
+  // With DATABASE_URL every piece of shared state lives in PostgreSQL (see open-postgres-store.ts).
+  let postgres: PostgresStore | undefined;
+  try {
+    postgres = config.databaseUrl
+      ? await openPostgresStore(config, { embedder, logger })
+      : undefined;
+  } catch (error) {
+    await tools.close();
+    throw error;
+  }
+  // The OpenTelemetry SDK loads only when OTEL_EXPORTER_OTLP_ENDPOINT asks for traces.
+  const runsAgents = options.agents !== false;
+  const tracing =
+    runsAgents && tracingConfig.ok && tracingConfig.config
+      ? (await import('./tracing.ts')).startTracing(tracingConfig.config, { logger })
+      : undefined;
+  const knowledgePath = join(config.dataDir, 'knowledge.sqlite');
+  const firstStart = postgres ? postgres.firstStart : !existsSync(knowledgePath);
+  const search =
+    postgres?.search ??
+    (await resolveSearchBackend(config.env, {
+      embedder,
+      openLocal: () =>
+        new SqliteRetriever({ path: knowledgePath, ...(embedder ? { embedder } : {}) }),
+      openStore: () => new SqliteDocumentStore({ path: knowledgePath }),
+      onStateChange: (health) => logger.warn({ search: health }, 'knowledge search state changed'),
+    }));
+  const knowledge = new KnowledgeBase(search.retriever);
+  const sqliteCheckpointer = postgres
+    ? undefined
+    : new SqliteCheckpointer({
+        path: join(config.dataDir, 'threads.sqlite'),
+        leaseMs: config.leaseMs,
+      });
+  const checkpointer: Checkpointer = postgres?.checkpointer ?? (sqliteCheckpointer as Checkpointer);
+  if (logs.sampleLogsDir) await ensureSampleLogs(logs.sampleLogsDir);
+  const toolEnvironment = createToolEnvironment({
+    dataDir: config.dataDir,
+    keys: {
+      ...(config.env.OPENWEATHER_API_KEY ? { openWeather: config.env.OPENWEATHER_API_KEY } : {}),
+      ...(config.env.TAVILY_API_KEY ? { tavily: config.env.TAVILY_API_KEY } : {}),
+    },
+    knowledge,
+    logs: logs.source,
+    ...(config.env.YEOUL_PROMETHEUS_URL ? { prometheusUrl: config.env.YEOUL_PROMETHEUS_URL } : {}),
+  });
+  await ensureDemoDatabase(toolEnvironment.sqlDatabasePath);
+  // Long-term memory: PostgreSQL with DATABASE_URL, else a SQLite file of its own (WAL, so a
+  // `yeoul memory` command writes beside a running server; pruning threads never locks it).
+  const memory: MemoryStore = postgres
+    ? openPostgresMemoryStore(postgres.pool, { embedder })
+    : openSqliteMemoryStore({ path: join(config.dataDir, 'memory.sqlite'), embedder });
+  const baseDependencies = {
+    model,
+    tools: tools.registry,
+    toolEnvironment,
+    knowledge,
+    ...(config.longTermMemory ? { longTermMemory: memory } : {}),
+  };
+  // One registry of sessions for the API and the CLI, in the checkpoints' database.
+  const sessions: SessionStore =
+    postgres?.sessions ??
+    new SqliteSessionStore((sqliteCheckpointer as SqliteCheckpointer).database);
+  const appBase = {
+    deps: baseDependencies,
+    checkpointer,
+    env: config.env,
+    logger,
+    envPermissions: envPermissions.entries,
+    mcpPrefixes,
+    durability: config.durability,
+  };
+  /** Applies a config file (or none) to the server's parts; refuses one that cannot work. */
+  const appOf = async (loaded: LoadedConfig | undefined): Promise<App> => {
+    const built = await buildApp(loaded?.config, appBase);
+    if (!built.ok) {
+      // Without a config file the problems are the environment's (YEOUL_TOOL_PERMISSIONS).
+      if (loaded === undefined) throw new ConfigError({ problems: built.problems });
+      throw new ConfigFileError({ file: loaded.path, problems: built.problems });
+    }
+    return built.app;
+  };
+  let app: App;
+  try {
+    app = await appOf(options.userConfig);
+  } catch (error) {
+    await tools.close();
+    await checkpointer.close();
+    await search.close();
+    await postgres?.close();
+    throw error;
+  }
+  const runner = createAgentRunner(app.deps, checkpointer, {
+    ...app.runner,
+    durability: config.durability,
+    graphOfSession: (sessionId) => sessions.graphOf(sessionId),
+  });
+  const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};
+  const mcp = new McpClients(runsAgents ? mcpServers : [], {
+    registry: tools.registry,
+    version: yeoulVersion,
+    limits: mcpLimits,
+    logger,
+    permissionOverrides: mcpPermissions,
+  });
+  // Servers connect side by side; a slow one goes on starting after this, its tools joining later.
+  await mcp.start(startWaitMs);
+  let currentConfig = userConfig;
+  let configFiles = options.userConfig?.files ?? [];
+  let configState: ConfigState = {
+    state: 'ok',
+    loadedAt: (options.userConfig?.loadedAt ?? new Date()).toISOString(),
+    ...(options.userConfig ? { file: options.userConfig.path } : {}),
+  };
+  // Evaluation runs and feedback, beside the sessions.
+  const evals: EvalStore = postgres
+    ? new PostgresEvalStore(postgres.pool)
+    : new SqliteEvalStore((sqliteCheckpointer as SqliteCheckpointer).database);
+  const sampleIngested =
+    firstStart && config.sampleKnowledge
+      ? await knowledge.ingestPaths([sampleKnowledgeDir])
+      : undefined;
+  return {
+    config,
+    logger,
+    model,
+    embedder,
+    knowledge,
+    checkpointer,
+    /** Where state lives: the embedded SQLite files, or PostgreSQL (pool and lease for the server's shared queue). */
+    store: postgres
+      ? { backend: 'postgres' as const, pool: postgres.pool, leaseMs: config.leaseMs }
+      : { backend: 'sqlite' as const },
+    tools,
+    toolEnvironment,
+    /** What the config file (or none) made of the server's parts, as loaded now. */
+    get app(): App {
+      return app;
+    },
+    /** The tools requests are offered now: built-in, MCP and the config file's. */
+    get registry() {
+      return app.registry;
+    },
+    /** The config file's graphs, chat or not, by name (as loaded now). */
+    get userGraphs() {
+      return runner.userGraphs;
+    },
+    /** The config file's scorers (evaluations). */
+    get scorers() {
+      return currentConfig?.scorers ?? [];
+    },
+    /** The config file's state: `yeoul dev` reports a broken save here until it is fixed. */
+    get configState(): ConfigState {
+      return configState;
+    },
+    /**
+     * Applies a new version of the config file (`yeoul dev`): requests from now on run on it,
+     * runs going on finish on the version they started with. A version that cannot work is
+     * refused (ConfigFileError) and the last good one keeps serving.
+     */
+    async reload(loaded: LoadedConfig): Promise<void> {
+      const next = await appOf(loaded);
+      app = next;
+      currentConfig = loaded.config;
+      configFiles = loaded.files;
+      runner.reconfigure(next.deps, next.runner);
+      configState = { state: 'ok', loadedAt: loaded.loadedAt.toISOString(), file: loaded.path };
+    },
+    /** The local files the config file serving now imported (itself included), for `yeoul dev`. */
+    get configFiles(): string[] {
+      return configFiles;
+    },
+    /** Records a config version that could not be loaded (the last good one serves on). */
+    reportConfigError(message: string): void {
+      configState = { ...configState, state: 'error', error: message };
+    },
+    runner,
+    sessions,
+    /** Evaluation runs and answer ratings (yeoul eval, /api/evals, feedback). */
+    evals,
+    /** The long-term memory store of every owner (`forOwner` gives one owner's view). */
+    memory,
+    /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */
+    mcp,
+    /** The search index's state, for the status endpoint (no request to a cluster). */
+    searchHealth: () => search.health(),
+    /** OpenTelemetry export, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+    tracing,
+    /** What the first start ingested from the samples (undefined on later starts). */
+    sampleIngested,
+    async close() {
+      await mcp.close();
+      await tools.close();
+      await checkpointer.close();
+      await memory.close();
+      await search.close();
+      await postgres?.close();
+      await tracing?.shutdown(); // last: the spans of the shutdown itself go out too
+    },
+  };
+}
+
+/** The config file's state, as `GET /api/agent/status` shows it. */
+export interface ConfigState {
+  state: 'ok' | 'error';
+  /** The last load's problems, while the file on disk cannot be used. */
+  error?: string;
+  /** When the version serving now was loaded (ISO time). */
+  loadedAt: string;
+  file?: string;
+}
+
+/** A running Yeoul: stores, model, tools, knowledge base and agents. */
+export type Runtime = Awaited<ReturnType<typeof createRuntime>>;

@@ -1,0 +1,31 @@
+import type { EvalTarget, Scorer } from '../../evals/index.ts';
+import type { Runtime } from './create-runtime.ts';
+import { chatGraphNames } from './graph-names.ts';
+
+/** The graphs an evaluation may run on: every chat graph, the config file's included. */
+export function evalGraphNames(runtime: Runtime): string[] {
+  return chatGraphNames(runtime);
+}
+
+/**
+ * What evaluation runs go through: the runtime's agent runner, each item's session
+ * registered for `owner` (so the run's sessions are the owner's, listed and opened in the
+ * inspector like any other), and the retrieved context read from the session's state.
+ */
+export function evalTargetOf(runtime: Runtime, owner: string): EvalTarget {
+  return {
+    invoke: (request) => runtime.runner.invoke(request),
+    claimSession: (sessionId, firstMessage, graph) =>
+      runtime.sessions.claim(sessionId, owner, firstMessage, graph),
+    contextOf: async (sessionId) => {
+      const state = await (await runtime.runner.threadGraph(sessionId)).getState(sessionId);
+      const context = (state?.values as { context?: unknown } | undefined)?.context;
+      return typeof context === 'string' ? context : '';
+    },
+  };
+}
+
+/** The config file's `scorers` (checked by the config's validation: a name and a score function). */
+export function userScorersOf(runtime: Runtime): Scorer[] {
+  return runtime.scorers;
+}

@@ -1,0 +1,70 @@
+import { type AgentResponse, validateInput } from '../../agents/index.ts';
+import { createId } from '../../core/index.ts';
+import type { McpAnswer, McpBackend } from '../../mcp/index.ts';
+import { HttpError } from '../http/http-error.ts';
+import { approvalNotice } from '../runs/approval-notice.ts';
+import type { AgentCall } from '../runs/run-request.ts';
+import type { Runtime } from './create-runtime.ts';
+import { requireChatGraph } from './graph-names.ts';
+
+/** How a surface runs an `ask`: through the HTTP request path, or straight on the runner (stdio). */
+export type RunMcpCall = (
+  call: AgentCall,
+  options: { signal: AbortSignal; onEvent: (name: string, data: unknown) => void },
+) => Promise<AgentResponse>;
+
+/**
+ * What Yeoul's MCP server serves from, for one caller (`owner`: the API key's tag, or
+ * anonymous): `ask` checks the message as `/api` does, claims the session (a new one
+ * when none is named) and runs the agent; a paused run's answer says what waits for
+ * approval and how to decide. `search_knowledge` searches the knowledge base.
+ * @example
+ * const backend = createMcpBackend(runtime, { owner: anonymousOwner, run: (call, options) =>
+ *   runtime.runner.invoke({ ...call, ...options, streamTokens: true }) });
+ */
+export function createMcpBackend(
+  runtime: Runtime,
+  options: { owner: string; version: string; run: RunMcpCall },
+): McpBackend {
+  return {
+    version: options.version,
+    async ask(request, { signal, onEvent }): Promise<McpAnswer> {
+      const problem = validateInput(request.message, runtime.model.settings.maxInputTokens);
+      if (problem) {
+        throw new HttpError({
+          status: 400,
+          code: problem.code,
+          message: `message: ${problem.message}`,
+        });
+      }
+      if (request.graph !== undefined) requireChatGraph(runtime, request.graph);
+      const sessionId = request.sessionId ?? createId();
+      await runtime.sessions.claim(sessionId, options.owner, request.message, request.graph);
+      const payload = await options.run(
+        {
+          sessionId,
+          message: request.message,
+          owner: options.owner,
+          ...(request.graph ? { options: { graph: request.graph } } : {}),
+        },
+        { signal, onEvent },
+      );
+      const interrupts = payload.interrupts ?? [];
+      return {
+        response:
+          payload.status === 'interrupted'
+            ? `${payload.response}\n\n${approvalNotice(payload, sessionId)}`
+            : payload.response,
+        sessionId,
+        status: payload.status,
+        toolsUsed: payload.toolsUsed,
+        ...(payload.errorCode ? { errorCode: payload.errorCode } : {}),
+        ...(interrupts.length > 0
+          ? { interrupts: interrupts.map(({ id, tool, args }) => ({ id, tool, args })) }
+          : {}),
+        ...(payload.sources?.length ? { sources: payload.sources } : {}),
+      };
+    },
+    searchKnowledge: (query, k) => runtime.knowledge.search(query, k === undefined ? {} : { k }),
+  };
+}

@@ -1,0 +1,91 @@
+import type { Logger } from 'pino';
+import type { AgentRunner } from '../../agents/index.ts';
+import { type PostgresPool, queryPostgres } from '../../core/index.ts';
+import type { Checkpointer } from '../../graph/index.ts';
+import type { RunCoordination } from '../runs/run-coordination.ts';
+import { closeOrphanedRun } from '../sessions/orphaned-run.ts';
+import { PostgresSessionQueue, runningInstanceSql } from '../sessions/postgres-session-queue.ts';
+import { PostgresNotifications } from './postgres-notifications.ts';
+import { RelayedRunStreams } from './relayed-run-streams.ts';
+import { RunSweeper } from './run-sweeper.ts';
+
+/** The NOTIFY channel that asks the instance running a session's run to stop it (payload: the session id). */
+export const cancelChannel = 'yeoul_cancel';
+
+/** What instances sharing PostgreSQL coordinate with. */
+export interface PostgresCoordinationOptions {
+  pool: PostgresPool;
+  checkpointer: Checkpointer;
+  runner: AgentRunner;
+  /** YEOUL_SESSION_QUEUE_LIMIT. */
+  queueLimit: number;
+  /** YEOUL_LEASE_MS: the sweeper runs every third of it. */
+  leaseMs: number;
+  logger: Logger;
+  /** How often waiters and joiners look again without a notification (default 1 000 ms). */
+  pollMs?: number;
+}
+
+/**
+ * The coordination of instances sharing one PostgreSQL database: one LISTEN connection
+ * (`yeoul_queue`, `yeoul_run_events`, `yeoul_cancel`), the session queue in the database,
+ * run events relayed through it, cancellation sent to the instance running the run, and the
+ * sweeper that closes runs left behind by dead instances.
+ * @example
+ * const coordination = await openPostgresCoordination({ pool, checkpointer, runner, queueLimit: 64, leaseMs: 30_000, logger });
+ */
+export async function openPostgresCoordination(
+  options: PostgresCoordinationOptions,
+): Promise<RunCoordination> {
+  const { pool, checkpointer, runner, logger } = options;
+  const notifications = new PostgresNotifications(pool);
+  await notifications.start();
+  const isAlive = (instanceId: string) => checkpointer.isAlive(instanceId);
+  const queue = new PostgresSessionQueue({
+    pool,
+    notifications,
+    instanceId: checkpointer.instanceId,
+    isAlive,
+    limit: options.queueLimit,
+    closeRun: (sessionId) => closeOrphanedRun(runner, checkpointer, sessionId),
+    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+  });
+  const streams = new RelayedRunStreams(
+    { pool, notifications, isAlive, ...(options.pollMs ? { pollMs: options.pollMs } : {}) },
+    checkpointer.instanceId,
+  );
+  const sweeper = new RunSweeper({
+    pool,
+    checkpointer,
+    runner,
+    queue,
+    intervalMs: Math.max(250, Math.round(options.leaseMs / 3)),
+    onError: (error) => logger.debug({ err: error }, 'sweeping runs left behind failed'),
+  });
+  sweeper.start();
+  const stopCancelling = notifications.on(cancelChannel, (sessionId) => {
+    if (runner.isRunning(sessionId)) void runner.cancel(sessionId);
+  });
+  return {
+    queue,
+    streams,
+    async cancelElsewhere(sessionId) {
+      // The started place in the session's line is the request whose run is going.
+      const { rows } = await queryPostgres<{ instance_id: string }>(pool, runningInstanceSql, [
+        sessionId,
+      ]);
+      const instanceId = rows[0]?.instance_id;
+      if (instanceId === undefined || instanceId === checkpointer.instanceId) return false;
+      if (!(await isAlive(instanceId))) return false;
+      await queryPostgres(pool, `SELECT pg_notify('${cancelChannel}', $1)`, [sessionId]);
+      return true;
+    },
+    async close() {
+      stopCancelling();
+      await sweeper.stop();
+      await streams.close();
+      await queue.close();
+      await notifications.close();
+    },
+  };
+}
