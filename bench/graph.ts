@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCheckpointer, SqliteCheckpointer } from '../src/graph/index.ts';
-import { buildChatFixtureGraph, chatFixtureInput } from '../src/testing/index.ts';
+import { buildChatFixtureGraph, chatFixtureInput } from '../src/testing/internal/index.ts';
 import { onlyPostgres } from './lib/bench-postgres.ts';
 import { concurrentTurns, measureConcurrentTurns } from './lib/concurrent-turns.ts';
 import {

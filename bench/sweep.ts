@@ -4,8 +4,9 @@
 // (the path it took before migration 201, still the one of any other status) is timed beside
 // it. Prints one line per size, then one JSON object with the targets.
 import { applyMigrations, createPostgresPool } from '../src/core/index.ts';
+import { entryFor } from '../src/graph/checkpoint/checkpointer-conformance.ts';
 import { checkpointMigrations, PostgresCheckpointer } from '../src/graph/index.ts';
-import { entryFor, startPostgresServer } from '../src/testing/index.ts';
+import { startPostgresServer } from '../src/testing/internal/index.ts';
 import { percentile, ratio, target } from './lib/stats.ts';
 
 const sizes = [1_000, 100_000];

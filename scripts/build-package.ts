@@ -56,7 +56,7 @@ process.stdout.write(
  * the repository's own fakes stay out.
  */
 function isRuntimeAsset(path: string): boolean {
-  if (path.endsWith('.test.ts') || path.startsWith('testing/')) return false;
+  if (path.endsWith('.test.ts') || path.startsWith('testing/internal/')) return false;
   if (path.startsWith('web/')) return !path.endsWith('.d.ts');
   return !path.endsWith('.ts');
 }

@@ -10,7 +10,7 @@ import {
   readEvents,
   startFakeOpenAiServer,
   startServeProcess,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

@@ -7,7 +7,7 @@ import { connectionPool, type ServerSentEvent, sseReader } from '../bench/lib/ht
 import { yeoulClient } from '../bench/lib/peer-clients.ts';
 import { processTreeRss } from '../bench/lib/process-tree-rss.ts';
 import { runTurns } from '../bench/lib/turn-load.ts';
-import { waitUntil } from '../src/testing/index.ts';
+import { waitUntil } from '../src/testing/internal/index.ts';
 
 describe('the peer comparison of bench:server', () => {
   it('reads server-sent events whose lines arrive split across chunks', () => {

@@ -92,6 +92,9 @@ function importsOf(file: string): string[] {
 
 const folderOf = (path: string) => relative(sourceRoot, path).split('/')[0] as string;
 
+/** Tests and the conformance suites beside the interfaces they check. */
+const isTestSupport = (path: string) => /(?:\.test|-conformance[\w-]*)\.ts$/.test(path);
+
 describe('import boundaries', () => {
   const files = sourceFiles(sourceRoot);
 
@@ -118,8 +121,25 @@ describe('import boundaries', () => {
         else if (to !== 'testing' && !(allowed[from] ?? []).includes(to)) {
           problems.push(`${where}: ${from}/ may not import ${to}/`);
         }
-        if (relative(join(sourceRoot, to), target) !== 'index.ts') {
+        const door = relative(join(sourceRoot, to), target);
+        if (door !== 'index.ts' && !(to === 'testing' && door === 'internal/index.ts')) {
           problems.push(`${where}: import ${to}/ through its index.ts`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it("keeps the repository's own fakes and conformance suites out of what the package runs", () => {
+    const internal = join(sourceRoot, 'testing', 'internal');
+    const problems: string[] = [];
+    for (const file of files) {
+      if (isTestSupport(file) || file.startsWith(internal)) continue;
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith('.')) continue;
+        const target = resolve(dirname(file), specifier);
+        if (target.startsWith(internal) || isTestSupport(target)) {
+          problems.push(`${relative(sourceRoot, file)} → ${specifier}: only tests may import it`);
         }
       }
     }

@@ -17,7 +17,7 @@ import {
   startCuttingProxy,
   startServeProcess,
   yeoulDoor,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-client-graphs-'));
 after(() => rmSync(root, { recursive: true, force: true }));

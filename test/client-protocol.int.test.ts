@@ -47,8 +47,8 @@ import {
   statusResponseSchema,
 } from '../src/protocol/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
-import { schemaDrift } from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+import { schemaDrift } from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-client-protocol-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -11,8 +11,8 @@ import {
   type FakeOpenAiServer,
   startCuttingProxy,
   startFakeOpenAiServer,
-} from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+} from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-client-reconnect-'));
 after(() => rmSync(root, { recursive: true, force: true }));

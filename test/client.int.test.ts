@@ -17,8 +17,8 @@ import {
   statusResponseSchema,
 } from '../src/protocol/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
-import { closedPortUrl } from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+import { closedPortUrl } from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-client-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -11,8 +11,8 @@ import {
   startFakeAzureOpenAi,
   startFakeBedrock,
   startFakeGemini,
-} from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+} from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

@@ -15,7 +15,7 @@ import {
   startFakeOpenAiServer,
   startServeProcess,
   yeoulDoor,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = Record<string, any>;

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runYeoul } from '../src/testing/index.ts';
-import { startTestServer, type TestServer } from '../src/testing/test-server.ts';
+import { runYeoul } from '../src/testing/internal/index.ts';
+import { startTestServer, type TestServer } from '../src/testing/internal/test-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-eval-api-'));
 let keyed: TestServer;

@@ -13,7 +13,7 @@ import {
   type PostgresServer,
   runYeoul,
   startPostgresServer,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-eval-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -10,7 +10,7 @@ import {
   buildFanOutPipelineGraph,
   buildPipelineGraph,
   chatFixtureInput,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'yeoul-durability-'));
 after(() => rmSync(directory, { recursive: true, force: true }));

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import iconv from 'iconv-lite';
 import type { RunningServer } from '../src/server/index.ts';
-import { readEvents } from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+import { readEvents } from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

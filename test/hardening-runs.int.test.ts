@@ -12,7 +12,7 @@ import {
   type ServeProcess,
   startFakeOpenAiServer,
   startServeProcess,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

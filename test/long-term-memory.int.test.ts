@@ -8,8 +8,9 @@ import { SqliteCheckpointer } from '../src/graph/index.ts';
 import { openSqliteMemoryStore } from '../src/memory-store/index.ts';
 import { ChatModel } from '../src/models/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
-import { keyedClient, scriptedLanguageModel } from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+import { scriptedLanguageModel } from '../src/testing/index.ts';
+import { keyedClient } from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 import { createDefaultTools, createToolEnvironment } from '../src/tools/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies

@@ -17,7 +17,7 @@ import {
   type FakeOpenAiServer,
   fakeMcpServerCommand,
   startFakeOpenAiServer,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RunningServer } from '../src/server/index.ts';
-import { keyedClient, runYeoul } from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+import { keyedClient, runYeoul } from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

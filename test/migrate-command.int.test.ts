@@ -3,7 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type PostgresServer, runYeoul, startPostgresServer } from '../src/testing/index.ts';
+import {
+  type PostgresServer,
+  runYeoul,
+  startPostgresServer,
+} from '../src/testing/internal/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-migrate-'));
 let server: PostgresServer;

@@ -10,8 +10,8 @@ import {
   type FakeCompletion,
   type FakeOpenAiServer,
   startFakeOpenAiServer,
-} from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+} from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

@@ -14,7 +14,7 @@ import {
   type FakeCompletion,
   type FakeOpenAiServer,
   startFakeOpenAiServer,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createRuntime, readServerConfig, startServer } from '../src/server/index.ts';
-import { closedPortUrl, runYeoul, startPrometheus } from '../src/testing/index.ts';
+import { closedPortUrl, runYeoul, startPrometheus } from '../src/testing/internal/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

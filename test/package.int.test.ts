@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runYeoul, startServeProcess, type YeoulRun } from '../src/testing/index.ts';
+import { runYeoul, startServeProcess, type YeoulRun } from '../src/testing/internal/index.ts';
 
 const repoRoot = join(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'yeoul-package-'));
@@ -75,8 +75,8 @@ describe('the packed package', { timeout: 20 * minute }, () => {
       'dist/cli.js',
       'dist/index.js',
       'dist/index.d.ts',
-      'dist/testing/public.js',
-      'dist/testing/public.d.ts',
+      'dist/testing/index.js',
+      'dist/testing/index.d.ts',
       ...(hasClient ? ['dist/client/index.js', 'dist/client/index.d.ts'] : []),
       'dist/web/index.html',
       'dist/web/main.ts',
@@ -92,6 +92,10 @@ describe('the packed package', { timeout: 20 * minute }, () => {
       assert.ok(files.has(file), `${file} is missing from the package`);
     }
     assert.ok(!files.has('src/cli.ts'), 'the package ships no TypeScript sources to run');
+    const internal = [...files].filter(
+      (file) => file.includes('testing/internal/') || file.includes('-conformance'),
+    );
+    assert.deepEqual(internal, [], "the repository's own fakes and conformance suites stay out");
     const typeScript = [...files].filter(
       (file) => file.startsWith('dist/') && /(?<!\.d)\.ts$/.test(file),
     );

@@ -15,7 +15,7 @@ import {
   type PostgresServer,
   startFakeOpenSearch,
   startPostgresServer,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 const cliPath = join(import.meta.dirname, '..', 'src', 'cli.ts');
 const root = mkdtempSync(join(tmpdir(), 'yeoul-reindex-'));

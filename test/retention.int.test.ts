@@ -10,8 +10,12 @@ import {
   pruneSessions,
   readServerConfig,
 } from '../src/server/index.ts';
-import { type PostgresServer, runYeoul, startPostgresServer } from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+import {
+  type PostgresServer,
+  runYeoul,
+  startPostgresServer,
+} from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-retention-'));
 after(() => rmSync(root, { recursive: true, force: true }));

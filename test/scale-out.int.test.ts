@@ -18,7 +18,7 @@ import {
   startPostgresServer,
   startServeProcess,
   waitUntil,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

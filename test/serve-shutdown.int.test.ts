@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startFakeOpenAiServer, waitUntil } from '../src/testing/index.ts';
+import { startFakeOpenAiServer, waitUntil } from '../src/testing/internal/index.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'yeoul-shutdown-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -9,8 +9,8 @@ import {
   readServerConfig,
   startServer,
 } from '../src/server/index.ts';
-import { startFakeOpenAiServer, waitUntil } from '../src/testing/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
+import { startFakeOpenAiServer, waitUntil } from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RunningServer } from '../src/server/index.ts';
-import { startTestServer } from '../src/testing/test-server.ts';
-import { runYeoul } from '../src/testing/yeoul-process.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
+import { runYeoul } from '../src/testing/internal/yeoul-process.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-fork-'));
 after(() => rmSync(root, { recursive: true, force: true }));

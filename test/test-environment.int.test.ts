@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runYeoul } from '../src/testing/index.ts';
+import { runYeoul } from '../src/testing/internal/index.ts';
 
 const projectRoot = join(import.meta.dirname, '..');
 

@@ -19,7 +19,7 @@ import {
   type FakeOtlpCollector,
   startFakeOpenAiServer,
   startFakeOtlpCollector,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;

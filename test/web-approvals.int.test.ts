@@ -8,14 +8,14 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-} from '../src/testing/browser.ts';
+} from '../src/testing/internal/browser.ts';
 import {
   type ChatCompletionRequest,
   type FakeCompletion,
   type FakeOpenAiServer,
   startFakeOpenAiServer,
   waitUntil,
-} from '../src/testing/index.ts';
+} from '../src/testing/internal/index.ts';
 
 const textOf = (content: unknown) =>
   typeof content === 'string' ? content : JSON.stringify(content ?? '');

@@ -10,8 +10,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-} from '../src/testing/browser.ts';
-import { waitUntil } from '../src/testing/index.ts';
+} from '../src/testing/internal/browser.ts';
+import { waitUntil } from '../src/testing/internal/index.ts';
 
 const question = '123 * 456 계산해줘';
 

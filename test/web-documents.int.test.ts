@@ -8,8 +8,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-} from '../src/testing/browser.ts';
-import { waitUntil } from '../src/testing/index.ts';
+} from '../src/testing/internal/browser.ts';
+import { waitUntil } from '../src/testing/internal/index.ts';
 
 const hostileTitle =
   '<img src=x onerror="window.__pwned=\'title\'">Otter <script>window.__pwned=1</script>';

@@ -9,8 +9,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-} from '../src/testing/browser.ts';
-import { waitUntil } from '../src/testing/index.ts';
+} from '../src/testing/internal/browser.ts';
+import { waitUntil } from '../src/testing/internal/index.ts';
 
 async function evalRun(server: ConsoleServer, name: string, items: unknown[]): Promise<string> {
   const response = await fetch(`${server.url}/api/evals`, {

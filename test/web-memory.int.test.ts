@@ -8,8 +8,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-} from '../src/testing/browser.ts';
-import { waitUntil } from '../src/testing/index.ts';
+} from '../src/testing/internal/browser.ts';
+import { waitUntil } from '../src/testing/internal/index.ts';
 
 describe('web console: memory (offline model, real browser)', () => {
   let server: ConsoleServer;

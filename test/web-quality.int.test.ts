@@ -11,8 +11,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-} from '../src/testing/browser.ts';
-import { startFakeOpenAiServer, waitUntil } from '../src/testing/index.ts';
+} from '../src/testing/internal/browser.ts';
+import { startFakeOpenAiServer, waitUntil } from '../src/testing/internal/index.ts';
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),

@@ -20,8 +20,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-} from '../src/testing/browser.ts';
-import { waitUntil } from '../src/testing/index.ts';
+} from '../src/testing/internal/browser.ts';
+import { waitUntil } from '../src/testing/internal/index.ts';
 
 /** What `left` waits for (released by the test that watches it run). */
 const leftGate = Promise.withResolvers<void>();

@@ -10,8 +10,8 @@ import {
   launchBrowser,
   serveConsole,
   type TestBrowser,
-} from '../src/testing/browser.ts';
-import { waitUntil } from '../src/testing/index.ts';
+} from '../src/testing/internal/browser.ts';
+import { waitUntil } from '../src/testing/internal/index.ts';
 
 /** A chat graph of a config file: it answers every message in capitals. */
 const config = defineConfig({

@@ -1,6 +1,6 @@
 // What the PostgreSQL parts of bench/graph.ts and bench/server.ts share: the `--only postgres`
 // switch, and the server they measure on.
-import { startPostgresServer } from '../../src/testing/index.ts';
+import { startPostgresServer } from '../../src/testing/internal/index.ts';
 
 /** `--only postgres` on the command line: run just the PostgreSQL part. */
 export function onlyPostgres(argv: readonly string[] = process.argv): boolean {

@@ -16,7 +16,7 @@ import {
   startServer,
   tuneServerHeap,
 } from '../../src/server/index.ts';
-import { startFakeOpenAiServer } from '../../src/testing/index.ts';
+import { startFakeOpenAiServer } from '../../src/testing/internal/index.ts';
 import { calculatorTurn } from './calculator-turn.ts';
 
 const mode = process.argv[2];

@@ -1,6 +1,6 @@
 // The scripted model of the peer comparison in `npm run bench:server`: the same calculator
 // turn for Yeoul, Mastra and LangGraph's Agent Server — one tool call, two model calls.
-import type { ChatCompletionRequest, FakeCompletion } from '../../src/testing/index.ts';
+import type { ChatCompletionRequest, FakeCompletion } from '../../src/testing/internal/index.ts';
 
 /** The user message of every turn. */
 export const calculatorQuestion = '123 * 456 계산해줘';

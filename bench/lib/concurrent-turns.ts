@@ -1,5 +1,5 @@
 import type { Checkpointer } from '../../src/graph/index.ts';
-import { buildChatFixtureGraph, chatFixtureInput } from '../../src/testing/index.ts';
+import { buildChatFixtureGraph, chatFixtureInput } from '../../src/testing/internal/index.ts';
 
 /** How many turns are sent to one thread at once. */
 export const concurrentTurns = 20;

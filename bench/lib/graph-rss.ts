@@ -2,7 +2,7 @@
 // SQLite file, each invoke on a new thread, and reports RSS after gc at each count.
 // Usage: graph-rss.ts DB_FILE COUNT… ; prints one JSON line {rssAfter<COUNT>: bytes, …}.
 import { SqliteCheckpointer } from '../../src/graph/index.ts';
-import { buildChatFixtureGraph, chatFixtureInput } from '../../src/testing/index.ts';
+import { buildChatFixtureGraph, chatFixtureInput } from '../../src/testing/internal/index.ts';
 
 const [file, ...counts] = process.argv.slice(2) as [string, ...string[]];
 const checkpoints = counts.map(Number).sort((a, b) => a - b);

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeOpenAiServer } from '../../src/testing/index.ts';
+import { startFakeOpenAiServer } from '../../src/testing/internal/index.ts';
 import { calculatorTurn } from './calculator-turn.ts';
 import { connectionPool } from './http-client.ts';
 import { type PeerClient, peerClients } from './peer-clients.ts';

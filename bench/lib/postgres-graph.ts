@@ -17,7 +17,7 @@ import {
   buildChatFixtureGraph,
   chatFixtureInput,
   createDatabaseOn,
-} from '../../src/testing/index.ts';
+} from '../../src/testing/internal/index.ts';
 import { openBenchPostgres } from './bench-postgres.ts';
 import { concurrentTurns, measureConcurrentTurns } from './concurrent-turns.ts';
 import { microsecondsSince, ratio, summarize, target } from './stats.ts';

@@ -2,7 +2,7 @@
 // turn, a new session per request) on one instance, then on two instances sharing one
 // database, at 100 connections in all. Reported without a target (this machine has 2 cores:
 // the instances, the database and the load generator share them).
-import { createDatabaseOn } from '../../src/testing/index.ts';
+import { createDatabaseOn } from '../../src/testing/internal/index.ts';
 import { openBenchPostgres } from './bench-postgres.ts';
 
 /** What bench/server.ts lends: how it starts a server process and loads it. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fakeCliIo as fakeIo } from '../testing/index.ts';
+import { fakeCliIo as fakeIo } from '../testing/internal/index.ts';
 import { runCli } from './run-cli.ts';
 
 describe('runCli', () => {

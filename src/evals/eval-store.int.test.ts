@@ -1,12 +1,9 @@
 import { DatabaseSync } from 'node:sqlite';
 import { after, before } from 'node:test';
 import { applyMigrations, createPostgresPool } from '../core/index.ts';
-import {
-  evalStoreConformance,
-  type PostgresServer,
-  startPostgresServer,
-} from '../testing/index.ts';
+import { type PostgresServer, startPostgresServer } from '../testing/internal/index.ts';
 import { evalMigrations } from './eval-migrations.ts';
+import { evalStoreConformance } from './eval-store-conformance.ts';
 import { PostgresEvalStore } from './postgres-eval-store.ts';
 import { SqliteEvalStore } from './sqlite-eval-store.ts';
 

@@ -6,7 +6,7 @@ import {
   researchParent,
   researchSubgraph,
   startPostgresServer,
-} from '../testing/index.ts';
+} from '../testing/internal/index.ts';
 import { checkpointMigrations } from './checkpoint/postgres-checkpoint-migrations.ts';
 import { PostgresCheckpointer } from './checkpoint/postgres-checkpointer.ts';
 

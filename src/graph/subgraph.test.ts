@@ -8,7 +8,7 @@ import {
   researchParent,
   researchSchema,
   researchSubgraph,
-} from '../testing/index.ts';
+} from '../testing/internal/index.ts';
 import { StateGraph } from './builder.ts';
 import { append, increment, reducer, replace } from './channels.ts';
 import { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildChatFixtureGraph, chatFixtureInput } from '../testing/index.ts';
+import { buildChatFixtureGraph, chatFixtureInput } from '../testing/internal/index.ts';
 import { StateGraph } from './builder.ts';
 import { append, increment } from './channels.ts';
 import { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';

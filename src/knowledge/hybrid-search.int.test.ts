@@ -4,12 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { resolveEmbedder } from '../models/index.ts';
-import {
-  type FakeOpenAiServer,
-  retrieverConformance,
-  startFakeOpenAiServer,
-} from '../testing/index.ts';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/internal/index.ts';
 import { KnowledgeBase } from './knowledge-base.ts';
+import { retrieverConformance } from './retriever-conformance.ts';
 import { SqliteRetriever } from './sqlite-retriever.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'yeoul-hybrid-'));

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { minimalPdf } from '../testing/index.ts';
+import { minimalPdf } from '../testing/internal/index.ts';
 import { type IngestProgress, KnowledgeBase } from './knowledge-base.ts';
 import { SqliteRetriever } from './sqlite-retriever.ts';
 

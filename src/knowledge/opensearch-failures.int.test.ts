@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Embedder } from '../models/index.ts';
-import { type FakeOpenSearch, fakeEmbedding, startFakeOpenSearch } from '../testing/index.ts';
+import {
+  type FakeOpenSearch,
+  fakeEmbedding,
+  startFakeOpenSearch,
+} from '../testing/internal/index.ts';
 import { type IngestProgress, KnowledgeBase } from './knowledge-base.ts';
 import { readSearchSettings } from './opensearch/search-settings.ts';
 import { OpenSearchRetriever, type OpenSearchRetrieverOptions } from './opensearch-retriever.ts';

@@ -7,12 +7,12 @@ import type { Embedder } from '../models/index.ts';
 import {
   type FakeOpenSearch,
   fakeEmbedding,
-  retrieverConformance,
   startFakeOpenSearch,
-} from '../testing/index.ts';
+} from '../testing/internal/index.ts';
 import { KnowledgeBase } from './knowledge-base.ts';
 import { readSearchSettings } from './opensearch/search-settings.ts';
 import { OpenSearchRetriever } from './opensearch-retriever.ts';
+import { retrieverConformance } from './retriever-conformance.ts';
 import { SqliteDocumentStore } from './sqlite-document-store.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'yeoul-opensearch-'));

@@ -2,21 +2,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applyMigrations, createPostgresPool, type PostgresPool } from '../core/index.ts';
 import {
-  chunkOf,
-  documentStoreConformance,
   type FakeOpenSearch,
   type PostgresServer,
-  retrieverConformance,
   startFakeOpenSearch,
   startPostgresServer,
-  storedDocument,
-} from '../testing/index.ts';
+} from '../testing/internal/index.ts';
+import { documentStoreConformance } from './document-store-conformance.ts';
 import { KnowledgeBase } from './knowledge-base.ts';
 import { readSearchSettings } from './opensearch/search-settings.ts';
 import { OpenSearchRetriever } from './opensearch-retriever.ts';
 import { PostgresDocumentStore } from './postgres-document-store.ts';
 import { knowledgeMigrations } from './postgres-migrations.ts';
 import { PostgresRetriever } from './postgres-retriever.ts';
+import { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
 
 let server: PostgresServer;
 let fake: FakeOpenSearch;

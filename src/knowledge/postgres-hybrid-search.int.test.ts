@@ -3,17 +3,15 @@ import { after, before, describe, it } from 'node:test';
 import { applyMigrations, createPostgresPool, type PostgresPool } from '../core/index.ts';
 import { resolveEmbedder } from '../models/index.ts';
 import {
-  chunkOf,
   type FakeOpenAiServer,
   type PostgresServer,
-  retrieverConformance,
   startFakeOpenAiServer,
   startPostgresServer,
-  storedDocument,
-} from '../testing/index.ts';
+} from '../testing/internal/index.ts';
 import { KnowledgeBase } from './knowledge-base.ts';
 import { knowledgeMigrations } from './postgres-migrations.ts';
 import { PostgresRetriever } from './postgres-retriever.ts';
+import { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
 import { SqliteRetriever } from './sqlite-retriever.ts';
 
 let server: PostgresServer;

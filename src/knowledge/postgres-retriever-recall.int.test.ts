@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { applyMigrations } from '../core/index.ts';
-import { type PostgresServer, startPostgresServer } from '../testing/index.ts';
+import { type PostgresServer, startPostgresServer } from '../testing/internal/index.ts';
 import { knowledgeMigrations } from './postgres-migrations.ts';
 import { PostgresRetriever } from './postgres-retriever.ts';
 import { SqliteRetriever } from './sqlite-retriever.ts';

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applyMigrations, createPostgresPool, type PostgresPool } from '../core/index.ts';
-import {
-  chunkOf,
-  type PostgresServer,
-  retrieverConformance,
-  startPostgresServer,
-  storedDocument,
-} from '../testing/index.ts';
+import { type PostgresServer, startPostgresServer } from '../testing/internal/index.ts';
 import { knowledgeMigrations } from './postgres-migrations.ts';
 import { PostgresRetriever } from './postgres-retriever.ts';
+import { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
 import { SqliteRetriever } from './sqlite-retriever.ts';
 
 let server: PostgresServer;

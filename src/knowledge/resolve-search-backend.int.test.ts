@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startFakeOpenSearch } from '../testing/index.ts';
+import { startFakeOpenSearch } from '../testing/internal/index.ts';
 import { KnowledgeBase } from './knowledge-base.ts';
 import { OpenSearchRetriever } from './opensearch-retriever.ts';
 import { resolveSearchBackend } from './resolve-search-backend.ts';

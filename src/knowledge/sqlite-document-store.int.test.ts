@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { chunkOf, documentStoreConformance, storedDocument } from '../testing/index.ts';
+import { documentStoreConformance } from './document-store-conformance.ts';
 import { KnowledgeBase } from './knowledge-base.ts';
+import { chunkOf, storedDocument } from './retriever-conformance.ts';
 import { SqliteDocumentStore } from './sqlite-document-store.ts';
 import { SqliteRetriever } from './sqlite-retriever.ts';
 

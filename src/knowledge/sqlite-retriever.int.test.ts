@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { retrieverConformance } from '../testing/index.ts';
+import { retrieverConformance } from './retriever-conformance.ts';
 import { SqliteRetriever } from './sqlite-retriever.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'yeoul-retriever-'));

@@ -57,7 +57,7 @@ export interface SearchOptions {
 /**
  * Where chunks are indexed and searched. The embedded SQLite backend implements it; a
  * cluster backend (OpenSearch) can too, and proves itself by passing the same
- * conformance suite (`src/testing/retriever-conformance.ts`).
+ * conformance suite (`retriever-conformance.ts` beside this file).
  */
 export interface Retriever {
   /** Stores a document with its chunks, replacing any earlier version, atomically. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fakeMcpServerCommand, waitUntil } from '../testing/index.ts';
+import { fakeMcpServerCommand, waitUntil } from '../testing/internal/index.ts';
 import { createToolEnvironment, ToolExecutor, ToolRegistry } from '../tools/index.ts';
 import { McpClients } from './mcp-clients.ts';
 import type { McpServerEntry } from './types.ts';

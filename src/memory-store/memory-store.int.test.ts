@@ -1,10 +1,7 @@
 import { after, before } from 'node:test';
 import { applyMigrations, createPostgresPool } from '../core/index.ts';
-import {
-  memoryStoreConformance,
-  type PostgresServer,
-  startPostgresServer,
-} from '../testing/index.ts';
+import { type PostgresServer, startPostgresServer } from '../testing/internal/index.ts';
+import { memoryStoreConformance } from './memory-store-conformance.ts';
 import { openPostgresMemoryStore, openSqliteMemoryStore } from './open-memory-store.ts';
 import { memoryMigrations } from './postgres-migrations.ts';
 

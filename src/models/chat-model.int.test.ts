@@ -5,7 +5,7 @@ import {
   type FakeCompletion,
   type FakeOpenAiServer,
   startFakeOpenAiServer,
-} from '../testing/index.ts';
+} from '../testing/internal/index.ts';
 import type { ChatModel } from './chat-model.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
 import { readModelConfig } from './model-config.ts';

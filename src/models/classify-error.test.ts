@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { APICallError } from '@ai-sdk/provider';
 import { StreamProviderError } from 'ai';
-import { closedPortUrl } from '../testing/index.ts';
+import { closedPortUrl } from '../testing/internal/index.ts';
 import { classifyModelError } from './classify-error.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
 import { readModelConfig } from './model-config.ts';

@@ -8,7 +8,7 @@ import {
   startFakeAzureOpenAi,
   startFakeBedrock,
   startFakeGemini,
-} from '../testing/index.ts';
+} from '../testing/internal/index.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
 import { ModelConfigError } from './errors/model-config-error.ts';
 import { readModelConfig } from './model-config.ts';

@@ -8,7 +8,7 @@ import {
   startFakeBedrock,
   startFakeGemini,
   startFakeOllama,
-} from '../testing/index.ts';
+} from '../testing/internal/index.ts';
 import type { ChatModel } from './chat-model.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
 import { readModelConfig } from './model-config.ts';

@@ -1,123 +1,13 @@
-export {
-  buildChatFixtureGraph,
-  type ChatFixtureState,
-  chatFixtureInput,
-  chatFixtureSchema,
-  type FixtureMessage,
-} from './chat-graph.ts';
-export { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
-export { closedPortUrl, freePort } from './closed-port.ts';
-export { makeConfigProject, yeoulDoor } from './config-project.ts';
-export { type CuttingProxy, startCuttingProxy } from './cutting-proxy.ts';
-export { documentStoreConformance } from './document-store-conformance.ts';
-export { MissingProgramError } from './errors/missing-program-error.ts';
-export { evalOutcome } from './eval-outcome.ts';
-export { evalStoreConformance, type OpenedEvalStore } from './eval-store-conformance.ts';
-export type { FakeAwsCredentials } from './fake-aws-signature.ts';
-export { startFakeAzureOpenAi } from './fake-azure-openai.ts';
-export { startFakeBedrock } from './fake-bedrock.ts';
-export {
-  type FakeChatProvider,
-  type FakeChatScript,
-  type FakeChatTurn,
-  startFakeAnthropic,
-  startFakeOllama,
-} from './fake-chat-providers.ts';
-export { fakeCliIo } from './fake-cli-io.ts';
-export {
-  type FakeCloudWatchEvent,
-  type FakeCloudWatchLogs,
-  startFakeCloudWatchLogs,
-} from './fake-cloudwatch-logs.ts';
-export { type FakeDatadog, startFakeDatadog } from './fake-datadog.ts';
-export { datadogStatus, type FakeDatadogLog } from './fake-datadog-query.ts';
-export { startFakeGemini } from './fake-gemini.ts';
-export {
-  type FakeHandler,
-  type FakeHttpServer,
-  type FakeReply,
-  type RecordedRequest,
-  startFakeHttpServer,
-} from './fake-http-server.ts';
-export { type FakeLoki, type FakeLokiStream, startFakeLoki } from './fake-loki.ts';
-export { type FakeMcpMode, fakeMcpServerCommand, runFakeMcpServer } from './fake-mcp-server.ts';
-export {
-  type FakeArticle,
-  type FakeMediaWiki,
-  fakeWikiArticles,
-  startFakeMediaWiki,
-} from './fake-mediawiki.ts';
-export { type FakeOpenMeteo, startFakeOpenMeteo } from './fake-open-meteo.ts';
-export {
-  type ChatCompletionRequest,
-  type FakeCompletion,
-  type FakeOpenAiServer,
-  fakeEmbedding,
-  startFakeOpenAiServer,
-} from './fake-openai-server.ts';
-export {
-  type BulkItemFailure,
-  type FakeOpenSearch,
-  type FakeOpenSearchOptions,
-  type FakeOpenSearchRequest,
-  startFakeOpenSearch,
-} from './fake-opensearch.ts';
-export { type FakeOpenWeather, startFakeOpenWeather } from './fake-openweather.ts';
-export {
-  type CollectedSpan,
-  type FakeOtlpCollector,
-  startFakeOtlpCollector,
-} from './fake-otlp-collector.ts';
-export { type FakePlace, fakePlaces, findFakePlace } from './fake-places.ts';
-export { type FakeTavily, type FakeWebPage, fakeWebPages, startFakeTavily } from './fake-tavily.ts';
-export { type KeyedResponse, keyedClient } from './keyed-client.ts';
-export { logSourceConformance, type OpenedLogSource } from './log-source-conformance.ts';
-export { conformanceEvents } from './log-source-events.ts';
-export {
-  conceptEmbedder,
-  memoryStoreConformance,
-  type OpenedMemoryStore,
-} from './memory-store-conformance.ts';
-export { minimalPdf } from './minimal-pdf.ts';
-export {
-  buildFanOutPipelineGraph,
-  buildPipelineGraph,
-  pipelineNodes,
-  pipelineSchema,
-} from './pipeline-graph.ts';
-export {
-  createDatabaseOn,
-  type PostgresServer,
-  type PostgresServerOptions,
-  startPostgresServer,
-} from './postgres-server.ts';
-export { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
-export {
-  parentSchema,
-  researchParent,
-  researchSchema,
-  researchSubgraph,
-} from './research-subgraph.ts';
-export { chunkOf, retrieverConformance, storedDocument } from './retriever-conformance.ts';
-export { schemaDrift } from './schema-drift.ts';
+// `yeoul/testing`, the package's testing door: what a project built on Yeoul needs in its own
+// tests — a scripted model in place of a real one, and a throwaway server on a free port.
+// The repository's own fakes, launchers and provisioning live in internal/ (not packed).
 export {
   type ScriptedLanguageModel,
   type ScriptedReply,
   scriptedLanguageModel,
 } from './scripted-language-model.ts';
-export { type OpenedSessionStore, sessionStoreConformance } from './session-store-conformance.ts';
 export {
-  requireSystemProgram,
-  type SystemProgramName,
-  systemPrograms,
-} from './system-programs.ts';
-export { waitUntil } from './wait-until.ts';
-export {
-  childEnv,
-  cliPath,
-  readEvents,
-  runYeoul,
-  type ServeProcess,
-  startServeProcess,
-  type YeoulRun,
-} from './yeoul-process.ts';
+  startThrowawayServer,
+  type ThrowawayServer,
+  type ThrowawayServerOptions,
+} from './throwaway-server.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { yeoulVersion } from '../../core/index.ts';
-import { fakeCliIo as fakeIo } from '../../testing/index.ts';
+import { fakeCliIo as fakeIo } from '../../testing/internal/index.ts';
 import { runCli } from '../run-cli.ts';
 import { packageName } from './init-command.ts';
 

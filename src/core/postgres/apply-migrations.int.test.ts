@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type PostgresServer, startPostgresServer } from '../../testing/index.ts';
+import { type PostgresServer, startPostgresServer } from '../../testing/internal/index.ts';
 import { applyMigrations } from './apply-migrations.ts';
 import { createPostgresPool, type PostgresPool } from './create-postgres-pool.ts';
 import { MigrationChecksumError } from './errors/migration-checksum-error.ts';

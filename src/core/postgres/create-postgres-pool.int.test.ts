@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { type PostgresServer, startPostgresServer } from '../../testing/index.ts';
+import { type PostgresServer, startPostgresServer } from '../../testing/internal/index.ts';
 import { createPostgresPool } from './create-postgres-pool.ts';
 import { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 import { queryPostgres, withTransaction } from './with-transaction.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { evalOutcome } from '../../testing/index.ts';
+import { evalOutcome } from '../../testing/internal/index.ts';
 import { groundedScorer } from './grounded-scorer.ts';
 
 const tools = {};

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ChatModel, readModelConfig, resolveModel } from '../../models/index.ts';
-import { evalOutcome, scriptedLanguageModel } from '../../testing/index.ts';
+import { scriptedLanguageModel } from '../../testing/index.ts';
+import { evalOutcome } from '../../testing/internal/index.ts';
 import { judgeScorer } from './judge-scorer.ts';
 
 const calculation = {

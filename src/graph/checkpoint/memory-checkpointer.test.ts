@@ -1,4 +1,4 @@
-import { checkpointerConformance } from '../../testing/index.ts';
+import { checkpointerConformance } from './checkpointer-conformance.ts';
 import { MemoryCheckpointer } from './memory-checkpointer.ts';
 
 checkpointerConformance('memory', () => new MemoryCheckpointer());

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applyMigrations, createPostgresPool, type PostgresPool } from '../../core/index.ts';
-import {
-  checkpointerConformance,
-  entryFor,
-  type PostgresServer,
-  startPostgresServer,
-} from '../../testing/index.ts';
+import { type PostgresServer, startPostgresServer } from '../../testing/internal/index.ts';
+import { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 import { checkpointMigrations } from './postgres-checkpoint-migrations.ts';
 import { PostgresCheckpointer } from './postgres-checkpointer.ts';
 

@@ -4,10 +4,10 @@ import { applyMigrations, createPostgresPool, type PostgresPool } from '../../co
 import {
   buildChatFixtureGraph,
   chatFixtureInput,
-  entryFor,
   type PostgresServer,
   startPostgresServer,
-} from '../../testing/index.ts';
+} from '../../testing/internal/index.ts';
+import { entryFor } from './checkpointer-conformance.ts';
 import { checkpointMigrations } from './postgres-checkpoint-migrations.ts';
 import { PostgresCheckpointer } from './postgres-checkpointer.ts';
 

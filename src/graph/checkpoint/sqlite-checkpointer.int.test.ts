@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
-import { checkpointerConformance, entryFor } from '../../testing/index.ts';
+import { checkpointerConformance, entryFor } from './checkpointer-conformance.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import type { CheckpointEntry } from './types.ts';
 

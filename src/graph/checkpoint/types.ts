@@ -106,7 +106,7 @@ export interface ThreadInfo {
 
 /**
  * Durable storage for graph threads. Every backend (memory, SQLite, PostgreSQL)
- * passes the same conformance suite (`src/testing/index.ts`).
+ * passes the same conformance suite (`checkpointer-conformance.ts` beside this file).
  * Methods are async so that a networked backend fits the same shape.
  */
 /** Which threads `listThreads` gives. */

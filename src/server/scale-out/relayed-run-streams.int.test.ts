@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applyMigrations, createPostgresPool, type PostgresPool } from '../../core/index.ts';
-import { type PostgresServer, startPostgresServer, waitUntil } from '../../testing/index.ts';
+import {
+  type PostgresServer,
+  startPostgresServer,
+  waitUntil,
+} from '../../testing/internal/index.ts';
 import type { FollowableStream, StreamEvent } from '../runs/run-streams.ts';
 import { PostgresNotifications } from './postgres-notifications.ts';
 import { RelayedRunStreams } from './relayed-run-streams.ts';

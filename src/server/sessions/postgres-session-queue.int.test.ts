@@ -6,7 +6,11 @@ import {
   type PostgresPool,
   StoreUnavailableError,
 } from '../../core/index.ts';
-import { type PostgresServer, startPostgresServer, waitUntil } from '../../testing/index.ts';
+import {
+  type PostgresServer,
+  startPostgresServer,
+  waitUntil,
+} from '../../testing/internal/index.ts';
 import { PostgresNotifications } from '../scale-out/postgres-notifications.ts';
 import { serverMigrations } from '../scale-out/server-migrations.ts';
 import { PostgresSessionQueue } from './postgres-session-queue.ts';

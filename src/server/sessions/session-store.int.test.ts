@@ -1,13 +1,10 @@
 import { DatabaseSync } from 'node:sqlite';
 import { after, before } from 'node:test';
 import { applyMigrations, createPostgresPool } from '../../core/index.ts';
-import {
-  type PostgresServer,
-  sessionStoreConformance,
-  startPostgresServer,
-} from '../../testing/index.ts';
+import { type PostgresServer, startPostgresServer } from '../../testing/internal/index.ts';
 import { serverMigrations } from '../scale-out/server-migrations.ts';
 import { PostgresSessionStore } from './postgres-session-store.ts';
+import { sessionStoreConformance } from './session-store-conformance.ts';
 import { SqliteSessionStore } from './sqlite-session-store.ts';
 
 sessionStoreConformance('sqlite', () => {

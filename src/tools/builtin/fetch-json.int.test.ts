@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { type FakeHttpServer, startFakeHttpServer, waitUntil } from '../../testing/index.ts';
+import {
+  type FakeHttpServer,
+  startFakeHttpServer,
+  waitUntil,
+} from '../../testing/internal/index.ts';
 import { createToolEnvironment } from '../environment.ts';
 import { endpointUrl, fetchJson } from './fetch-json.ts';
 

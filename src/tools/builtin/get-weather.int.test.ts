@@ -5,7 +5,7 @@ import {
   type FakeOpenMeteo,
   startFakeHttpServer,
   startFakeOpenMeteo,
-} from '../../testing/index.ts';
+} from '../../testing/internal/index.ts';
 import { createToolEnvironment } from '../environment.ts';
 import { ToolRegistry } from '../registry.ts';
 import { ToolExecutor } from '../tool-executor.ts';

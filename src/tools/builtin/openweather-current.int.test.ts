@@ -6,7 +6,7 @@ import {
   type FakeOpenWeather,
   startFakeOpenMeteo,
   startFakeOpenWeather,
-} from '../../testing/index.ts';
+} from '../../testing/internal/index.ts';
 import { createToolEnvironment } from '../environment.ts';
 import { ToolRegistry } from '../registry.ts';
 import { ToolExecutor } from '../tool-executor.ts';

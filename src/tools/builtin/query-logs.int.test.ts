@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { closedPortUrl } from '../../testing/index.ts';
+import { closedPortUrl } from '../../testing/internal/index.ts';
 import { createDefaultTools } from '../default-tools.ts';
 import { createToolEnvironment } from '../environment.ts';
 import { ToolRegistry } from '../registry.ts';

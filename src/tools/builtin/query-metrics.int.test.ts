@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { Counter, Gauge, Registry } from 'prom-client';
-import { closedPortUrl, type PrometheusServer, startPrometheus } from '../../testing/index.ts';
+import {
+  closedPortUrl,
+  type PrometheusServer,
+  startPrometheus,
+} from '../../testing/internal/index.ts';
 import { createToolEnvironment } from '../environment.ts';
 import { ToolRegistry } from '../registry.ts';
 import { ToolExecutor } from '../tool-executor.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { type FakeMediaWiki, startFakeMediaWiki } from '../../testing/index.ts';
+import { type FakeMediaWiki, startFakeMediaWiki } from '../../testing/internal/index.ts';
 import { createToolEnvironment } from '../environment.ts';
 import { ToolRegistry } from '../registry.ts';
 import { ToolExecutor } from '../tool-executor.ts';

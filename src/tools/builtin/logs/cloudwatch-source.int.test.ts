@@ -3,10 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import {
   closedPortUrl,
   type FakeCloudWatchLogs,
-  logSourceConformance,
   startFakeCloudWatchLogs,
-} from '../../../testing/index.ts';
+} from '../../../testing/internal/index.ts';
 import { createCloudWatchLogSource } from './cloudwatch-source.ts';
+import { logSourceConformance } from './log-source-conformance.ts';
 import type { LogEvent } from './types.ts';
 
 const group = '/ecs/shop';

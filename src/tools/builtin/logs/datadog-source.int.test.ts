@@ -4,10 +4,10 @@ import {
   closedPortUrl,
   datadogStatus,
   type FakeDatadog,
-  logSourceConformance,
   startFakeDatadog,
-} from '../../../testing/index.ts';
+} from '../../../testing/internal/index.ts';
 import { createDatadogLogSource } from './datadog-source.ts';
+import { logSourceConformance } from './log-source-conformance.ts';
 import type { LogEvent } from './types.ts';
 
 /** What a JSON log line becomes in Datadog: level → status, `status` → `http.status_code`. */

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { logSourceConformance } from '../../../testing/index.ts';
 import { createFileLogSource } from './file-source.ts';
+import { logSourceConformance } from './log-source-conformance.ts';
 import type { LogQuery } from './types.ts';
 
 logSourceConformance('file', async (events) => {

@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  closedPortUrl,
-  type FakeLoki,
-  logSourceConformance,
-  startFakeLoki,
-} from '../../../testing/index.ts';
+import { closedPortUrl, type FakeLoki, startFakeLoki } from '../../../testing/internal/index.ts';
+import { logSourceConformance } from './log-source-conformance.ts';
 import { createLokiLogSource } from './loki-source.ts';
 import type { LogEvent } from './types.ts';
 

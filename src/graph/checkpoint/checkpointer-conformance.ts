@@ -9,7 +9,7 @@ import {
   END,
   START,
   StateGraph,
-} from '../graph/index.ts';
+} from '../index.ts';
 
 /** Builds an entry for the suite; only the fields a test cares about need to be given. */
 export function entryFor(

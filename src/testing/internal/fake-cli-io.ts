@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { CliIo } from '../cli/index.ts';
+import type { CliIo } from '../../cli/index.ts';
 
 /** A CliIo that keeps what a command writes (`out`, `err`), with empty stdin and environment. */
 export function fakeCliIo(): CliIo & { out: string; err: string } {

@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The CLI entry the processes run. */
-export const cliPath = join(import.meta.dirname, '..', 'cli.ts');
+export const cliPath = join(import.meta.dirname, '..', '..', 'cli.ts');
 
 /** Variables that would make a child reach a real model, a service, or another data folder. */
 const inherited = [

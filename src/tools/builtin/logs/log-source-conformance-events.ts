@@ -1,4 +1,4 @@
-import type { LogEvent } from '../tools/index.ts';
+import type { LogEvent } from '../../index.ts';
 
 /** One group of alike events in the conformance dataset. */
 interface EventGroup {

@@ -1,4 +1,4 @@
-import type { EvalItem, EvalToolCall, ItemOutcome } from '../evals/index.ts';
+import type { EvalItem, EvalToolCall, ItemOutcome } from '../../evals/index.ts';
 
 /**
  * An item's outcome for scorer tests: one turn per input, the last answer `response`,

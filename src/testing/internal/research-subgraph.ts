@@ -8,7 +8,7 @@ import {
   replace,
   START,
   StateGraph,
-} from '../graph/index.ts';
+} from '../../graph/index.ts';
 
 /** The parent graph's state in the subgraph fixtures. */
 export const parentSchema = defineState({

@@ -7,7 +7,7 @@ import {
   messages,
   START,
   StateGraph,
-} from '../graph/index.ts';
+} from '../../graph/index.ts';
 
 /** The state of the pipeline fixture: a log of notes and a running total. */
 export const pipelineSchema = defineState({

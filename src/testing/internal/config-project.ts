@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Where Yeoul's own source doors are, as a config file in a temporary project imports them. */
-const sourceRoot = resolve(import.meta.dirname, '..');
+const sourceRoot = resolve(import.meta.dirname, '..', '..');
 
 /** A `file://` URL of one of Yeoul's source doors (`config`, `graph`, `tools`, …), for configs in tests. */
 export function yeoulDoor(folder: string): string {

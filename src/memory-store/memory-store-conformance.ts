@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import type { Embedder } from '../models/index.ts';
 import {
   InvalidMemoryNameError,
   type MemoryStore,
   MemoryValueTooLargeError,
   maxMemoryValueBytes,
-} from '../memory-store/index.ts';
-import type { Embedder } from '../models/index.ts';
+} from './index.ts';
 
 /** A memory store the suite opens, and how to release it. */
 export interface OpenedMemoryStore {

@@ -1,11 +1,11 @@
-import { envWithConfig, type YeoulConfig } from '../config/index.ts';
+import { envWithConfig, type YeoulConfig } from '../../config/index.ts';
 import {
   createRuntime,
   type RunningServer,
   type Runtime,
   readServerConfig,
   startServer,
-} from '../server/index.ts';
+} from '../../server/index.ts';
 
 /** A Yeoul server started for a test, with its runtime and data folder. */
 export interface TestServer {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { EvalRunItem, EvalStore } from '../evals/index.ts';
+import type { EvalRunItem, EvalStore } from './index.ts';
 
 /** An evaluation store the suite opens, and how to release it. */
 export interface OpenedEvalStore {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { YeoulConfig } from '../config/index.ts';
+import type { YeoulConfig } from '../../config/index.ts';
 import { requireSystemProgram } from './system-programs.ts';
 import { startTestServer } from './test-server.ts';
 import { waitUntil } from './wait-until.ts';

@@ -8,7 +8,7 @@ import {
   START,
   StateGraph,
   type StateOf,
-} from '../graph/index.ts';
+} from '../../graph/index.ts';
 
 /** A chat message as the chat-shaped fixture graph stores it. */
 export interface FixtureMessage {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DocumentStore } from '../knowledge/index.ts';
+import type { DocumentStore } from './index.ts';
 import { chunkOf, storedDocument } from './retriever-conformance.ts';
 
 /**
