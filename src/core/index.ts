@@ -1,6 +1,8 @@
 export { combineSignals, neverAbortedSignal, type ScopedSignal, scopedSignal } from './abort.ts';
 export { AsyncQueue } from './async-queue.ts';
 export { blockedPort, blockedPortReason } from './blocked-port.ts';
+export { isDiskFull, toSqliteStoreError } from './classify-sqlite-error.ts';
+export { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
 export { createId, graphNamePattern, sessionIdPattern } from './ids.ts';
 export { type ApplyMigrationsOptions, applyMigrations } from './postgres/apply-migrations.ts';
@@ -25,7 +27,6 @@ export { MigrationChecksumError } from './postgres/errors/migration-checksum-err
 export { MigrationDefinitionError } from './postgres/errors/migration-definition-error.ts';
 export { MigrationFailedError } from './postgres/errors/migration-failed-error.ts';
 export { PostgresVersionError } from './postgres/errors/postgres-version-error.ts';
-export { StoreUnavailableError } from './postgres/errors/store-unavailable-error.ts';
 export {
   type AppliedMigration,
   type MigrationState,

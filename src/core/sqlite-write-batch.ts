@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { toSqliteStoreError } from './classify-sqlite-error.ts';
 
 interface PendingWrite {
   write: () => unknown;
@@ -61,14 +62,14 @@ export class SqliteWriteBatch {
       try {
         only.resolve(only.write());
       } catch (error) {
-        only.reject(error);
+        this.#fail(only, error);
       }
       return;
     }
     try {
       this.database.exec('BEGIN IMMEDIATE');
     } catch (error) {
-      for (const item of pending) item.reject(error);
+      for (const item of pending) this.#fail(item, error);
       return;
     }
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
@@ -79,7 +80,7 @@ export class SqliteWriteBatch {
         outcomes.push({ ok: false, error });
         // Disk full or I/O errors end the whole transaction: nothing of this batch is kept.
         if (!this.database.isTransaction) {
-          for (const other of pending) other.reject(error);
+          for (const other of pending) this.#fail(other, error);
           return;
         }
       }
@@ -88,13 +89,18 @@ export class SqliteWriteBatch {
       this.database.exec('COMMIT');
     } catch (error) {
       if (this.database.isTransaction) this.database.exec('ROLLBACK');
-      for (const item of pending) item.reject(error);
+      for (const item of pending) this.#fail(item, error);
       return;
     }
     pending.forEach((item, index) => {
       const outcome = outcomes[index] as (typeof outcomes)[number];
       if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
+      else this.#fail(item, outcome.error);
     });
+  }
+
+  /** A full disk is the store being unavailable for now (503, naming the file), not a bug. */
+  #fail(item: PendingWrite, error: unknown): void {
+    item.reject(toSqliteStoreError(error, this.database.location()));
   }
 }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { StoreUnavailableError } from '../errors/store-unavailable-error.ts';
 import {
   describePostgresTarget,
   isConnectionFailure,
   toStoreError,
 } from './classify-postgres-error.ts';
-import { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 
 function failure(message: string, code?: string): Error {
   return Object.assign(new Error(message), code ? { code } : {});

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from './errors/store-unavailable-error.ts';
+import { StoreUnavailableError } from '../errors/store-unavailable-error.ts';
 
 /** Socket errors that mean the server cannot be reached (or stopped answering). */
 const unreachableSocketCodes = new Set([

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type PostgresServer, startPostgresServer } from '../../testing/internal/index.ts';
+import { StoreUnavailableError } from '../errors/store-unavailable-error.ts';
 import { createPostgresPool } from './create-postgres-pool.ts';
-import { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 import { queryPostgres, withTransaction } from './with-transaction.ts';
 
 /** A port nothing listens on: bound once, then released. */
@@ -48,6 +48,31 @@ describe('createPostgresPool', () => {
     );
     await pool.end();
     assert.deepEqual(rows, [{ isolation: 'read committed', jit: 'off' }]);
+  });
+
+  it('survives a checked-out connection the server ends, telling onConnectionError', async () => {
+    const broke: Error[] = [];
+    const pool = await createPostgresPool({
+      url: server.url,
+      onConnectionError: (error) => broke.push(error),
+    });
+    const held = await pool.connect();
+    const { rows } = await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const admin = await createPostgresPool({ url: server.url });
+    // Ended while checked out and idle: the client itself emits 'error', where the pool does
+    // not listen. Without a listener of its own, the process would end here.
+    await admin.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+    await admin.end();
+    for (let waited = 0; broke.length === 0 && waited < 5000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.match(String(broke[0]?.message), /terminating connection/);
+    const { error } = await elapsed(() => held.query('SELECT 1'));
+    assert.ok(error instanceof Error, 'the broken connection refuses further work');
+    held.release(error as Error);
+    const again = await queryPostgres<{ one: number }>(pool, 'SELECT 1 AS one');
+    assert.deepEqual(again.rows, [{ one: 1 }]);
+    await pool.end();
   });
 
   it('takes values given as a function once a connection is in hand', async () => {

@@ -15,8 +15,11 @@ export interface PostgresPoolOptions {
   idleTimeoutMs?: number;
   /** Shown in `pg_stat_activity` (default `yeoul`; the URL's own `application_name` wins). */
   applicationName?: string;
-  /** Called when an idle connection breaks (the pool drops it and opens another later). */
-  onIdleError?: (error: Error) => void;
+  /**
+   * Called when a connection breaks, idle in the pool or checked out (the server restarted or
+   * ended it): the work using it fails with its own error, the pool drops it and opens another.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** A pool of PostgreSQL connections, as `createPostgresPool` makes it. */
@@ -28,8 +31,8 @@ export type PostgresClient = pg.PoolClient;
 /**
  * A connection pool for `DATABASE_URL` with Yeoul's limits: bounded size, a statement
  * timeout, a client-side read timeout a little longer (so a vanished server cannot hang a
- * request), TCP keep-alive, JIT off, and no transaction left idle for more than a minute. An idle
- * connection that breaks never crashes the process.
+ * request), TCP keep-alive, JIT off, and no transaction left idle for more than a minute. A
+ * connection that breaks, idle or checked out, never crashes the process.
  * @example
  * const pool = await createPostgresPool({ url: process.env.DATABASE_URL });
  */
@@ -52,7 +55,11 @@ export async function createPostgresPool(options: PostgresPoolOptions): Promise<
     options: '-c jit=off -c default_transaction_isolation=read\\ committed',
     keepAlive: true,
   });
-  pool.on('error', (error) => options.onIdleError?.(error));
+  const broke = (error: Error) => options.onConnectionError?.(error);
+  pool.on('error', broke);
+  // A checked-out client whose connection ends emits 'error' on itself, where the pool no
+  // longer listens: without a listener of its own, that event would end the process.
+  pool.on('connect', (client) => client.on('error', broke));
   return pool;
 }
 

@@ -1,5 +1,10 @@
 import { approvalOf } from '../../agents/index.ts';
-import { StoreUnavailableError, YeoulError } from '../../core/index.ts';
+import {
+  isDiskFull,
+  StoreUnavailableError,
+  toSqliteStoreError,
+  YeoulError,
+} from '../../core/index.ts';
 import type { PendingInterrupt } from '../../graph/index.ts';
 
 /** An error with an HTTP status, thrown by route handlers for the one place that answers errors. */
@@ -132,11 +137,15 @@ export function errorResponse(
   return reply(500, 'internal_error', 'something went wrong; the error was logged');
 }
 
-/** The StoreUnavailableError that `error` is or was caused by (a few causes deep), if any. */
+/**
+ * The StoreUnavailableError that `error` is or was caused by (a few causes deep), if any; a
+ * full disk met by a write outside the store's batch counts as one too.
+ */
 function storeFailureIn(error: unknown): StoreUnavailableError | undefined {
   let current = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
     if (current instanceof StoreUnavailableError) return current;
+    if (isDiskFull(current)) return toSqliteStoreError(current) as StoreUnavailableError;
     current = current.cause;
   }
   return undefined;

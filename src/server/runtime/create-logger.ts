@@ -1,6 +1,7 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { activeTraceIds } from '../../core/index.ts';
+import { serializeError } from './serialize-error.ts';
 
 /** Header and body paths that never reach a log line. */
 const redactedPaths = [
@@ -14,8 +15,9 @@ const redactedPaths = [
 /**
  * The process's logger: `LOG_LEVEL` (default info), pretty coloured lines when standard
  * output is a terminal, JSON lines otherwise (what log collectors read). Authorization
- * headers and request bodies are never logged. A line written inside a traced span carries
- * its `trace_id` and `span_id`.
+ * headers and request bodies are never logged; an error is logged as its type, message,
+ * stack, codes and causes only (`serializeError`). A line written inside a traced span
+ * carries its `trace_id` and `span_id`.
  * @example
  * const logger = createLogger(process.env);
  * logger.warn({ code: 'model_unreachable' }, 'model call failed');
@@ -27,6 +29,7 @@ export function createLogger(
   const options = {
     level: env.LOG_LEVEL || 'info',
     redact: { paths: redactedPaths, censor: '[redacted]' },
+    serializers: { err: serializeError, error: serializeError },
     // pino merges the log's own fields into this object: a fresh one each time.
     mixin: () => activeTraceIds() ?? {},
   };

@@ -46,7 +46,7 @@ export async function openPostgresStore(
   const url = config.databaseUrl as string;
   const pool = await createPostgresPool({
     url,
-    onIdleError: (error) =>
+    onConnectionError: (error) =>
       options.logger.warn({ err: error }, 'a PostgreSQL connection broke; it will be replaced'),
   });
   try {

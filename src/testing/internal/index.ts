@@ -93,6 +93,14 @@ export {
 } from './research-subgraph.ts';
 export { schemaDrift } from './schema-drift.ts';
 export {
+  type LoadTarget,
+  type SteadyLoad,
+  sendTurn,
+  startSteadyLoad,
+  type TurnOutcome,
+  tallyOutcomes,
+} from './steady-load.ts';
+export {
   requireSystemProgram,
   type SystemProgramName,
   systemPrograms,

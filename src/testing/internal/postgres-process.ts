@@ -25,8 +25,11 @@ export interface RunningPostgres {
   port: number;
   /** False once the process has exited. */
   running(): boolean;
-  /** Stops it (fast shutdown) and waits for it to exit; the data stays. */
-  halt(): Promise<void>;
+  /**
+   * Stops it and waits for it to exit; the data stays. `fast` (the default) ends every session
+   * and shuts down cleanly; `immediate` quits at once, as a crash would (recovery at next start).
+   */
+  halt(mode?: 'fast' | 'immediate'): Promise<void>;
 }
 
 /**
@@ -78,7 +81,8 @@ export async function launchPostgres(
       return {
         port,
         running: () => child.exitCode === null,
-        halt: () => halt(child, exited, root),
+        halt: (mode = 'fast') =>
+          mode === 'immediate' ? quit(child, exited, root) : halt(child, exited, root),
       };
     } catch (error) {
       child.stdin?.end('stop\n');
@@ -128,15 +132,26 @@ async function halt(child: ChildProcess, exited: Promise<void>, root: string): P
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.ref();
   child.stdin?.end('stop\n');
-  const timer = setTimeout(() => {
-    // Fast shutdown hung: end the postmaster at once (its pid heads postmaster.pid).
-    try {
-      const pid = Number(readFileSync(join(root, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      if (pid > 0) process.kill(pid, 'SIGQUIT');
-    } catch {
-      child.kill('SIGKILL');
-    }
-  }, 15_000);
+  // Fast shutdown hung: end the postmaster at once.
+  const timer = setTimeout(() => signalPostmaster(child, root), 15_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** Immediate shutdown (SIGQUIT to the postmaster): every process quits without cleaning up. */
+async function quit(child: ChildProcess, exited: Promise<void>, root: string): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.ref();
+  signalPostmaster(child, root);
+  await exited;
+}
+
+/** SIGQUIT to the postmaster (its pid heads postmaster.pid), or SIGKILL to the supervisor. */
+function signalPostmaster(child: ChildProcess, root: string): void {
+  try {
+    const pid = Number(readFileSync(join(root, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (pid > 0) process.kill(pid, 'SIGQUIT');
+  } catch {
+    child.kill('SIGKILL');
+  }
 }

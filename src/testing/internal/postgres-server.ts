@@ -28,8 +28,11 @@ export interface PostgresServer {
   directory: string;
   /** Creates another empty database on this server and returns its URL. */
   createDatabase(): Promise<string>;
-  /** Stops the server (fast shutdown) but keeps its data, to play a database going away. */
-  shutdown(): Promise<void>;
+  /**
+   * Stops the server but keeps its data, to play a database going away: `fast` (default, what
+   * `pg_ctl stop -m fast` does) or `immediate` (`-m immediate`: a crash, recovered at start).
+   */
+  shutdown(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts a shut-down server again, on the same port, with its data. */
   start(): Promise<void>;
   /** Stops the server and removes its folder. */
@@ -90,7 +93,7 @@ export async function startPostgresServer(
         created += 1;
         return createDatabaseOn(admin('postgres'), `${database}_${created}`);
       },
-      shutdown: () => server.halt(),
+      shutdown: (mode) => server.halt(mode),
       async start() {
         if (server.running()) return;
         server = await launchPostgres(binaries, root, options.settings ?? {}, server.port);

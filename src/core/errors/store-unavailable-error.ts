@@ -1,14 +1,15 @@
-import { YeoulError, type YeoulErrorOptions } from '../../errors/yeoul-error.ts';
+import { YeoulError, type YeoulErrorOptions } from './yeoul-error.ts';
 
 /**
- * The shared store (PostgreSQL) cannot be reached: refused, unknown host, dropped connection,
- * server shutting down, or too slow to answer. Transient: the same request may succeed once
- * the database is back. The server answers it with 503.
+ * A store cannot serve for now: PostgreSQL refused, unknown host, dropped connection, server
+ * shutting down or too slow to answer; or the disk under the embedded SQLite store is full.
+ * Transient: the same request may succeed once the database is back or space is freed. The
+ * server answers it with 503.
  */
 export class StoreUnavailableError extends YeoulError {
-  /** Which store failed (`postgres`). */
+  /** Which store failed (`postgres`, `sqlite`). */
   readonly store: string;
-  /** Where it was looked for (`host:port/database`, never credentials), when known. */
+  /** Where it was looked for (`host:port/database`, never credentials; a file's path), when known. */
   readonly target: string | undefined;
   /** What went wrong, in the driver's words. */
   readonly reason: string;
