@@ -258,8 +258,8 @@ try {
           'higher',
         ),
         // The 50th message's prompt against sending the whole history that turn: what the
-        // memory saves where it matters, so a regression shows (issue 19 replaced the total
-        // over all turns, which the seed's own memory numbers cannot reach).
+        // memory saves where it matters, so a regression shows (it replaced the total over
+        // all turns, which the seed's own memory numbers cannot reach).
         lastTurnPromptRatio50: target(conversation.lastTurn.ratio, 0.2, 'lower'),
       },
     }),

@@ -199,9 +199,9 @@ try {
         invokeVsHello: ratio(durableRun.requestsPerSecond, helloRun.requestsPerSecond),
       },
       invokeVsHello: ratio(invokeAt100?.requestsPerSecond ?? 0, helloRun.requestsPerSecond),
-      // Issue 26: against the better peer of each measure. The floor ratios (issue 19) stay
-      // as tracked numbers, their goals at the level measured when the peers came in, so a
-      // regression shows; they no longer block (`blocking: false`).
+      // Against the better peer of each measure. The ratios to the floors stay as tracked
+      // numbers, their goals at the level measured when the peers came in, so a regression
+      // shows; they do not block (`blocking: false`).
       targets: {
         ...peerTargets(peers),
         errorsAt1000: target(at1000?.errors ?? Number.NaN, 0, 'lower'),

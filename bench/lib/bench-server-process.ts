@@ -44,7 +44,7 @@ if (mode === 'hello') {
   app.get('/hello', async () => ({ hello: 'world' }));
   await listen(app);
 } else if (mode === 'durable-floor') {
-  // What G4 (a checkpoint after every step) costs on its own: one real turn on the
+  // What a checkpoint after every step costs on its own: one real turn on the
   // message is run once, and each request then claims a new session, reads its thread
   // and appends that turn's checkpoint entries again, each awaited as the graph awaits
   // it, through the same SQLite checkpointer and group commit. No routing, model or tool.

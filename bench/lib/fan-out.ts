@@ -1,5 +1,5 @@
-// The fan-out shapes of `bench:graph` (issue 23), Yeoul's side; bench/peers/langgraph/bench.mjs
-// builds the same graphs with LangGraph.js:
+// The fan-out shapes of `bench:graph` (parallel branches and `send`), Yeoul's side;
+// bench/peers/langgraph/bench.mjs builds the same graphs with LangGraph.js:
 // - fan-out: router → b1, b2, b3, b4 (in parallel) → join → END, zero-latency nodes:
 //   3 super-steps per invoke;
 // - map: plan → one `send('work', {item})` per item (50) → reduce → END: 3 super-steps.

@@ -214,7 +214,7 @@ export async function smokePeers(options: { env: NodeJS.ProcessEnv; log: Log }):
   }
 }
 
-/** The comparison's targets (issue 26): Yeoul against the better peer of each measure. */
+/** The comparison's targets: Yeoul against the better peer of each measure. */
 export function peerTargets(results: PeerResults) {
   const peers = [results.mastra, results.langgraph];
   const bestInvoke = Math.max(...peers.map((peer) => peer.invoke.requestsPerSecond));

@@ -235,7 +235,7 @@ export async function benchPostgres(options: {
       ratios: {
         stepPostgres,
         stepPostgresAsync,
-        // How the ratio was taken before issue 26 (our sync against LangGraph's default, async).
+        // The ratio as first taken (our sync against LangGraph's default, async); tracked only.
         stepPostgresSyncVsTheirAsync: ratio(langgraph.postgresAsync.stepUs.p50, steps.stepUs.p50),
         // The best stepPostgresRatio this server allows: LangGraph's sync step ÷ the floor's,
         // and how far above that floor Yeoul's sync step is.

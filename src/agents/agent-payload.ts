@@ -7,7 +7,7 @@ import type { AgentSource, AgentUsage } from './types.ts';
 /** The graphs a request may ask for. */
 export type GraphName = 'chat' | 'react' | 'ops';
 
-/** A person's decision on one pending tool call (../shared/CONTRACT.md "Approvals"). */
+/** A person's decision on one pending tool call: approve it, or deny it with a reason the model sees. */
 export interface ApprovalDecision {
   id: string;
   approve: boolean;
@@ -67,7 +67,7 @@ export interface ApprovalInterrupt {
 /** What a run ended as (the payload's `status`). */
 export type RunOutcome = 'published' | 'rejected' | 'error' | 'interrupted' | 'cancelled';
 
-/** The invoke payload of ../shared/CONTRACT.md. */
+/** The payload every surface answers a run with (`POST /api/agent/invoke`, the stream's `done`). */
 export interface AgentResponse {
   response: string;
   sessionId: string;

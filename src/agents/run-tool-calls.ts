@@ -3,7 +3,7 @@ import type { ModelCallResult, ToolCall } from '../models/index.ts';
 import { ToolExecutor } from '../tools/index.ts';
 import type { AgentDependencies, ChatMessage } from './types.ts';
 
-/** Tool executions allowed per request (T10). */
+/** Tool executions allowed per request; later calls get an error result the model sees. */
 export const maxToolCallsPerRequest = 5;
 
 /** A person's decision on a tool call whose permission is `ask`. */

@@ -51,7 +51,7 @@ export interface KnowledgeSettings {
 }
 
 /**
- * What `yeoul.config.ts` default-exports (CONTRACT.md "Building on Yeoul"). Every key is
+ * What `yeoul.config.ts` default-exports (docs/reference/config-file.md). Every key is
  * optional; the environment still works alone, and where both set a value the
  * environment wins.
  */

@@ -1,7 +1,7 @@
 import type { AgentSource, AgentUsage } from '../agents/index.ts';
 import type { ChatModel } from '../models/index.ts';
 
-/** One item of a dataset (../shared/CONTRACT.md "Evaluations"), validated. */
+/** One item of a dataset (a JSONL line or a CSV row), validated. */
 export interface EvalItem {
   id: string;
   /** The user's messages, one per turn, all on one new session. */

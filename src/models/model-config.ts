@@ -72,7 +72,7 @@ const settingsSchema = z.object({
 });
 
 /**
- * Reads the model configuration from environment variables (../shared/CONTRACT.md):
+ * Reads the model configuration from environment variables:
  * `YEOUL_MODEL=<provider>:<model id>`, else openai when `OPENAI_API_KEY` is set, else
  * anthropic when `ANTHROPIC_API_KEY` is set, else the offline model. Reports every
  * problem at once (unknown provider, missing key, region or URL, a base URL on a port

@@ -407,7 +407,7 @@ async function main() {
   try {
     await verify();
     const none = await measure('none', builder.compile(), N_FAST, false);
-    // Like against like (issue 26): Yeoul's in-memory runs are `sync` too.
+    // Like against like: Yeoul's in-memory runs are `sync` too.
     const memory = await measure(
       'memory (sync)',
       builder.compile({ checkpointer: new MemorySaver() }),
@@ -415,7 +415,7 @@ async function main() {
       true,
       'sync',
     );
-    // Like against like (issue 26): Yeoul's default commits each step before the next ("sync").
+    // Like against like: Yeoul's default commits each step before the next ("sync").
     const sqliteCp = sqliteSaver('sqlite.db');
     const sqlite = await measure(
       'sqlite (sync)',

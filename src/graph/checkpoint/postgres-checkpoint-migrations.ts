@@ -235,9 +235,10 @@ END $$;
 `;
 }
 
-// One statement per group, with no trigger on the way (issue 26): the append keeps the set of
-// running threads itself, and only when a thread's status changes (a step of a run that was
-// already running leaves it alone), where migration 201's trigger ran a function per row.
+// One statement per group, with no trigger on the way, so a step costs one round trip: the
+// append keeps the set of running threads itself, and only when a thread's status changes (a
+// step of a run that was already running leaves it alone), where migration 201's trigger ran a
+// function per row.
 // Entries of one thread in one call are those of one process, in order (a run in async
 // durability sends its steps without waiting): once one of a run's entries fails, its later
 // ones in the call fail too, so a run never continues past a step it lost. The deletion
@@ -255,7 +256,7 @@ ${appendFunctionSql(
 )}`;
 
 // Consecutive entries of one run in one call (a run in async or exit durability hands its
-// steps over together) become one tail row (issue 26): one insert instead of one per entry,
+// steps over together) become one tail row: one insert instead of one per entry,
 // and a run that starts and ends in the call leaves the set of running threads alone. Row i
 // holds the entries p_seqs[i] to p_last_seqs[i], its lines joined by a line break; it is
 // appended whole or not at all. The 202 function stays for instances not yet upgraded: its

@@ -11,7 +11,7 @@ export type ModelFailureReason =
   | 'bad_request'
   | 'invalid_response';
 
-/** The error codes of model failures (../shared/CONTRACT.md "When the model fails"). */
+/** The error codes of model failures, one per cause; a run's error answer names it as `errorCode`. */
 export type ModelErrorCode =
   | 'model_auth_failed'
   | 'model_unreachable'

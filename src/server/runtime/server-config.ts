@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { YeoulError } from '../../core/index.ts';
 
-/** Server settings read from the environment (../shared/CONTRACT.md "Environment"). */
+/** Server settings read from the environment (every variable: docs/reference/environment.md). */
 export interface ServerConfig {
   port: number;
   host: string;

@@ -54,7 +54,7 @@ export function createCalculatorTool(
   });
 }
 
-/** The `calculator` tool (T1): mathjs in a locked-down instance, in a worker thread. */
+/** The `calculator` tool: mathjs in a locked-down instance, in a worker thread. */
 export const calculatorTool = createCalculatorTool();
 
 function shorten(expression: string): string {

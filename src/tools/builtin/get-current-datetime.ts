@@ -17,7 +17,7 @@ export interface CurrentDatetime {
   utcOffset: string;
 }
 
-/** The `get_current_datetime` tool (T2): the date, time and weekday in a time zone, from `env.now()`. */
+/** The `get_current_datetime` tool: the date, time and weekday in a time zone, from `env.now()`. */
 export const getCurrentDatetimeTool = defineTool({
   name: 'get_current_datetime',
   description:

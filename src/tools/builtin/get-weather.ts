@@ -4,7 +4,7 @@ import { fetchOpenMeteoWeather } from './open-meteo-weather.ts';
 import { fetchOpenWeatherCurrent } from './openweather-current.ts';
 
 /**
- * `get_weather` (T3): current weather and a short daily forecast for a place named in
+ * `get_weather`: current weather and a short daily forecast for a place named in
  * Korean or English. Open-Meteo by default (no key); OpenWeather when its key is set.
  * @example
  * await executor.execute({ id: 'c1', name: 'get_weather', args: { location: '서울', days: 2 } });

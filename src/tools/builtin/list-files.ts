@@ -15,7 +15,7 @@ export const maxListedEntries = 200;
 const maxCollectedEntries = 5_000;
 
 /**
- * The `list_files` tool (T7): the files and folders in a workspace folder, sorted, with sizes.
+ * The `list_files` tool: the files and folders in a workspace folder, sorted, with sizes.
  * Permission `allow`: listing stays inside the workspace; the server may tighten it.
  */
 export const listFilesTool = defineTool({

@@ -72,5 +72,5 @@ export function createPythonTool(options: PythonSandboxOptions = {}): PythonRepl
   });
 }
 
-/** The `python_repl` tool (T6): Python in Pyodide, in worker threads, with hard limits. */
+/** The `python_repl` tool: Python in Pyodide, in worker threads, with hard limits. */
 export const pythonReplTool: PythonReplTool = createPythonTool();

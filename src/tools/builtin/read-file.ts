@@ -11,7 +11,7 @@ export const maxReadBytes = 100 * 1024;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The `read_file` tool (T7): a UTF-8 text file of at most 100 KB from the workspace folder.
+ * The `read_file` tool: a UTF-8 text file of at most 100 KB from the workspace folder.
  * Permission `allow`: reading stays inside the workspace; the server may tighten it.
  */
 export const readFileTool = defineTool({

@@ -3,7 +3,7 @@ import { defineTool } from '../define-tool.ts';
 
 const passageChars = 700;
 
-/** T9: searches the knowledge base (company documents) and returns the best passages with their sources. */
+/** `search_knowledge`: searches the knowledge base (company documents) and returns the best passages with their sources. */
 export const searchKnowledgeTool = defineTool({
   name: 'search_knowledge',
   description:

@@ -28,7 +28,7 @@ const answerSchema = z.object({
 });
 
 /**
- * `search_wikipedia` (T4): searches Korean Wikipedia for Korean queries and English
+ * `search_wikipedia`: searches Korean Wikipedia for Korean queries and English
  * Wikipedia otherwise, in one MediaWiki API call; returns titles, intro extracts and URLs.
  * @example
  * await executor.execute({ id: 'c1', name: 'search_wikipedia', args: { query: '세종대왕' } });

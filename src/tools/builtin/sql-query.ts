@@ -14,7 +14,7 @@ export const queryTimeoutMs = 5_000;
 const maxSqlLength = 10_000;
 
 /**
- * The `sql_query` tool (T8): one read-only SELECT on the SQLite database at
+ * The `sql_query` tool: one read-only SELECT on the SQLite database at
  * `env.sqlDatabasePath` (the demo company database, created on first use when the file is
  * missing). Limits: one statement, SELECT or WITH only, read-only connection with an
  * authorizer (no PRAGMA, ATTACH, writes, load_extension), 100 rows, 5 s in a killable process.

@@ -22,7 +22,7 @@ const answerSchema = z.object({
 });
 
 /**
- * `web_search` (T5): searches the web through Tavily; offered only when a Tavily key is
+ * `web_search`: searches the web through Tavily; offered only when a Tavily key is
  * configured. Returns Tavily's short answer and the top results with a snippet of each.
  * @example
  * await executor.execute({ id: 'c1', name: 'web_search', args: { query: 'Node.js 24 release' } });

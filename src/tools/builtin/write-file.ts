@@ -15,7 +15,7 @@ import { workspacePath } from './workspace/workspace-path.ts';
 export const maxWriteBytes = 100 * 1024;
 
 /**
- * The `write_file` tool (T7): creates or replaces a text file (at most 100 KB) in the
+ * The `write_file` tool: creates or replaces a text file (at most 100 KB) in the
  * workspace folder, creating folders on the way. Permission `ask` by default: a write waits
  * for a person's approval (it cannot reach outside the workspace either); the server may
  * lift that (`YEOUL_TOOL_PERMISSIONS=write_file:allow`).
