@@ -74,6 +74,14 @@ export async function startServing(
     await runtime.close();
     throw error;
   }
+  // A server outlives a failure nobody waited for (a background write whose database went
+  // away, say): it is logged, by code and message, instead of ending every request in flight.
+  process.on('unhandledRejection', (reason) =>
+    runtime.logger.error(
+      { err: reason },
+      'a background operation failed; the server keeps running',
+    ),
+  );
   // The calculator's thread loads mathjs (about a second) now, not on the first question.
   runtime.tools.registry.warmUp(['calculator']).catch((error: unknown) => {
     io.stderr.write(`The calculator could not start yet: ${(error as Error).message}\n`);

@@ -39,7 +39,7 @@ export function runQueryInChildProcess(
     }, options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.once('message', (outcome: QueryOutcome) => settle(outcome));
-    child.once('error', (error) =>
+    child.on('error', (error) =>
       settle({ ok: false, problem: `the query could not run: ${error.message}` }),
     );
     child.once('exit', (code, signal) => {
