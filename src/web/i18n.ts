@@ -130,8 +130,8 @@ const texts = {
   graphFailed: ['The graph could not be drawn.', '그래프를 그리지 못했습니다.'],
   model: ['Model', '모델'],
   offlineNotice: [
-    'This is the built-in offline model, not a language model. For a real one, set OPENAI_API_KEY or ANTHROPIC_API_KEY (or YEOUL_MODEL, e.g. ollama:llama3.2) and restart yeoul serve.',
-    '내장 오프라인 모델입니다(언어 모델이 아닙니다). 실제 모델을 쓰려면 OPENAI_API_KEY나 ANTHROPIC_API_KEY(또는 YEOUL_MODEL, 예: ollama:llama3.2)를 설정하고 yeoul serve를 다시 시작하세요.',
+    'This is the built-in offline model, not a language model. For a real one, set OPENAI_API_KEY or ANTHROPIC_API_KEY (or YEOUL_MODEL, e.g. ollama:llama3.1), then start Yeoul again.',
+    '내장 오프라인 모델입니다(언어 모델이 아닙니다). 실제 모델을 쓰려면 OPENAI_API_KEY나 ANTHROPIC_API_KEY(또는 YEOUL_MODEL, 예: ollama:llama3.1)를 설정한 뒤 Yeoul을 다시 시작하세요.',
   ],
   lastModelError: ['Last model error ({code}): {message}', '최근 모델 오류 ({code}): {message}'],
   configError: [

@@ -10,10 +10,10 @@ export type ToolIntent =
 
 /**
  * A date or time question: "몇 시야", "오늘 며칠이야", "무슨 요일", "what time is it" — but
- * not "며칠" alone, which asks how many days ("연차는 며칠이야?").
+ * not "며칠" alone, which asks how many days ("연차는 며칠이야?"), nor "몇 시간", a duration.
  */
 export const dateQuestion =
-  /몇\s*시|지금\s*시간|현재\s*시간|(?:오늘|내일|어제|모레|지금|현재)\s*(?:은|는|이|가)?\s*(?:몇\s*월\s*)?(?:며칠|날짜|무슨\s*요일|요일)|몇\s*월\s*며칠|무슨\s*요일|날짜\s*(?:좀|를|가|는)?\s*(?:알려|뭐|언제)|what time|current time|today's date|what day is|what date|what's the date/i;
+  /몇\s*시(?!\s*간)|지금\s*시간|현재\s*시간|(?:오늘|내일|어제|모레|지금|현재)\s*(?:은|는|이|가)?\s*(?:몇\s*월\s*)?(?:며칠|날짜|무슨\s*요일|요일)|몇\s*월\s*며칠|무슨\s*요일|날짜\s*(?:좀|를|가|는)?\s*(?:알려|뭐|언제)|what time|current time|today's date|what day is|what date|what's the date/i;
 
 /** "abc 계산해줘", "1+2를 계산해 주세요": what comes before the request to calculate. */
 const koreanCalculation =
@@ -32,6 +32,27 @@ const koreanOperators: Array<[RegExp, string]> = [
 
 /** A whole message that is a formula: `sum(ones(3,000,3,000))`, `2^10 / 4`. */
 const formulaOnly = /^[a-z\d\s.,+\-*/^%()!]+$/i;
+
+const number = String.raw`\d[\d,]*(?:\.\d+)?`;
+const percentOf = new RegExp(`(${number})\\s*(?:%|percent)\\s+of\\s+(${number})`, 'i');
+const koreanPercent = new RegExp(`(${number})\\s*의\\s*(${number})\\s*(?:%|퍼센트|프로)`);
+
+/**
+ * A percentage of an amount, as the calculator's expression: "What is 15% of 2400?" and
+ * "2400의 15%는?" → `2400 * 15 / 100`.
+ */
+export function findPercentage(text: string): string | undefined {
+  const english = percentOf.exec(text);
+  const korean = english ? undefined : koreanPercent.exec(text);
+  const [percent, amount] = english
+    ? [english[1], english[2]]
+    : korean
+      ? [korean[2], korean[1]]
+      : [];
+  if (percent === undefined || amount === undefined) return undefined;
+  const plain = (value: string) => value.replace(/,/g, '');
+  return `${plain(amount)} * ${plain(percent)} / 100`;
+}
 
 /** The arithmetic expression in a message, if it has one (`123 * 456`, `3 곱하기 4`). */
 export function findExpression(text: string): string | undefined {
@@ -79,7 +100,7 @@ const particles = /(?:에서의|에서|의|은|는|이|가|을|를|에|도)$/;
 export function findToolIntent(text: string, toolNames: Set<string>): ToolIntent | undefined {
   const lower = text.toLowerCase();
   if (toolNames.has('calculator')) {
-    const expression = findExpression(text);
+    const expression = findPercentage(text) ?? findExpression(text);
     if (expression !== undefined) return { tool: 'calculator', args: { expression } };
     const asked = askedExpression(text);
     if (asked) return { tool: 'calculator', args: { expression: asked } };

@@ -37,6 +37,78 @@ describe('offline model', () => {
     assert.equal((await toolCallFor('123 * 456 계산해줘'))?.name, 'calculator');
   });
 
+  it('computes percentages with the calculator, in English and Korean', async () => {
+    assert.deepEqual(await toolCallFor('What is 15% of 2400?'), {
+      id: 'offline-call-1',
+      name: 'calculator',
+      args: { expression: '2400 * 15 / 100' },
+    });
+    assert.deepEqual((await toolCallFor('2400의 15%는?'))?.args, { expression: '2400 * 15 / 100' });
+    assert.deepEqual((await toolCallFor('1,200의 7.5퍼센트 계산해줘'))?.args, {
+      expression: '1200 * 7.5 / 100',
+    });
+  });
+
+  it("calls a tool the message names, a team's own included, its first text parameter from the rest", async () => {
+    const own = [
+      ...tools,
+      {
+        name: 'order_status',
+        description: 'Looks up an order',
+        inputSchema: {
+          type: 'object',
+          properties: { orderId: { type: 'string' }, verbose: { type: 'boolean' } },
+          required: ['orderId'],
+        },
+      },
+      {
+        name: 'refund',
+        description: 'Refunds an order',
+        inputSchema: {
+          type: 'object',
+          properties: { orderId: { type: 'string' }, amount: { type: 'number' } },
+          required: ['orderId', 'amount'],
+        },
+      },
+    ];
+    const call = async (text: string) =>
+      (await model.call({ messages: [user(text)], tools: own })).toolCalls[0];
+    assert.deepEqual(await call('order_status A-1'), {
+      id: 'offline-call-1',
+      name: 'order_status',
+      args: { orderId: 'A-1' },
+    });
+    assert.deepEqual((await call('A-1 order_status 조회해줘'))?.args, { orderId: 'A-1' });
+    assert.deepEqual((await call('refund B-7 amount=12.5'))?.args, {
+      orderId: 'B-7',
+      amount: 12.5,
+    });
+    const missing = await model.call({ messages: [user('refund B-7')], tools: own });
+    assert.equal(missing.toolCalls.length, 0, 'a required parameter without a value: no call');
+  });
+
+  it('writes a file with write_file when asked to, so approvals can be tried offline', async () => {
+    const withWrite = [
+      ...tools,
+      tool('write_file', { path: { type: 'string' }, content: { type: 'string' } }),
+    ];
+    const call = async (text: string) =>
+      (await model.call({ messages: [user(text)], tools: withWrite })).toolCalls[0];
+    assert.deepEqual(await call("write 'hello' to notes.txt"), {
+      id: 'offline-call-1',
+      name: 'write_file',
+      args: { path: 'notes.txt', content: 'hello' },
+    });
+    assert.deepEqual((await call('save the plan into docs/plan.md'))?.args, {
+      path: 'docs/plan.md',
+      content: 'the plan',
+    });
+    assert.deepEqual((await call('notes.txt에 안녕 저장해줘'))?.args, {
+      path: 'notes.txt',
+      content: '안녕',
+    });
+  });
+
   it('sends an unusable expression to the calculator as asked, so its error flows back', async () => {
     assert.deepEqual(await toolCallFor('계산해줘: abc'), {
       id: 'offline-call-1',
@@ -57,6 +129,11 @@ describe('offline model', () => {
 
   it('asks for the date only when the question is about the date, not about a number of days', async () => {
     assert.equal((await toolCallFor('오늘 며칠이야?'))?.name, 'get_current_datetime');
+    const hours = await model.call({
+      messages: [user('방문객은 주차를 몇 시간 할 수 있어?')],
+      tools,
+    });
+    assert.equal(hours.toolCalls.length, 0, 'a duration is not a question about the clock');
     const days = await model.call({ messages: [user('연차는 며칠이야?')], tools });
     assert.deepEqual(days.toolCalls, [], 'how many days is not a date question');
   });

@@ -1,4 +1,5 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import type { ToolSchemas } from './named-tool.ts';
 
 /** A conversation turn as the offline model reads it. */
 export interface PromptTurn {
@@ -13,6 +14,8 @@ export interface ReadPrompt {
   system: string;
   turns: PromptTurn[];
   toolNames: Set<string>;
+  /** The input schema of each tool offered, by name. */
+  toolSchemas: ToolSchemas;
   /** The JSON Schema asked for when the caller wants structured output. */
   jsonSchema: Record<string, unknown> | undefined;
   wantsJson: boolean;
@@ -44,12 +47,17 @@ export function readPrompt(options: LanguageModelV4CallOptions): ReadPrompt {
     turns.push(turn);
   }
   const format = options.responseFormat;
+  const toolSchemas: ToolSchemas = new Map();
+  for (const tool of options.tools ?? []) {
+    if (tool.type === 'function') {
+      toolSchemas.set(tool.name, tool.inputSchema as Record<string, unknown>);
+    }
+  }
   return {
     system: systemParts.join('\n\n'),
     turns,
-    toolNames: new Set(
-      (options.tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool.name] : [])),
-    ),
+    toolNames: new Set(toolSchemas.keys()),
+    toolSchemas,
     jsonSchema:
       format?.type === 'json' ? (format.schema as Record<string, unknown> | undefined) : undefined,
     wantsJson: format?.type === 'json',

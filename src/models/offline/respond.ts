@@ -1,6 +1,7 @@
 import { changeExpression, formatMoney, moneyIn, percentChangeIn } from './amounts.ts';
 import { findToolIntent } from './intents.ts';
 import { bigramsOf, isKorean, sentencesOf, weightedOverlaps } from './language.ts';
+import { fileToWrite, namedToolCall } from './named-tool.ts';
 import { asksForName, latestName, nameStatedIn, profileNameIn } from './names.ts';
 import type { PromptTurn, ReadPrompt } from './read-prompt.ts';
 import { objectFromSchema } from './structured.ts';
@@ -49,7 +50,10 @@ export function respond(prompt: ReadPrompt): OfflineReply {
   if (asksForName(userText)) return { kind: 'text', text: recallName(prompt, korean) };
   const context = contextAnswer(prompt.system, userText, korean);
   const intent =
-    changeIntent(userText, context, prompt.toolNames) ?? findToolIntent(userText, prompt.toolNames);
+    namedToolCall(userText, prompt.toolSchemas) ??
+    writeIntent(userText, prompt.toolNames) ??
+    changeIntent(userText, context, prompt.toolNames) ??
+    findToolIntent(userText, prompt.toolNames);
   if (intent && !(intent.tool === 'search_wikipedia' && context)) {
     const callNumber = prompt.turns.reduce((count, turn) => count + turn.toolCalls.length, 0) + 1;
     return {
@@ -104,6 +108,14 @@ function changeIntent(
 ): { tool: 'calculator'; args: { expression: string } } | undefined {
   const asked = toolNames.has('calculator') ? changeRequest(question, context) : undefined;
   return asked && { tool: 'calculator', args: { expression: asked.expression } };
+}
+
+function writeIntent(
+  text: string,
+  toolNames: Set<string>,
+): { tool: 'write_file'; args: { path: string; content: string } } | undefined {
+  const file = toolNames.has('write_file') ? fileToWrite(text) : undefined;
+  return file && { tool: 'write_file', args: file };
 }
 
 /** The answer to such a question once the calculator has answered: the fact, then the change. */
