@@ -1,9 +1,21 @@
-// The package as a user gets it: `npm pack` (which builds dist/ in its prepack step), then
-// `yeoul init` and `npm install` of that tarball into a new project, where the bin, the
-// server, the web console, the three entry points and their types must all work. The
-// install reaches the npm registry (the dependencies) and takes a minute or two.
+// The package as a user gets it, by the README's own commands: in a clone of the repository,
+// `npx yeoul init ../my-agent` packs the clone (`npm pack`, whose prepack step builds dist/)
+// into a new project, then `npm install` there — all on the Node first on the user's PATH
+// (the system one, Node 20 here): the project carries the Node 24 its scripts run on. There
+// the bin, the server, the web console, the three entry points and their types must work.
+// The clone is of the committed tree (what CI runs). The install reaches the npm registry
+// (the dependencies) and takes a minute or two.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,10 +23,17 @@ import { runYeoul, startServeProcess, type YeoulRun } from '../src/testing/inter
 
 const repoRoot = join(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'yeoul-package-'));
-const project = join(work, 'app');
+const clone = join(work, 'yeoul');
+const project = join(work, 'my-agent');
 const installed = join(project, 'node_modules', 'yeoul');
-/** Node 24 (the one running this test) first on PATH, so npm and the bin run on it. */
-const path = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+/**
+ * The user's PATH: without what npm and this test put first (node_modules/.bin, Node 24's
+ * folder), so the Node first on it is the one the user has.
+ */
+const path = (process.env.PATH ?? '')
+  .split(delimiter)
+  .filter((entry) => !entry.includes('node_modules') && entry !== dirname(process.execPath))
+  .join(delimiter);
 const minute = 60_000;
 /** The repository has a typed client: then the package must ship it as `yeoul/client`. */
 const hasClient = existsSync(join(repoRoot, 'src', 'client', 'index.ts'));
@@ -22,7 +41,7 @@ const hasClient = existsSync(join(repoRoot, 'src', 'client', 'index.ts'));
 // Settings of an npm running this test (its prefix, its script) are not the project's.
 for (const name of Object.keys(process.env)) if (name.startsWith('npm_')) delete process.env[name];
 
-/** Runs a program to its end in `cwd` (killed after `timeoutMs`), Node 24 first on PATH. */
+/** Runs a program to its end in `cwd` (killed after `timeoutMs`) on the user's PATH. */
 const run = (program: string, args: string[], cwd: string, timeoutMs = 2 * minute) =>
   runYeoul(args, { command: [program], cwd, timeoutMs, env: { PATH: path } });
 
@@ -33,7 +52,18 @@ function assertSucceeded(result: YeoulRun, what: string): void {
 const listFiles = (folder: string): string[] =>
   readdirSync(folder, { recursive: true, encoding: 'utf8' });
 
-let tarball = '';
+/** The README's shell block for making a project, as written (the line after its marker). */
+function readmeCommands(): string[] {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const marker = readme.indexOf(
+    '<!-- The commands below are run as written by test/package.int.test.ts. -->',
+  );
+  assert.notEqual(marker, -1, "the README's marked block of commands");
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(marker))?.[1] ?? '';
+  return block.split('\n').filter((line) => line.trim() !== '');
+}
+
+let nodeVersion = '';
 
 before(
   async () => {
@@ -44,23 +74,16 @@ before(
       0,
       `the package test installs the packed tarball's dependencies from the npm registry, which did not answer \`npm ping\` within 30 s (check the network or the npm registry setting):\n${ping.stderr}`,
     );
-    assertSucceeded(
-      await run('npm', ['pack', '--pack-destination', work], repoRoot, 5 * minute),
-      'npm pack',
-    );
-    const name = readdirSync(work).find((file) => /^yeoul-.*\.tgz$/.test(file));
-    assert.ok(name, `no tarball in ${readdirSync(work).join(', ')}`);
-    tarball = join(work, name);
-    const init = await run(
-      process.execPath,
-      [join(repoRoot, 'bin', 'yeoul.js'), 'init', project, '--yeoul', `file:${tarball}`],
-      work,
-    );
-    assertSucceeded(init, 'yeoul init');
-    assertSucceeded(
-      await run('npm', ['install', '--no-audit', '--no-fund'], project, 10 * minute),
-      'npm install',
-    );
+    nodeVersion = (await run('node', ['--version'], work)).stdout.trim();
+    assertSucceeded(await run('git', ['clone', '--quiet', repoRoot, clone], work), 'git clone');
+    // The clone's own npm install would bring the same packages: share the repository's.
+    symlinkSync(join(repoRoot, 'node_modules'), join(clone, 'node_modules'), 'dir');
+    // Everything up to `npm start`, which the tests below run as a server.
+    const commands = readmeCommands();
+    const setup = commands.filter((line) => !/^npm (?:start|run dev)\b/.test(line));
+    assert.ok(setup.some((line) => /yeoul init/.test(line)) && setup.length < commands.length);
+    const made = await run('bash', ['-e', '-c', setup.join('\n')], clone, 15 * minute);
+    assertSucceeded(made, `the README's commands (${setup.join('; ')})`);
   },
   { timeout: 16 * minute },
 );
@@ -146,7 +169,24 @@ describe('the packed package', { timeout: 20 * minute }, () => {
     }
   });
 
-  it('serves the API, an offline answer and the web console with `npm start`', async () => {
+  it('serves the API, an offline answer and the web console with `npm start`', async (t) => {
+    t.diagnostic(`the Node first on the user's PATH: ${nodeVersion}`);
+    // The project's logs/ folder is what query_logs reads (none of Yeoul's sample logs).
+    mkdirSync(join(project, 'logs'), { recursive: true });
+    writeFileSync(
+      join(project, 'logs', 'orders.jsonl'),
+      `${[1, 2, 3]
+        .map((n) =>
+          JSON.stringify({
+            timestamp: new Date(Date.now() - n * 60_000).toISOString(),
+            service: 'orders',
+            level: 'error',
+            status: 500,
+            message: `payment declined ${n}`,
+          }),
+        )
+        .join('\n')}\n`,
+    );
     const server = await startServeProcess(join(work, 'data'), { PATH: path }, [], {
       argv: ['npm', 'start', '--'],
       cwd: project,
@@ -170,11 +210,16 @@ describe('the packed package', { timeout: 20 * minute }, () => {
       assert.equal(module.headers.get('content-type'), 'text/javascript; charset=utf-8');
       assert.match(await module.text(), /from '\.\/components\/app\.ts'/);
       assert.equal((await fetch(`${server.url}/vendor/preact.mjs`)).status, 200);
+      // A new project holds none of Yeoul's sample documents.
+      const documents = (await (await fetch(`${server.url}/api/documents`)).json()) as {
+        documents: unknown[];
+      };
+      assert.deepEqual(documents.documents, []);
       // The calculator runs in a worker thread (a .js file of dist/) and the log tool reads
-      // the bundled sample logs.
+      // the project's own logs.
       for (const [message, tool, answer] of [
         ['123 * 456 계산해줘', 'calculator', /56,088/],
-        ['payment-service에서 500 에러 로그 보여줘', 'query_logs', /\d+건/],
+        ['orders에서 500 에러 로그 보여줘', 'query_logs', /3건/],
       ] as const) {
         const response = await fetch(`${server.url}/api/agent/invoke`, {
           method: 'POST',

@@ -6,6 +6,8 @@ export interface YeoulManifest {
   version: string;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  /** npm 11's list of dependencies whose install scripts may run (`node` brings Node 24). */
+  allowScripts: Record<string, boolean>;
 }
 
 /** The folder Yeoul is installed in (or the repository): package.json, templates/, … */
@@ -15,6 +17,7 @@ export const yeoulRoot = join(import.meta.dirname, '..', '..');
 export const yeoulManifest: YeoulManifest = {
   dependencies: {},
   devDependencies: {},
+  allowScripts: {},
   ...(JSON.parse(readFileSync(join(yeoulRoot, 'package.json'), 'utf8')) as Partial<YeoulManifest>),
 } as YeoulManifest;
 

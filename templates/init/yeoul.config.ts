@@ -1,5 +1,5 @@
 // Yeoul reads this file at start (`npm start` = `yeoul serve`, `npm run dev` reloads it on
-// save). Every key is optional; see the Yeoul README, "Build your own agent".
+// save). Every key is optional; see Yeoul's docs, "Your first agent" and "The config file".
 import { defineConfig, defineState, defineTool, END, messages, START, StateGraph } from 'yeoul';
 import { z } from 'zod';
 
@@ -44,4 +44,8 @@ export const wordCounter = new StateGraph(defineState({ messages: messages<Messa
 export default defineConfig({
   tools: [wordCount],
   graphs: { 'word-counter': wordCounter },
+  // Your own documents only (upload them in the console or with `npx yeoul ingest DIR`), and
+  // `query_logs` reads your own logs/ folder: none of Yeoul's samples.
+  knowledge: { sampleDocuments: false },
+  logs: 'file:./logs',
 });

@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { yeoulManifest, yeoulRoot, yeoulVersion } from '../../core/index.ts';
 import { defineCommand } from '../define-command.ts';
 import { TargetNotEmptyError } from '../errors/target-not-empty-error.ts';
 import { UsageError } from '../errors/usage-error.ts';
+import { packClone, runsFromClone } from '../pack-clone.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 
 /** The project files `yeoul init` copies (package.json is written from the versions). */
@@ -19,7 +21,8 @@ export const initCommand = defineCommand({
   usage: ['init [DIR] [--yeoul SPEC]'],
   details: [
     'DIR            a new or empty folder (default: the current one)',
-    `--yeoul SPEC   the npm spec the project depends on (default ^${yeoulVersion}),`,
+    `--yeoul SPEC   the npm spec the project depends on (default ^${yeoulVersion};`,
+    '               run from a clone of the repository: the clone, packed into DIR),',
     '               e.g. file:../yeoul-0.2.0.tgz for a build that is not published',
     'Nothing is installed: run npm install, then npm start, npm test.',
   ],
@@ -31,11 +34,17 @@ export const initCommand = defineCommand({
       { yeoul: { type: 'string' } },
       { min: 0, max: 1, names: 'DIR' },
     );
-    const spec = values.yeoul ?? `^${yeoulVersion}`;
-    if (spec.trim() === '')
+    if (values.yeoul !== undefined && values.yeoul.trim() === '')
       throw new UsageError({ problem: '--yeoul needs an npm spec', command: 'init' });
     const target = resolve(positionals[0] ?? '.');
+    if (values.yeoul?.startsWith('file:')) checkFileSpec(values.yeoul, target);
     await ensureEmptyFolder(target);
+    let spec = values.yeoul ?? `^${yeoulVersion}`;
+    if (values.yeoul === undefined && runsFromClone()) {
+      // Nothing is published yet: the project depends on this clone, packed beside it.
+      io.stdout.write(`Packing Yeoul from ${yeoulRoot} (npm pack)…\n`);
+      spec = `file:./${await packClone(target)}`;
+    }
     const written = await scaffoldProject(target, { yeoulSpec: spec });
     const shown = relative(process.cwd(), target) || '.';
     io.stdout.write(
@@ -76,7 +85,11 @@ export async function scaffoldProject(
     .sort();
 }
 
-/** The project's package.json: Yeoul, zod for tool schemas, TypeScript to check types. */
+/**
+ * The project's package.json: Yeoul, zod for tool schemas, TypeScript to check types, and
+ * the Node 24 runtime its scripts run on (as the repository carries it), so the project
+ * works on whatever Node 20 or newer its user has.
+ */
 export function projectManifest(folderName: string, yeoulSpec: string) {
   const range = (version: string | undefined, fallback: string) =>
     version ? `^${version.replace(/^[\^~]/, '')}` : fallback;
@@ -85,7 +98,7 @@ export function projectManifest(folderName: string, yeoulSpec: string) {
     version: '0.1.0',
     private: true,
     type: 'module',
-    engines: { node: '>=22.18.0' },
+    engines: { node: '>=20' },
     scripts: {
       start: 'yeoul serve',
       dev: 'yeoul dev',
@@ -98,9 +111,22 @@ export function projectManifest(folderName: string, yeoulSpec: string) {
     },
     devDependencies: {
       '@types/node': range(yeoulManifest.devDependencies['@types/node'], '^24.0.0'),
+      node: yeoulManifest.devDependencies.node ?? '24',
       typescript: range(yeoulManifest.devDependencies.typescript, '^5.9.0'),
     },
+    allowScripts: yeoulManifest.allowScripts,
   };
+}
+
+/** A `file:` spec must name a tarball or folder that exists (relative to the new project). */
+function checkFileSpec(spec: string, target: string): void {
+  const path = spec.slice('file:'.length);
+  if (path === '' || !existsSync(resolve(target, path))) {
+    throw new UsageError({
+      problem: `--yeoul ${spec}: no such file (a file: spec is read relative to the new project, ${target})`,
+      command: 'init',
+    });
+  }
 }
 
 /** A valid npm package name made from a folder name (lower case, safe characters). */
