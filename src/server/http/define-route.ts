@@ -80,7 +80,7 @@ export interface DocumentedRoute<Request extends RouteRequest = RouteRequest>
   documentedPath?: { path: string; params: z.ZodObject };
 }
 
-/** A route kept out of /openapi.json on purpose: files of the console and of the docs page. */
+/** A route kept out of /openapi.json on purpose, not being an API operation (the console's files, say). */
 export interface HiddenRoute<Request extends RouteRequest = RouteRequest>
   extends RouteBase<Request> {
   hidden: true;
