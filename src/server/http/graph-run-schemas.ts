@@ -6,7 +6,10 @@ import { HttpError } from './http-error.ts';
 
 /** A graph name in a path: `chat`, `react`, `ops` or a config file's graph. */
 export const graphParams = z.object({
-  name: z.string().regex(graphNamePattern, 'a graph name'),
+  name: z
+    .string()
+    .regex(graphNamePattern, 'a graph name')
+    .describe('the graph name (GET /api/graphs lists them)'),
 });
 
 /** A graph run's body, parsed. */

@@ -2,11 +2,16 @@ import { z } from 'zod';
 import { sessionIdSchema } from '../../protocol/index.ts';
 import { HttpError } from './http-error.ts';
 
+const storedId = z.string().min(1).max(200);
+
 /** Path parameters with a document id. */
-export const idParams = z.strictObject({ id: z.string().min(1).max(200) });
+export const documentParams = z.strictObject({ id: storedId.describe('the document id') });
+
+/** Path parameters with an evaluation run id. */
+export const evalRunParams = z.strictObject({ id: storedId.describe('the run id') });
 
 /** Path parameters with a session id. */
-export const sessionParams = z.strictObject({ id: sessionIdSchema });
+export const sessionParams = z.strictObject({ id: sessionIdSchema.describe('the session id') });
 
 /** Parses with a schema, or throws a 400 listing every problem. */
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {

@@ -10,20 +10,9 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { createId, yeoulVersion } from '../../core/index.ts';
 import { loadTokenizer } from '../../models/index.ts';
-import { registerAgentRoutes } from '../routes/agent-routes.ts';
-import {
-  registerDocumentRoutes,
-  uploadFileLimit,
-  uploadFilesLimit,
-} from '../routes/document-routes.ts';
-import { registerEvalRoutes } from '../routes/eval-routes.ts';
-import { registerMcpRoutes } from '../routes/mcp-routes.ts';
-import { registerMemoryRoutes } from '../routes/memory-routes.ts';
+import { uploadFileLimit, uploadFilesLimit } from '../routes/document-routes.ts';
 import type { RouteContext } from '../routes/route-context.ts';
-import { registerSessionRoutes } from '../routes/session-routes.ts';
-import { registerSystemRoutes } from '../routes/system-routes.ts';
-import { registerV1Routes } from '../routes/v1-routes.ts';
-import { registerWebRoutes } from '../routes/web-routes.ts';
+import { serverRoutes } from '../routes/server-routes.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
 import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
@@ -32,6 +21,7 @@ import { startSessionTtl } from '../sessions/session-ttl.ts';
 import { errorResponse, HttpError } from './http-error.ts';
 import { traceRequests } from './http-tracing.ts';
 import { Metrics } from './metrics.ts';
+import { registerRoutes } from './register-routes.ts';
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
 /** A request id a client may choose (x-request-id); anything else gets a new one. */
@@ -213,15 +203,7 @@ export async function startServer(
   });
   app.setNotFoundHandler((request, reply) => notFound(app, request, reply));
 
-  registerAgentRoutes(app, context);
-  registerSessionRoutes(app, context);
-  registerEvalRoutes(app, context);
-  registerDocumentRoutes(app, context);
-  registerMemoryRoutes(app, context);
-  registerSystemRoutes(app, context);
-  registerV1Routes(app, context);
-  registerMcpRoutes(app, context);
-  registerWebRoutes(app, context);
+  registerRoutes(app, serverRoutes(context), { version: context.version });
 
   try {
     await app.listen({ port, host });

@@ -1,25 +1,38 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { validateInput } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
-import { invokeBody } from '../../protocol/index.ts';
+import { invokeBody, invokeResponseSchema } from '../../protocol/index.ts';
+import {
+  defineRoute,
+  eventStream,
+  type RouteGroup,
+  type RouteInput,
+} from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
-import { parseWith, sessionParams } from '../http/schemas.ts';
+import { sessionParams } from '../http/schemas.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import type { FollowableStream } from '../runs/run-streams.ts';
 import { requireChatGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
+/** The statuses an agent run's errors come with. */
+const runErrors = [400, 401, 404, 409, 413, 500, 503];
+
 /**
  * POST /api/agent/invoke and /api/agent/stream (Server-Sent Events, resumable): a new
  * message, or the decisions that resume a paused run; GET /api/sessions/:id/stream joins
  * a session's run.
  */
-export function registerAgentRoutes(app: FastifyInstance, context: RouteContext): void {
+export function agentRoutes(context: RouteContext): RouteGroup {
   const { runtime } = context;
 
-  const prepare = async (request: FastifyRequest) => {
-    const parsed = parseWith(invokeBody, request.body);
+  const prepare = async (
+    request: FastifyRequest,
+    input: RouteInput<{ body: typeof invokeBody }>,
+  ) => {
+    const parsed = input.body();
     if (parsed.message !== undefined) {
       const problem = validateInput(parsed.message, runtime.model.settings.maxInputTokens);
       if (problem) {
@@ -40,74 +53,115 @@ export function registerAgentRoutes(app: FastifyInstance, context: RouteContext)
     return { ...rest, sessionId, owner };
   };
 
-  app.post('/api/agent/invoke', async (request, reply) => {
-    const call = await prepare(request);
-    const controller = new AbortController();
-    // The response closing before it was written means the client left: stop the run.
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableEnded) controller.abort(new Error('the client went away'));
-    });
-    return runAgentCall(context, call, {
-      signal: controller.signal,
-      streamTokens: false,
-      arrivedAt: arrivalOf(reply),
-    });
-  });
-
-  app.post('/api/agent/stream', async (request, reply) => {
-    const call = await prepare(request);
-    const controller = new AbortController();
-    const cancelOnLeave = call.options?.onDisconnect === 'cancel';
-    // Headers go out with the run's first event: a request refused before its run starts
-    // (a pending approval, a decision already made) still gets its HTTP status. A client
-    // that leaves does not stop the run (unless it asked to): it can join again.
-    let writer: ReturnType<typeof sseWriter> | undefined;
-    let finished = false;
-    const open = () => {
-      if (writer) return writer;
-      reply.hijack();
-      reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
-      const opened = sseWriter(reply.raw);
+  const invokeAgent = defineRoute({
+    method: 'POST',
+    path: '/api/agent/invoke',
+    operationId: 'invokeAgent',
+    summary: 'Run the agent on a message (or resume a paused run with decisions)',
+    request: { body: invokeBody },
+    responses: { 200: { description: 'the answer payload', schema: invokeResponseSchema } },
+    errors: runErrors,
+    handler: async (request, reply, input) => {
+      const call = await prepare(request, input);
+      const controller = new AbortController();
+      // The response closing before it was written means the client left: stop the run.
       reply.raw.on('close', () => {
-        opened.close();
-        if (cancelOnLeave && !finished) controller.abort(new Error('the client disconnected'));
+        if (!reply.raw.writableEnded) controller.abort(new Error('the client went away'));
       });
-      writer = opened;
-      return opened;
-    };
-    try {
-      await runAgentCall(context, call, {
+      return runAgentCall(context, call, {
         signal: controller.signal,
-        streamTokens: true,
+        streamTokens: false,
         arrivedAt: arrivalOf(reply),
-        onEvent: (entry) => open().write(entry),
       });
-    } catch (error) {
-      if (writer === undefined) throw error;
-      if ((error as { statusCode?: number }).statusCode === undefined) {
-        request.log.warn({ err: error }, 'stream ended with an error');
-      }
-    } finally {
-      finished = true;
-      writer?.close();
-    }
+    },
   });
 
-  app.get('/api/sessions/:id/stream', async (request, reply) => {
-    const { id } = parseWith(sessionParams, request.params);
-    await runtime.sessions.check(id, context.ownerOf(request));
-    const lastEventId = headerOf(request, 'last-event-id');
-    // The run may be going in another instance: the hub then follows it through the database.
-    const stream = await context.streams.joinable(id, lastEventId);
-    if (stream === undefined) {
-      throw new HttpError({
-        status: 404,
-        code: 'no_active_run',
-        message: `session "${id}" has no run going`,
-      });
-    }
-    joinStream(reply, request.id, stream, lastEventId);
+  const streamAgent = defineRoute({
+    method: 'POST',
+    path: '/api/agent/stream',
+    operationId: 'streamAgent',
+    summary:
+      'Run the agent and stream its events (Server-Sent Events: step, token, tool-call, tool-result, interrupt, error, done)',
+    request: { body: invokeBody },
+    responses: {
+      200: {
+        description: 'text/event-stream; the `done` event carries the invoke payload',
+        content: eventStream,
+      },
+    },
+    errors: runErrors,
+    handler: async (request, reply, input) => {
+      const call = await prepare(request, input);
+      const controller = new AbortController();
+      const cancelOnLeave = call.options?.onDisconnect === 'cancel';
+      // Headers go out with the run's first event: a request refused before its run starts
+      // (a pending approval, a decision already made) still gets its HTTP status. A client
+      // that leaves does not stop the run (unless it asked to): it can join again.
+      let writer: ReturnType<typeof sseWriter> | undefined;
+      let finished = false;
+      const open = () => {
+        if (writer) return writer;
+        reply.hijack();
+        reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
+        const opened = sseWriter(reply.raw);
+        reply.raw.on('close', () => {
+          opened.close();
+          if (cancelOnLeave && !finished) controller.abort(new Error('the client disconnected'));
+        });
+        writer = opened;
+        return opened;
+      };
+      try {
+        await runAgentCall(context, call, {
+          signal: controller.signal,
+          streamTokens: true,
+          arrivedAt: arrivalOf(reply),
+          onEvent: (entry) => open().write(entry),
+        });
+      } catch (error) {
+        if (writer === undefined) throw error;
+        if ((error as { statusCode?: number }).statusCode === undefined) {
+          request.log.warn({ err: error }, 'stream ended with an error');
+        }
+      } finally {
+        finished = true;
+        writer?.close();
+      }
+    },
   });
+
+  const joinSessionStream = defineRoute({
+    method: 'GET',
+    path: '/api/sessions/:id/stream',
+    operationId: 'joinSessionStream',
+    summary: 'Join the session’s running run: replay after Last-Event-ID, then live',
+    request: {
+      params: sessionParams,
+      headers: z.object({ 'Last-Event-ID': z.string().optional() }),
+    },
+    responses: { 200: { description: 'text/event-stream', content: eventStream } },
+    errors: [400, 401, 404],
+    handler: async (request, reply, input) => {
+      const { id } = input.params();
+      await runtime.sessions.check(id, context.ownerOf(request));
+      const lastEventId = headerOf(request, 'last-event-id');
+      // The run may be going in another instance: the hub then follows it through the database.
+      const stream = await context.streams.joinable(id, lastEventId);
+      if (stream === undefined) {
+        throw new HttpError({
+          status: 404,
+          code: 'no_active_run',
+          message: `session "${id}" has no run going`,
+        });
+      }
+      joinStream(reply, request.id, stream, lastEventId);
+    },
+  });
+
+  return {
+    tag: { name: 'agent', description: 'Agent runs: invoke, stream, join' },
+    routes: [invokeAgent, streamAgent, joinSessionStream],
+  };
 }
 
 /** Replays a run's events after `lastEventId`, then follows it live until it ends. */

@@ -1,10 +1,17 @@
 import type { Multipart } from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { formatOfPath, type IngestResult } from '../../knowledge/index.ts';
-import { documentsBody, searchBody } from '../../protocol/index.ts';
+import {
+  documentListSchema,
+  documentsBody,
+  documentsCreatedSchema,
+  searchBody,
+  searchResponseSchema,
+} from '../../protocol/index.ts';
+import { defineRoute, type RouteGroup } from '../http/define-route.ts';
 import { errorResponse, HttpError } from '../http/http-error.ts';
-import { idParams, parseWith } from '../http/schemas.ts';
+import { documentParams } from '../http/schemas.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** Largest JSON body of POST /api/documents (uploads have their own per-file limit). */
@@ -34,63 +41,115 @@ const uploadFields = z.strictObject({
 
 const fileFields = new Set(['file', 'files']);
 
+/** A multipart upload's parts, as /openapi.json shows them. */
+const uploadSchema = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: { type: 'string', format: 'binary' },
+    id: { type: 'string' },
+    title: { type: 'string' },
+    metadata: { type: 'string', description: 'a JSON object' },
+  },
+};
+
 /** POST/GET /api/documents (JSON or a multipart upload), DELETE /api/documents/:id, POST /api/search. */
-export function registerDocumentRoutes(app: FastifyInstance, context: RouteContext): void {
+export function documentRoutes(context: RouteContext): RouteGroup {
   const knowledge = context.runtime.knowledge;
 
-  // A whole corpus may come in one request: this route takes far bigger bodies than the rest.
-  app.post('/api/documents', { bodyLimit: documentsBodyLimit }, async (request, reply) => {
-    if (request.isMultipart()) {
-      const result = await ingestUpload(context, request);
-      return reply.code(201).send(result);
-    }
-    const body = parseWith(documentsBody, request.body);
-    const result = await knowledge.addDocuments(body.documents);
-    return reply.code(201).send({
-      ids: result.ids,
-      chunks: result.chunks,
-      ...(result.failed.length > 0
-        ? {
-            failed: result.failed.map((failure) => ({
-              file: failure.source,
-              error: failure.error,
-            })),
-          }
-        : {}),
-    });
+  const addDocuments = defineRoute({
+    method: 'POST',
+    path: '/api/documents',
+    operationId: 'addDocuments',
+    summary: 'Add documents (JSON) or upload files (multipart: file, id?, title?, metadata?)',
+    request: { body: documentsBody, bodyContent: { 'multipart/form-data': uploadSchema } },
+    // A whole corpus may come in one request: this route takes far bigger bodies than the rest.
+    bodyLimit: documentsBodyLimit,
+    responses: { 201: { description: 'added', schema: documentsCreatedSchema } },
+    errors: [400, 401, 413, 415, 503],
+    handler: async (request, reply, input) => {
+      if (request.isMultipart()) {
+        const result = await ingestUpload(context, request);
+        return reply.code(201).send(result);
+      }
+      const body = input.body();
+      const result = await knowledge.addDocuments(body.documents);
+      return reply.code(201).send({
+        ids: result.ids,
+        chunks: result.chunks,
+        ...(result.failed.length > 0
+          ? {
+              failed: result.failed.map((failure) => ({
+                file: failure.source,
+                error: failure.error,
+              })),
+            }
+          : {}),
+      });
+    },
   });
 
-  app.get('/api/documents', async () => ({
-    documents: (await knowledge.listDocuments()).map((document) => ({
-      id: document.id,
-      title: document.title,
-      chunks: document.chunkCount,
-      metadata: document.metadata,
-      updatedAt: new Date(document.updatedAt).toISOString(),
-    })),
-  }));
-
-  app.delete('/api/documents/:id', async (request, reply) => {
-    const { id } = parseWith(idParams, request.params);
-    if (!(await knowledge.deleteDocument(id)))
-      throw new HttpError({ status: 404, code: 'not_found', message: `no document "${id}"` });
-    return reply.code(204).send();
-  });
-
-  app.post('/api/search', async (request) => {
-    const body = parseWith(searchBody, request.body);
-    const hits = await knowledge.search(body.query, { k: body.k ?? 5 });
-    return {
-      hits: hits.map((hit) => ({
-        documentId: hit.documentId,
-        chunkId: hit.chunkId,
-        title: hit.title,
-        text: hit.text,
-        score: hit.score,
-        metadata: hit.metadata,
+  const listDocuments = defineRoute({
+    method: 'GET',
+    path: '/api/documents',
+    operationId: 'listDocuments',
+    summary: 'The stored documents',
+    responses: { 200: { description: 'documents', schema: documentListSchema } },
+    handler: async () => ({
+      documents: (await knowledge.listDocuments()).map((document) => ({
+        id: document.id,
+        title: document.title,
+        chunks: document.chunkCount,
+        metadata: document.metadata,
+        updatedAt: new Date(document.updatedAt).toISOString(),
       })),
-    };
+    }),
   });
+
+  const deleteDocument = defineRoute({
+    method: 'DELETE',
+    path: '/api/documents/:id',
+    operationId: 'deleteDocument',
+    summary: 'Delete a document and its passages',
+    request: { params: documentParams },
+    responses: { 204: { description: 'deleted' } },
+    errors: [401, 404],
+    handler: async (_request, reply, input) => {
+      const { id } = input.params();
+      if (!(await knowledge.deleteDocument(id)))
+        throw new HttpError({ status: 404, code: 'not_found', message: `no document "${id}"` });
+      return reply.code(204).send();
+    },
+  });
+
+  const searchKnowledge = defineRoute({
+    method: 'POST',
+    path: '/api/search',
+    operationId: 'searchKnowledge',
+    summary: 'The passages that best answer a query',
+    request: { body: searchBody },
+    responses: { 200: { description: 'hits, best first', schema: searchResponseSchema } },
+    errors: [400, 401, 503],
+    handler: async (_request, _reply, input) => {
+      const body = input.body();
+      const hits = await knowledge.search(body.query, { k: body.k ?? 5 });
+      return {
+        hits: hits.map((hit) => ({
+          documentId: hit.documentId,
+          chunkId: hit.chunkId,
+          title: hit.title,
+          text: hit.text,
+          score: hit.score,
+          metadata: hit.metadata,
+        })),
+      };
+    },
+  });
+
+  return {
+    tag: { name: 'knowledge', description: 'The knowledge base: documents, uploads, search' },
+    routes: [addDocuments, listDocuments, deleteDocument, searchKnowledge],
+  };
 }
 
 /**

@@ -1,48 +1,67 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createId } from '../../core/index.ts';
 import type { GraphEvent, RunResult, StateSchema } from '../../graph/index.ts';
-import { graphRunBody } from '../../protocol/index.ts';
+import { graphListSchema, graphRunBody, graphRunResponseSchema } from '../../protocol/index.ts';
+import {
+  defineRoute,
+  eventStream,
+  type RouteGroup,
+  type RouteInput,
+} from '../http/define-route.ts';
 import { checkGraphInput, type GraphRunBody, graphParams } from '../http/graph-run-schemas.ts';
 import { errorResponse } from '../http/http-error.ts';
-import { parseWith } from '../http/schemas.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
 import { arrivalOf } from '../runs/run-request.ts';
 import { requireUserGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
+
+/** What a graph run takes: the graph's name in the path, a state update or answers in the body. */
+const graphRunRequest = { params: graphParams, body: graphRunBody };
 
 /**
  * GET /api/graphs (every graph, built-in and the config file's, drawn as Mermaid) and the
  * generic run API of the config file's graphs: POST /api/graphs/:name/invoke (a state
  * update in, the state out) and /stream (the run's events as Server-Sent Events).
  */
-export function registerGraphRoutes(app: FastifyInstance, context: RouteContext): void {
+export function graphRoutes(context: RouteContext): RouteGroup {
   const { runtime } = context;
   let builtins:
     | Array<{ name: string; chat: boolean; builtin: boolean; mermaid: string }>
     | undefined;
 
-  app.get('/api/graphs', async () => {
-    const { runner } = runtime;
-    builtins ??= [
-      { name: 'chat', chat: true, builtin: true, mermaid: runner.chat.toMermaid() },
-      { name: 'react', chat: true, builtin: true, mermaid: runner.react.toMermaid() },
-      { name: 'ops', chat: true, builtin: true, mermaid: runner.ops.toMermaid() },
-    ];
-    const users = [...runtime.userGraphs.values()].map((entry) => ({
-      name: entry.name,
-      chat: entry.chat,
-      builtin: false,
-      mermaid: entry.graph.toMermaid(),
-    }));
-    return { graphs: [...builtins, ...users] };
+  const listGraphs = defineRoute({
+    method: 'GET',
+    path: '/api/graphs',
+    operationId: 'listGraphs',
+    summary: 'The built-in and user graphs, with Mermaid flowcharts',
+    responses: { 200: { description: 'graphs', schema: graphListSchema } },
+    handler: async () => {
+      const { runner } = runtime;
+      builtins ??= [
+        { name: 'chat', chat: true, builtin: true, mermaid: runner.chat.toMermaid() },
+        { name: 'react', chat: true, builtin: true, mermaid: runner.react.toMermaid() },
+        { name: 'ops', chat: true, builtin: true, mermaid: runner.ops.toMermaid() },
+      ];
+      const users = [...runtime.userGraphs.values()].map((entry) => ({
+        name: entry.name,
+        chat: entry.chat,
+        builtin: false,
+        mermaid: entry.graph.toMermaid(),
+      }));
+      return { graphs: [...builtins, ...users] };
+    },
   });
 
   /** Checks the request and claims its thread; the run itself goes in `start`. */
-  const prepare = async (request: FastifyRequest, reply: FastifyReply) => {
+  const prepare = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: RouteInput<typeof graphRunRequest>,
+  ) => {
     const arrivedAt = arrivalOf(reply);
-    const { name } = parseWith(graphParams, request.params);
+    const { name } = input.params();
     const entry = requireUserGraph(runtime, name);
-    const body = parseWith(graphRunBody, request.body);
+    const body = input.body();
     if (body.input) checkGraphInput(name, entry.graph.schema, body.input);
     const threadId = body.threadId ?? createId();
     const owner = context.ownerOf(request);
@@ -82,46 +101,78 @@ export function registerGraphRoutes(app: FastifyInstance, context: RouteContext)
     }
   };
 
-  app.post('/api/graphs/:name/invoke', async (request, reply) => {
-    const prepared = await prepare(request, reply);
-    const controller = new AbortController();
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableEnded) controller.abort(new Error('the client went away'));
-    });
-    return start(prepared, controller.signal);
+  const invokeGraph = defineRoute({
+    method: 'POST',
+    path: '/api/graphs/:name/invoke',
+    operationId: 'invokeGraph',
+    summary: 'Run any graph on a state update, on a new thread or a continued one',
+    request: graphRunRequest,
+    responses: { 200: { description: 'the run', schema: graphRunResponseSchema } },
+    errors: [400, 401, 404, 409],
+    handler: async (request, reply, input) => {
+      const prepared = await prepare(request, reply, input);
+      const controller = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableEnded) controller.abort(new Error('the client went away'));
+      });
+      return start(prepared, controller.signal);
+    },
   });
 
-  app.post('/api/graphs/:name/stream', async (request, reply) => {
-    const prepared = await prepare(request, reply);
-    const controller = new AbortController();
-    // Recorded as an agent run's events are: a client that drops rejoins the run with
-    // GET /api/sessions/:id/stream and Last-Event-ID, and the run goes on without it.
-    const stream = context.streams.open(prepared.threadId, createId());
-    let writer: ReturnType<typeof sseWriter> | undefined;
-    const send = (event: string, data: unknown) => {
-      const entry = stream.push(event, data);
-      if (writer === undefined) {
-        reply.hijack();
-        reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
-        writer = sseWriter(reply.raw);
-        reply.raw.on('close', () => writer?.close());
+  const streamGraph = defineRoute({
+    method: 'POST',
+    path: '/api/graphs/:name/stream',
+    operationId: 'streamGraph',
+    summary:
+      'Run any graph and stream its events (Server-Sent Events: step, custom, interrupt, done)',
+    request: graphRunRequest,
+    responses: {
+      200: {
+        description: 'text/event-stream; the `done` event carries the invoke answer',
+        content: eventStream,
+      },
+    },
+    errors: [400, 401, 404, 409],
+    handler: async (request, reply, input) => {
+      const prepared = await prepare(request, reply, input);
+      const controller = new AbortController();
+      // Recorded as an agent run's events are: a client that drops rejoins the run with
+      // GET /api/sessions/:id/stream and Last-Event-ID, and the run goes on without it.
+      const stream = context.streams.open(prepared.threadId, createId());
+      let writer: ReturnType<typeof sseWriter> | undefined;
+      const send = (event: string, data: unknown) => {
+        const entry = stream.push(event, data);
+        if (writer === undefined) {
+          reply.hijack();
+          reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
+          writer = sseWriter(reply.raw);
+          reply.raw.on('close', () => writer?.close());
+        }
+        writer.write(entry);
+      };
+      try {
+        const body = await start(prepared, controller.signal, (event) => {
+          const forwarded = streamEventOf(event);
+          if (forwarded) send(forwarded.event, forwarded.data);
+        });
+        send('done', body);
+      } catch (error) {
+        if (writer === undefined) throw error;
+        send('error', errorResponse(error).body.error);
+      } finally {
+        context.streams.finish(stream);
+        writer?.close();
       }
-      writer.write(entry);
-    };
-    try {
-      const body = await start(prepared, controller.signal, (event) => {
-        const forwarded = streamEventOf(event);
-        if (forwarded) send(forwarded.event, forwarded.data);
-      });
-      send('done', body);
-    } catch (error) {
-      if (writer === undefined) throw error;
-      send('error', errorResponse(error).body.error);
-    } finally {
-      context.streams.finish(stream);
-      writer?.close();
-    }
+    },
   });
+
+  return {
+    tag: {
+      name: 'graphs',
+      description: 'Every graph, and the run API of the config file’s graphs',
+    },
+    routes: [listGraphs, invokeGraph, streamGraph],
+  };
 }
 
 /** The invoke body of a graph run. */

@@ -1,6 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance } from 'fastify';
 import { createMcpServer } from '../../mcp/index.ts';
+import { defineRoute, type RouteGroup } from '../http/define-route.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { createMcpBackend } from '../runtime/mcp-backend.ts';
 import type { RouteContext } from './route-context.ts';
@@ -22,50 +22,78 @@ const methodNotAllowed = JSON.stringify({
  * requests (the queue bound, recorded events, metrics) for the key's owner; the bearer
  * keys are checked by the server's auth hook like every /mcp request.
  */
-export function registerMcpRoutes(app: FastifyInstance, context: RouteContext): void {
-  app.post('/mcp', async (request, reply) => {
-    const backend = createMcpBackend(context.runtime, {
-      owner: context.ownerOf(request),
-      version: context.version,
-      run: (call, options) =>
-        runAgentCall(context, call, {
-          signal: options.signal,
-          streamTokens: true,
-          arrivedAt: arrivalOf(reply),
-          onEvent: (entry) => options.onEvent(entry.event, entry.data),
-        }),
-    });
-    const server = createMcpServer(backend);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      request.log.error({ err: error }, 'MCP request failed');
-      if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, { 'content-type': 'application/json' });
-        reply.raw.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            error: { code: -32603, message: 'Internal server error' },
-            id: null,
+export function mcpRoutes(context: RouteContext): RouteGroup {
+  const mcp = defineRoute({
+    method: 'POST',
+    path: '/mcp',
+    operationId: 'mcp',
+    summary:
+      'MCP (Model Context Protocol) over Streamable HTTP, stateless: JSON-RPC requests for the tools ask {message, sessionId?} and search_knowledge {query, k?}',
+    request: {
+      bodyContent: { 'application/json': { type: 'object', description: 'a JSON-RPC message' } },
+    },
+    responses: {
+      200: {
+        description:
+          'a JSON-RPC answer, as JSON or Server-Sent Events (with progress notifications)',
+        content: {
+          'application/json': { type: 'object' },
+          'text/event-stream': { type: 'string' },
+        },
+      },
+    },
+    errors: [401],
+    handler: async (request, reply) => {
+      const backend = createMcpBackend(context.runtime, {
+        owner: context.ownerOf(request),
+        version: context.version,
+        run: (call, options) =>
+          runAgentCall(context, call, {
+            signal: options.signal,
+            streamTokens: true,
+            arrivedAt: arrivalOf(reply),
+            onEvent: (entry) => options.onEvent(entry.event, entry.data),
           }),
-        );
+      });
+      const server = createMcpServer(backend);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      reply.hijack();
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        request.log.error({ err: error }, 'MCP request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json' });
+          reply.raw.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              error: { code: -32603, message: 'Internal server error' },
+              id: null,
+            }),
+          );
+        }
       }
-    }
+    },
   });
 
-  for (const method of ['GET', 'DELETE'] as const) {
-    app.route({
+  // Only POST is an operation: GET and DELETE exist to say so in JSON-RPC's words.
+  const refusals = (['GET', 'DELETE'] as const).map((method) =>
+    defineRoute({
       method,
-      url: '/mcp',
+      path: '/mcp',
+      hidden: true,
       handler: async (_request, reply) =>
         reply.code(405).header('allow', 'POST').type('application/json').send(methodNotAllowed),
-    });
-  }
+    }),
+  );
+
+  return {
+    tag: { name: 'mcp', description: 'Yeoul as an MCP server (Streamable HTTP, stateless)' },
+    routes: [mcp, ...refusals],
+  };
 }

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import { statusResponseSchema } from '../../protocol/index.ts';
+import { defineRoute, type RouteGroup } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
-import { openApiDocument } from '../http/openapi-document.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** The Swagger UI files the docs page loads, from the swagger-ui-dist package (no CDN). */
@@ -29,65 +29,104 @@ const docsInit = `window.ui = SwaggerUIBundle({
   layout: 'StandaloneLayout', persistAuthorization: true,
 });`;
 
-/** GET /api/agent/status, /healthz, /metrics, /openapi.json and the API docs page at /docs. */
-export function registerSystemRoutes(app: FastifyInstance, context: RouteContext): void {
+/** GET /api/agent/status, /healthz, /metrics and the API docs page at /docs (Swagger UI). */
+export function systemRoutes(context: RouteContext): RouteGroup {
   const { runtime } = context;
   const swaggerDir = dirname(
     createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
   );
 
-  app.get('/api/agent/status', async () => {
-    const health = runtime.model.health;
-    const search = runtime.searchHealth();
-    return {
-      status: health.failing || search.state !== 'ok' ? 'degraded' : 'ok',
-      version: context.version,
-      model: `${runtime.model.info.provider}:${runtime.model.info.modelId}`,
-      lastModelError: health.lastError
-        ? { ...health.lastError, at: new Date(health.lastError.at).toISOString() }
-        : null,
-      embeddingModel: runtime.embedder?.name ?? null,
-      tools: runtime.registry.describe(runtime.toolEnvironment).map((tool) => tool.name),
-      graphs: ['chat', 'react', 'ops', ...runtime.userGraphs.keys()],
-      uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000),
-      activeRuns: runtime.runner.activeRuns,
-      store: { backend: runtime.store.backend, instanceId: runtime.checkpointer.instanceId },
-      search,
-      mcpServers: runtime.mcp.status(),
-      config: runtime.configState,
-    };
+  const getStatus = defineRoute({
+    method: 'GET',
+    path: '/api/agent/status',
+    operationId: 'getStatus',
+    summary: 'Server status, model, store and search state',
+    responses: { 200: { description: 'status', schema: statusResponseSchema } },
+    handler: async () => {
+      const health = runtime.model.health;
+      const search = runtime.searchHealth();
+      return {
+        status: health.failing || search.state !== 'ok' ? 'degraded' : 'ok',
+        version: context.version,
+        model: `${runtime.model.info.provider}:${runtime.model.info.modelId}`,
+        lastModelError: health.lastError
+          ? { ...health.lastError, at: new Date(health.lastError.at).toISOString() }
+          : null,
+        embeddingModel: runtime.embedder?.name ?? null,
+        tools: runtime.registry.describe(runtime.toolEnvironment).map((tool) => tool.name),
+        graphs: ['chat', 'react', 'ops', ...runtime.userGraphs.keys()],
+        uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000),
+        activeRuns: runtime.runner.activeRuns,
+        store: { backend: runtime.store.backend, instanceId: runtime.checkpointer.instanceId },
+        search,
+        mcpServers: runtime.mcp.status(),
+        config: runtime.configState,
+      };
+    },
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-
-  app.get('/metrics', async (_request, reply) => {
-    reply.header('content-type', context.metrics.contentType);
-    return context.metrics.render();
+  const health = defineRoute({
+    method: 'GET',
+    path: '/healthz',
+    operationId: 'health',
+    summary: 'Liveness: answers while the server runs',
+    public: true,
+    responses: { 200: { description: 'alive' } },
+    handler: async () => ({ status: 'ok' }),
   });
 
-  const document = openApiDocument(context.version);
-  app.get('/openapi.json', async () => document);
+  const metrics = defineRoute({
+    method: 'GET',
+    path: '/metrics',
+    operationId: 'metrics',
+    summary: 'Prometheus metrics: requests, runs, model and tool calls, errors',
+    public: true,
+    responses: {
+      200: { description: 'Prometheus text format', content: { 'text/plain': { type: 'string' } } },
+    },
+    handler: async (_request, reply) => {
+      reply.header('content-type', context.metrics.contentType);
+      return context.metrics.render();
+    },
+  });
 
-  app.get('/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(docsPage),
-  );
-  app.get('/docs/init.js', async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').send(docsInit),
-  );
+  // The API docs page reads /openapi.json; it and its files are not API operations.
+  const docs = defineRoute({
+    method: 'GET',
+    path: '/docs',
+    hidden: true,
+    handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage),
+  });
+  const docsScript = defineRoute({
+    method: 'GET',
+    path: '/docs/init.js',
+    hidden: true,
+    handler: async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(docsInit),
+  });
   // The few files of the page, read once when first asked for.
   const files = new Map<string, Promise<Buffer>>();
-  app.get('/docs/:file', async (request, reply) => {
-    const { file } = request.params as { file: string };
-    if (!Object.hasOwn(swaggerFiles, file)) {
-      throw new HttpError({ status: 404, code: 'not_found', message: `no file /docs/${file}` });
-    }
-    let content = files.get(file);
-    if (content === undefined) {
-      content = readFile(join(swaggerDir, file));
-      files.set(file, content);
-      content.catch(() => files.delete(file));
-    }
-    reply.header('cache-control', 'public, max-age=86400');
-    return reply.type(swaggerFiles[file] as string).send(await content);
+  const docsFile = defineRoute({
+    method: 'GET',
+    path: '/docs/:file',
+    hidden: true,
+    handler: async (request, reply) => {
+      const { file } = request.params as { file: string };
+      if (!Object.hasOwn(swaggerFiles, file)) {
+        throw new HttpError({ status: 404, code: 'not_found', message: `no file /docs/${file}` });
+      }
+      let content = files.get(file);
+      if (content === undefined) {
+        content = readFile(join(swaggerDir, file));
+        files.set(file, content);
+        content.catch(() => files.delete(file));
+      }
+      reply.header('cache-control', 'public, max-age=86400');
+      return reply.type(swaggerFiles[file] as string).send(await content);
+    },
   });
+
+  return {
+    tag: { name: 'system', description: 'Status, health and metrics' },
+    routes: [getStatus, health, metrics, docs, docsScript, docsFile],
+  };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   type AgentResponse,
   type AgentRunner,
@@ -8,13 +9,19 @@ import {
 import { createId } from '../../core/index.ts';
 import { MemoryCheckpointer } from '../../graph/index.ts';
 import { sessionIdSchema } from '../../protocol/index.ts';
+import { defineRoute, type RouteGroup, type RouteInput } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
-import { parseWith } from '../http/schemas.ts';
 import { chatCompletionBody, type V1Turn, v1TurnOf } from '../openai/chat-completion-request.ts';
-import { completionOf, modelList } from '../openai/chat-completion-response.ts';
+import {
+  chatCompletionChunkSchema,
+  chatCompletionSchema,
+  completionOf,
+  modelList,
+  modelListSchema,
+} from '../openai/chat-completion-response.ts';
 import { CompletionStream } from '../openai/completion-stream.ts';
 import { keepPausedRun } from '../openai/keep-paused-run.ts';
-import { openAiError } from '../openai/openai-error.ts';
+import { openAiError, openAiErrorSchema } from '../openai/openai-error.ts';
 import { approvalNotice } from '../runs/approval-notice.ts';
 import { type AgentCall, arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { chatGraphNames } from '../runtime/graph-names.ts';
@@ -30,7 +37,7 @@ const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
  * pauses for approval: then it is kept as a session of the caller, to be decided. Errors
  * come in OpenAI's shape.
  */
-export function registerV1Routes(app: FastifyInstance, context: RouteContext): void {
+export function v1Routes(context: RouteContext): RouteGroup {
   const { runtime } = context;
   const memory = new MemoryCheckpointer();
   let stateless: { runner: AgentRunner; app: unknown } | undefined;
@@ -90,8 +97,11 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
     }
   };
 
-  const prepare = (request: FastifyRequest) => {
-    const body = parseWith(chatCompletionBody, request.body);
+  const prepare = (
+    request: FastifyRequest,
+    input: RouteInput<{ body: typeof chatCompletionBody }>,
+  ) => {
+    const body = input.body();
     const turn = v1TurnOf(body, chatGraphNames(runtime));
     const problem = validateInput(turn.message, runtime.model.settings.maxInputTokens);
     if (problem) {
@@ -114,8 +124,107 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
     return { body, turn, sessionId, identity };
   };
 
-  void app.register(
-    async (v1) => {
+  const listModels = defineRoute({
+    method: 'GET',
+    path: '/models',
+    operationId: 'listModels',
+    summary: 'OpenAI-compatible: the graphs as models',
+    responses: { 200: { description: 'the models', schema: modelListSchema } },
+    errors: [401],
+    handler: async () => modelList(created, chatGraphNames(runtime)),
+  });
+
+  const createChatCompletion = defineRoute({
+    method: 'POST',
+    path: '/chat/completions',
+    operationId: 'createChatCompletion',
+    summary:
+      'OpenAI-compatible chat completion (stream: true for chat.completion.chunk Server-Sent Events ending with data: [DONE]). With x-session-id the session’s memory is used and only the last user message is new; without it the messages are the whole conversation and nothing is stored.',
+    request: {
+      headers: z.object({
+        'x-session-id': sessionIdSchema
+          .describe('keep the conversation in this session (server-side memory)')
+          .optional(),
+      }),
+      body: chatCompletionBody,
+    },
+    responses: {
+      200: {
+        description: 'a chat.completion, or (stream: true) chat.completion.chunk events',
+        schema: chatCompletionSchema,
+        content: { 'text/event-stream': chatCompletionChunkSchema },
+      },
+    },
+    errors: [400, 401, 404, 409, 413, 500, 503],
+    handler: async (request, reply, input) => {
+      const { body, turn, sessionId, identity } = prepare(request, input);
+      const controller = new AbortController();
+      const leave = () => controller.abort(new Error('the client went away'));
+      if (!body.stream) {
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableEnded) leave();
+        });
+        const outcome = await run(request, turn, sessionId, {
+          signal: controller.signal,
+          streamTokens: false,
+          arrivedAt: arrivalOf(reply),
+        });
+        return completionOf(
+          identity,
+          contentOf(outcome.payload, outcome.sessionId),
+          outcome.payload,
+          outcome.sessionId,
+        );
+      }
+      // Headers go out with the run's first event: a request refused before its run
+      // starts (a pending approval, a busy session) still gets its HTTP status.
+      // The ops loop may write an answer more than once: its last one is sent whole.
+      const tokens = turn.graph !== 'ops';
+      const stream = new CompletionStream(reply.raw, identity, tokens);
+      let finished = false;
+      const open = () => {
+        if (stream.isOpen) return;
+        reply.hijack();
+        stream.open(request.id);
+        // Closing a stream is how OpenAI clients stop a completion: stop the run.
+        reply.raw.on('close', () => {
+          if (!finished) leave();
+          stream.close();
+        });
+      };
+      try {
+        const outcome = await run(request, turn, sessionId, {
+          signal: controller.signal,
+          streamTokens: tokens,
+          arrivedAt: arrivalOf(reply),
+          onEvent: (entry) => {
+            open();
+            stream.event(entry);
+          },
+        });
+        finished = true;
+        open();
+        stream.finish(
+          contentOf(outcome.payload, outcome.sessionId),
+          outcome.payload,
+          outcome.sessionId,
+          body.stream_options?.include_usage === true,
+        );
+      } catch (error) {
+        finished = true;
+        if (!stream.isOpen) throw error;
+        request.log.warn({ err: error }, 'completion stream ended with an error');
+        stream.fail(openAiError(error).body);
+      }
+    },
+  });
+
+  return {
+    tag: { name: 'openai', description: 'The OpenAI-compatible API: models and chat completions' },
+    prefix: '/v1',
+    errorBody: openAiErrorSchema,
+    // Errors, and paths /v1 does not have, answer in OpenAI's shape.
+    setup: (v1) => {
       v1.setErrorHandler((error, request, reply) => {
         const { status, body } = openAiError(error, {
           bodyLimit: request.routeOptions.bodyLimit ?? runtime.config.bodyLimit,
@@ -124,74 +233,10 @@ export function registerV1Routes(app: FastifyInstance, context: RouteContext): v
         context.metrics.errors.inc({ code: body.error.code ?? 'internal_error' });
         void reply.code(status).send(body);
       });
-      v1.setNotFoundHandler((request, reply) => notFound(app, request, reply));
-
-      v1.get('/models', async () => modelList(created, chatGraphNames(runtime)));
-
-      v1.post('/chat/completions', async (request, reply) => {
-        const { body, turn, sessionId, identity } = prepare(request);
-        const controller = new AbortController();
-        const leave = () => controller.abort(new Error('the client went away'));
-        if (!body.stream) {
-          reply.raw.on('close', () => {
-            if (!reply.raw.writableEnded) leave();
-          });
-          const outcome = await run(request, turn, sessionId, {
-            signal: controller.signal,
-            streamTokens: false,
-            arrivedAt: arrivalOf(reply),
-          });
-          return completionOf(
-            identity,
-            contentOf(outcome.payload, outcome.sessionId),
-            outcome.payload,
-            outcome.sessionId,
-          );
-        }
-        // Headers go out with the run's first event: a request refused before its run
-        // starts (a pending approval, a busy session) still gets its HTTP status.
-        // The ops loop may write an answer more than once: its last one is sent whole.
-        const tokens = turn.graph !== 'ops';
-        const stream = new CompletionStream(reply.raw, identity, tokens);
-        let finished = false;
-        const open = () => {
-          if (stream.isOpen) return;
-          reply.hijack();
-          stream.open(request.id);
-          // Closing a stream is how OpenAI clients stop a completion: stop the run.
-          reply.raw.on('close', () => {
-            if (!finished) leave();
-            stream.close();
-          });
-        };
-        try {
-          const outcome = await run(request, turn, sessionId, {
-            signal: controller.signal,
-            streamTokens: tokens,
-            arrivedAt: arrivalOf(reply),
-            onEvent: (entry) => {
-              open();
-              stream.event(entry);
-            },
-          });
-          finished = true;
-          open();
-          stream.finish(
-            contentOf(outcome.payload, outcome.sessionId),
-            outcome.payload,
-            outcome.sessionId,
-            body.stream_options?.include_usage === true,
-          );
-        } catch (error) {
-          finished = true;
-          if (!stream.isOpen) throw error;
-          request.log.warn({ err: error }, 'completion stream ended with an error');
-          stream.fail(openAiError(error).body);
-        }
-      });
+      v1.setNotFoundHandler((request, reply) => notFound(v1, request, reply));
     },
-    { prefix: '/v1' },
-  );
+    routes: [listModels, createChatCompletion],
+  };
 }
 
 /** The answer, with what waits for approval and how to decide when the run paused. */

@@ -4,9 +4,8 @@ import { stripTypeScriptTypes } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { registerGraphRoutes } from './graph-routes.ts';
-import type { RouteContext } from './route-context.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { defineRoute, type Route, type RouteGroup } from '../http/define-route.ts';
 
 /** Where the console's own files live (browser TypeScript, CSS, the page, the icon). */
 const webRoot = join(import.meta.dirname, '..', '..', 'web');
@@ -51,15 +50,17 @@ const clientFile = /^(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:ts|js)$/;
 /**
  * GET / (the web console, with a Content-Security-Policy that allows no inline script
  * except the page's import map, by hash), /web/* (its modules, TypeScript served with the
- * types stripped) and /client/* (the typed client they use, likewise), /vendor/* (Preact, htm, marked, DOMPurify and Mermaid from node_modules)
- * and the favicon, plus GET /api/graphs, which the console draws. No build step: files are
- * read, stripped and gzipped on first request and again whenever they change on disk.
+ * types stripped) and /client/* (the typed client they use, likewise), /vendor/* (Preact,
+ * htm, marked, DOMPurify and Mermaid from node_modules) and the favicon. No build step: files
+ * are read, stripped and gzipped on first request and again whenever they change on disk.
  */
-export function registerWebRoutes(app: FastifyInstance, context: RouteContext): void {
-  registerGraphRoutes(app, context);
+export function webRoutes(): RouteGroup {
   const assets = new AssetCache();
+  // The console's files are not API operations: none of them is in /openapi.json.
+  const fileRoute = (path: string, handler: Route['handler']) =>
+    defineRoute({ method: 'GET', path, hidden: true, handler });
 
-  app.get('/', async (request, reply) => {
+  const consolePage = fileRoute('/', async (request, reply) => {
     const page = assets.get(join(webRoot, 'index.html'));
     reply.header('content-security-policy', contentSecurityPolicy(page.body.toString('utf8')));
     reply.header('referrer-policy', 'no-referrer');
@@ -69,14 +70,14 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext): 
 
   const favicon = async (request: FastifyRequest, reply: FastifyReply) =>
     send(request, reply, assets.get(join(webRoot, 'favicon.svg')));
-  app.get('/favicon.svg', favicon);
-  app.get('/favicon.ico', favicon);
 
-  for (const [prefix, root, pattern] of [
-    ['/web/*', webRoot, webFile],
-    ['/client/*', clientRoot, clientFile],
-  ] as const) {
-    app.get(prefix, async (request, reply) => {
+  const modules = (
+    [
+      ['/web/*', webRoot, webFile],
+      ['/client/*', clientRoot, clientFile],
+    ] as const
+  ).map(([prefix, root, pattern]) =>
+    fileRoute(prefix, async (request, reply) => {
       const path = (request.params as { '*': string })['*'];
       if (!pattern.test(path) || path.endsWith('.test.ts') || path.endsWith('.d.ts'))
         return notFound(request, reply);
@@ -87,16 +88,16 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext): 
         return sendFile(request, reply, file.replace(/\.ts$/, '.js'));
       }
       return sendFile(request, reply, file);
-    });
-  }
+    }),
+  );
 
-  app.get('/vendor/mermaid/*', async (request, reply) => {
+  const mermaid = fileRoute('/vendor/mermaid/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];
     if (!mermaidFile.test(path)) return notFound(request, reply);
     return sendFile(request, reply, join(mermaidDist(), path));
   });
 
-  app.get('/vendor/:name', async (request, reply) => {
+  const vendor = fileRoute('/vendor/:name', async (request, reply) => {
     const { name } = request.params as { name: string };
     const resolve = Object.hasOwn(vendorFiles, name) ? vendorFiles[name] : undefined;
     if (resolve === undefined) return notFound(request, reply);
@@ -112,6 +113,17 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext): 
     }
     return send(request, reply, asset);
   }
+
+  return {
+    routes: [
+      consolePage,
+      fileRoute('/favicon.svg', favicon),
+      fileRoute('/favicon.ico', favicon),
+      ...modules,
+      mermaid,
+      vendor,
+    ],
+  };
 }
 
 /** The page's policy: scripts from this origin only, plus the inline import map by its hash. */

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { RouteGroup } from '../http/define-route.ts';
+import { Metrics } from '../http/metrics.ts';
+import { type RouteDocumentation, registerRoutes } from '../http/register-routes.ts';
+import { localCoordination } from '../runs/run-coordination.ts';
+import { createRuntime, type Runtime } from '../runtime/create-runtime.ts';
+import { readServerConfig } from '../runtime/server-config.ts';
+import type { RouteContext } from './route-context.ts';
+import { serverRoutes } from './server-routes.ts';
+
+interface RegisteredRoute {
+  method: string;
+  url: string;
+  openapi: RouteDocumentation['openapi'] | undefined;
+}
+
+interface Document {
+  paths: Record<string, Record<string, { operationId: string }>>;
+}
+
+/** Registers the groups on a bare app, as the server does, and lists what Fastify got. */
+async function register(groups: RouteGroup[], around?: (app: FastifyInstance) => void) {
+  const app = Fastify();
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    const config = route.config as Partial<RouteDocumentation> | undefined;
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, openapi: config?.openapi });
+    }
+  });
+  registerRoutes(app, groups, { version: 'test' });
+  around?.(app);
+  await app.ready();
+  const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Document;
+  await app.close();
+  // Fastify answers HEAD for every GET and OPTIONS for CORS by itself.
+  return {
+    routes: routes.filter((route) => !['HEAD', 'OPTIONS'].includes(route.method)),
+    document,
+  };
+}
+
+/** A route's place in the document: its declared path, else Fastify's path in OpenAPI's words. */
+const documentedPathOf = (route: RegisteredRoute) =>
+  route.openapi === 'hidden'
+    ? undefined
+    : (route.openapi?.path ?? route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}'));
+
+/** Registered routes that are neither in the document nor declared hidden. */
+function undocumented(routes: RegisteredRoute[], document: Document): string[] {
+  return routes
+    .filter((route) => {
+      const path = documentedPathOf(route);
+      return path !== undefined && document.paths[path]?.[route.method.toLowerCase()] === undefined;
+    })
+    .map((route) => `${route.method} ${route.url}`);
+}
+
+describe('the server’s routes and /openapi.json', () => {
+  let runtime: Runtime;
+  let dataDir: string;
+  let groups: RouteGroup[];
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'yeoul-routes-'));
+    runtime = await createRuntime(
+      readServerConfig({
+        YEOUL_DATA_DIR: dataDir,
+        YEOUL_MODEL: 'offline',
+        YEOUL_SAMPLE_KNOWLEDGE: 'false',
+      }),
+    );
+    const coordination = localCoordination(4);
+    const context: RouteContext = {
+      runtime,
+      queue: coordination.queue,
+      streams: coordination.streams,
+      metrics: new Metrics({ activeRuns: () => 0, startedAt: 0 }),
+      cancelElsewhere: coordination.cancelElsewhere,
+      logger: Fastify().log,
+      startedAt: 0,
+      version: 'test',
+      ownerOf: () => 'anonymous',
+    };
+    groups = serverRoutes(context);
+  });
+  after(async () => {
+    await runtime.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('documents every registered route, except those declared hidden', async () => {
+    const { routes, document } = await register(groups);
+    assert.ok(routes.length > 30, `only ${routes.length} routes registered`);
+    assert.deepEqual(undocumented(routes, document), []);
+  });
+
+  it('documents only routes that are registered, each method once', async () => {
+    const { routes, document } = await register(groups);
+    const registered = new Set(
+      routes.map((route) => `${route.method.toLowerCase()} ${documentedPathOf(route)}`),
+    );
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    );
+    assert.deepEqual(
+      documented.filter((operation) => !registered.has(operation)),
+      [],
+    );
+  });
+
+  it('hides only the console’s and the docs page’s files and the MCP refusals, no API route', async () => {
+    const { routes } = await register(groups);
+    const hidden = routes.filter((route) => route.openapi === 'hidden');
+    assert.ok(hidden.some((route) => route.url === '/web/*'));
+    assert.deepEqual(
+      hidden.filter(
+        (route) =>
+          !/^\/(?:$|favicon\.(?:svg|ico)$|web\/|client\/|vendor\/|docs(?:$|\/)|openapi\.json$)/.test(
+            route.url,
+          ) && !(route.url === '/mcp' && route.method !== 'POST'),
+      ),
+      [],
+    );
+  });
+
+  it('fails on a route registered around the declarations', async () => {
+    const { routes, document } = await register(groups, (app) => {
+      app.get('/api/undeclared/:id', async () => ({}));
+    });
+    assert.deepEqual(undocumented(routes, document), ['GET /api/undeclared/:id']);
+  });
+});

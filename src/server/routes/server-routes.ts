@@ -1,0 +1,28 @@
+import type { RouteGroup } from '../http/define-route.ts';
+import { agentRoutes } from './agent-routes.ts';
+import { documentRoutes } from './document-routes.ts';
+import { evalRoutes } from './eval-routes.ts';
+import { graphRoutes } from './graph-routes.ts';
+import { mcpRoutes } from './mcp-routes.ts';
+import { memoryRoutes } from './memory-routes.ts';
+import type { RouteContext } from './route-context.ts';
+import { sessionRoutes } from './session-routes.ts';
+import { systemRoutes } from './system-routes.ts';
+import { v1Routes } from './v1-routes.ts';
+import { webRoutes } from './web-routes.ts';
+
+/** Every route of the server, by area: what Fastify registers and /openapi.json shows. */
+export function serverRoutes(context: RouteContext): RouteGroup[] {
+  return [
+    agentRoutes(context),
+    sessionRoutes(context),
+    evalRoutes(context),
+    documentRoutes(context),
+    memoryRoutes(context),
+    graphRoutes(context),
+    systemRoutes(context),
+    v1Routes(context),
+    mcpRoutes(context),
+    webRoutes(),
+  ];
+}
