@@ -179,7 +179,7 @@ describe('the packed package', { timeout: 20 * minute }, () => {
         .map((n) =>
           JSON.stringify({
             timestamp: new Date(Date.now() - n * 60_000).toISOString(),
-            service: 'orders',
+            service: 'order-service',
             level: 'error',
             status: 500,
             message: `payment declined ${n}`,
@@ -219,7 +219,7 @@ describe('the packed package', { timeout: 20 * minute }, () => {
       // the project's own logs.
       for (const [message, tool, answer] of [
         ['123 * 456 계산해줘', 'calculator', /56,088/],
-        ['orders에서 500 에러 로그 보여줘', 'query_logs', /3건/],
+        ['order-service에서 500 에러 로그 보여줘', 'query_logs', /3건/],
       ] as const) {
         const response = await fetch(`${server.url}/api/agent/invoke`, {
           method: 'POST',

@@ -53,6 +53,11 @@ interface RouteBase<Request extends RouteRequest> {
   request?: Request;
   /** A body limit of its own (bytes), above the server's. */
   bodyLimit?: number;
+  /**
+   * The level of its request lines ("incoming request", "request completed"), when not
+   * `info`: the console's own files log at `debug`, so a page load adds no `info` line.
+   */
+  logLevel?: 'debug';
   /** Answers the request: a value to send as JSON, or the reply it sent. */
   handler(
     request: FastifyRequest,

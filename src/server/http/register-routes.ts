@@ -7,6 +7,8 @@ import { parseWith } from './schemas.ts';
 export interface RouteDocumentation {
   /** Its OpenAPI path, or `hidden` when it is kept out on purpose. */
   openapi: { path: string } | 'hidden';
+  /** The level of its request lines when not `info` (see `Route.logLevel`). */
+  logLevel?: 'debug';
 }
 
 /**
@@ -44,6 +46,7 @@ export function registerRoutes(
 function addRoute(scope: FastifyInstance, route: Route, prefix: string): void {
   const config: RouteDocumentation = {
     openapi: route.hidden ? 'hidden' : { path: openApiPathOf(route, prefix) },
+    ...(route.logLevel === undefined ? {} : { logLevel: route.logLevel }),
   };
   const declared = route.request ?? {};
   scope.route({

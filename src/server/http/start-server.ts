@@ -22,6 +22,7 @@ import { errorResponse, HttpError } from './http-error.ts';
 import { traceRequests } from './http-tracing.ts';
 import { Metrics } from './metrics.ts';
 import { registerRoutes } from './register-routes.ts';
+import { RequestLogController } from './request-log-controller.ts';
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
 /** A request id a client may choose (x-request-id); anything else gets a new one. */
@@ -65,6 +66,7 @@ export async function startServer(
       : (options.logger ?? runtime.logger);
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    logController: new RequestLogController(),
     bodyLimit: config.bodyLimit,
     // On close, idle keep-alive connections are dropped at once; busy ones finish first.
     forceCloseConnections: 'idle',

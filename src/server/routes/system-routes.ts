@@ -95,12 +95,14 @@ export function systemRoutes(context: RouteContext): RouteGroup {
     method: 'GET',
     path: '/docs',
     hidden: true,
+    logLevel: 'debug',
     handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage),
   });
   const docsScript = defineRoute({
     method: 'GET',
     path: '/docs/init.js',
     hidden: true,
+    logLevel: 'debug',
     handler: async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(docsInit),
   });
   // The few files of the page, read once when first asked for.
@@ -109,6 +111,7 @@ export function systemRoutes(context: RouteContext): RouteGroup {
     method: 'GET',
     path: '/docs/:file',
     hidden: true,
+    logLevel: 'debug',
     handler: async (request, reply) => {
       const { file } = request.params as { file: string };
       if (!Object.hasOwn(swaggerFiles, file)) {

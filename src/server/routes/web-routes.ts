@@ -56,9 +56,10 @@ const clientFile = /^(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:ts|js)$/;
  */
 export function webRoutes(): RouteGroup {
   const assets = new AssetCache();
-  // The console's files are not API operations: none of them is in /openapi.json.
+  // The console's files are not API operations: none of them is in /openapi.json, and their
+  // request lines are logged at debug (a page load adds no info line).
   const fileRoute = (path: string, handler: Route['handler']) =>
-    defineRoute({ method: 'GET', path, hidden: true, handler });
+    defineRoute({ method: 'GET', path, hidden: true, logLevel: 'debug', handler });
 
   const consolePage = fileRoute('/', async (request, reply) => {
     const page = assets.get(join(webRoot, 'index.html'));
