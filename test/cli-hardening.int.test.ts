@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -70,6 +71,25 @@ describe('configuration refused at start', () => {
     });
     assert.equal(run.code, 1);
     assert.match(run.stderr, /^yeoul: .*YEOUL_TOOL_PERMISSIONS: there is no tool "nope"/);
+  });
+
+  it('says a taken port is taken and how to choose another', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await runYeoul(
+        ['serve', '--port', String(port), '--data', mkdtempSync(join(root, 'data-'))],
+        { timeoutMs: 30_000 },
+      );
+      assert.equal(run.code, 1);
+      assert.match(
+        run.stderr,
+        new RegExp(`^yeoul: port ${port} on 127\\.0\\.0\\.1 is already in use .*--port N`, 'm'),
+      );
+    } finally {
+      taken.close();
+    }
   });
 });
 

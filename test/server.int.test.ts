@@ -127,6 +127,7 @@ describe('HTTP API (no keys, offline model)', () => {
     const blob = await api.post('/api/agent/invoke', { message: 'x'.repeat(99_000) });
     assert.equal(blob.status, 413);
     assert.equal(blob.body.error.code, 'input_too_long');
+    assert.match(blob.body.error.message, /at most \d+ fit \(YEOUL_MAX_INPUT_TOKENS\)/);
   });
 
   it('keeps sessions: show, list, delete, and 404 for unknown ones', async () => {

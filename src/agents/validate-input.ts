@@ -22,7 +22,7 @@ export function validateInput(message: unknown, maxTokens: number): AgentError |
   if (tokens !== undefined) {
     return {
       code: 'input_too_long',
-      message: `the message is ${tokens} tokens long; at most ${maxTokens} fit`,
+      message: `the message is ${tokens} tokens long; at most ${maxTokens} fit (YEOUL_MAX_INPUT_TOKENS)`,
     };
   }
   return undefined;

@@ -65,7 +65,7 @@ const texts = {
   openInspector: ['Steps', '실행 단계'],
   seconds: ['{n} s', '{n}초'],
   usage: [
-    '{calls} LLM calls · {input} in / {output} out tokens',
+    '{calls} {calls|LLM call|LLM calls} · {input} in / {output} out tokens',
     'LLM 호출 {calls}회 · 토큰 입력 {input} / 출력 {output}',
   ],
   tool: ['Tool', '도구'],
@@ -91,7 +91,7 @@ const texts = {
   noSteps: ['No stored steps for this turn yet.', '이 턴에 저장된 단계가 아직 없습니다.'],
   liveSteps: ['Live steps of the running turn', '진행 중인 턴의 단계 (실시간)'],
   update: ['update', '변경 내용'],
-  parallelTasks: ['{n} tasks in parallel', '병렬 작업 {n}개'],
+  parallelTasks: ['{n} {n|task|tasks} in parallel', '병렬 작업 {n}개'],
   editMessageLabel: ['Edit your message', '메시지 수정'],
   editHint: [
     'Enter runs the edited message in a new conversation (a fork); Shift+Enter adds a line; Escape cancels.',
@@ -118,12 +118,12 @@ const texts = {
     '.txt, .md, .html, .pdf 파일을 여기에 놓거나 선택하세요:',
   ],
   uploading: ['{name}: uploading {percent}%', '{name}: 올리는 중 {percent}%'],
-  uploaded: ['{name}: {chunks} passages added', '{name}: 구절 {chunks}개 추가됨'],
+  uploaded: ['{name}: {chunks} {chunks|passage|passages} added', '{name}: 구절 {chunks}개 추가됨'],
   deleteDocument: ['Delete document “{title}”', '문서 “{title}” 삭제'],
   delete: ['Delete', '삭제'],
   storedDocuments: ['In the knowledge base ({n})', '지식 베이스의 문서 ({n}개)'],
   noDocuments: ['No documents yet.', '아직 문서가 없습니다.'],
-  passages: ['{n} passages', '구절 {n}개'],
+  passages: ['{n} {n|passage|passages}', '구절 {n}개'],
   search: ['Search the knowledge base', '지식 베이스 검색'],
   searchPlaceholder: ['What the agent would find for…', '에이전트가 찾게 될 내용…'],
   noHits: ['No passages found.', '찾은 구절이 없습니다.'],
@@ -152,9 +152,14 @@ export type TextKey = keyof typeof texts;
 /** The interface text `key` in the page's language, with `{name}` placeholders filled in. */
 export function t(key: TextKey, values: Record<string, string | number> = {}): string {
   const text = texts[key][locale === 'ko' ? 1 : 0];
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
+  // `{n|passage|passages}`: the word for one, or for any other count.
+  return text
+    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_whole, name: string, one: string, other: string) =>
+      Number(values[name]) === 1 ? one : other,
+    )
+    .replace(/\{(\w+)\}/g, (whole, name: string) =>
+      name in values ? String(values[name]) : whole,
+    );
 }
 
 /** An error code in words (the code itself is shown beside it). */

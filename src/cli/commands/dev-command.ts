@@ -29,7 +29,10 @@ export const devCommand = defineCommand({
     const watcher = new ConfigWatcher(file, {
       onReload: async (loaded) => {
         await runtime.reload(loaded);
-        io.stderr.write(`yeoul dev: reloaded ${file} (${loaded.files.length} files watched)\n`);
+        const watched = loaded.files.length;
+        io.stderr.write(
+          `yeoul dev: reloaded ${file} (${watched} ${watched === 1 ? 'file' : 'files'} watched)\n`,
+        );
       },
       onError: (message) => {
         runtime.reportConfigError(message);

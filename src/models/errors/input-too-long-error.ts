@@ -8,7 +8,7 @@ export class InputTooLongError extends YeoulError {
   constructor(fields: { tokenCount: number; limit: number }) {
     super(
       'input_too_long',
-      `The message is ${fields.tokenCount} tokens long; at most ${fields.limit} fit in one model call`,
+      `The message is ${fields.tokenCount} tokens long; at most ${fields.limit} fit in one model call (YEOUL_MAX_INPUT_TOKENS)`,
     );
     this.tokenCount = fields.tokenCount;
     this.limit = fields.limit;

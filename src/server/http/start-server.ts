@@ -10,6 +10,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { createId, yeoulVersion } from '../../core/index.ts';
 import { loadTokenizer } from '../../models/index.ts';
+import { PortInUseError } from '../errors/port-in-use-error.ts';
 import { uploadFileLimit, uploadFilesLimit } from '../routes/document-routes.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import { serverRoutes } from '../routes/server-routes.ts';
@@ -211,6 +212,9 @@ export async function startServer(
     await app.listen({ port, host });
   } catch (error) {
     await coordination.close();
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new PortInUseError({ host, port }, { cause: error });
+    }
     throw error;
   }
   const address = app.server.address();
