@@ -1,6 +1,16 @@
 export { combineSignals, neverAbortedSignal, type ScopedSignal, scopedSignal } from './abort.ts';
 export { AsyncQueue } from './async-queue.ts';
 export { blockedPort, blockedPortReason } from './blocked-port.ts';
+export {
+  deleteBlankVariables,
+  environmentVariable,
+  oneOf,
+  type VariableDoc,
+  variableDocs,
+  wholeNumber,
+  withoutBlankValues,
+  yesNo,
+} from './environment-variable.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
 export { createId, graphNamePattern, sessionIdPattern } from './ids.ts';
 export { type ApplyMigrationsOptions, applyMigrations } from './postgres/apply-migrations.ts';
