@@ -37,9 +37,11 @@ export function wholeNumber(bounds: { min: number; max?: number; unit?: string }
   const error =
     bounds.max !== undefined
       ? `must be a whole number${unit} from ${bounds.min} to ${bounds.max}`
-      : bounds.min === 1
-        ? `must be a positive whole number${unit}`
-        : `must be a whole number${unit} of at least ${bounds.min}`;
+      : bounds.min === 0
+        ? `must be a whole number${unit} (0 or more)`
+        : bounds.min === 1
+          ? `must be a positive whole number${unit}`
+          : `must be a whole number${unit} of at least ${bounds.min}`;
   const number = z.coerce.number({ error }).int({ error }).min(bounds.min, { error });
   return bounds.max === undefined ? number : number.max(bounds.max, { error });
 }

@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import { ChatModel } from './chat-model.ts';
 import { ModelConfigError } from './errors/model-config-error.ts';
 import { readModelConfig } from './model-config.ts';
-import type { ModelEnvironment } from './model-variables.ts';
+import type { ModelVariables } from './model-variables.ts';
 import { resolveModel } from './resolve-model.ts';
 import type { ModelSettings } from './types.ts';
 
@@ -19,7 +19,7 @@ export type ModelSpec = string | LanguageModel;
  */
 export function chatModelFrom(
   spec: ModelSpec,
-  env: ModelEnvironment,
+  env: ModelVariables,
   settings: Partial<ModelSettings> = {},
 ): ChatModel {
   if (typeof spec === 'string') {

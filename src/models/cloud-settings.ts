@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { CloudEnvironment } from './cloud-variables.ts';
+import type { CloudVariables } from './cloud-variables.ts';
 
 /** Amazon Bedrock settings, read as the AWS SDK reads them. */
 export interface BedrockSettings {
@@ -40,7 +40,7 @@ export interface AzureSettings {
  * profile or the shared files, a web identity or container role, an API key, or (with
  * `AWS_EC2_METADATA_DISABLED=false`) the instance's role.
  */
-export function readBedrockSettings(env: CloudEnvironment, problems: string[]): BedrockSettings {
+export function readBedrockSettings(env: CloudVariables, problems: string[]): BedrockSettings {
   const home = env.HOME ?? homedir();
   const configFile = env.AWS_CONFIG_FILE ?? join(home, '.aws', 'config');
   const settings: BedrockSettings = {
@@ -108,7 +108,7 @@ function profileRegion(configFile: string, profile: string): string | undefined 
 }
 
 /** Gemini's settings; the key is required. */
-export function readGoogleSettings(env: CloudEnvironment, problems: string[]): GoogleSettings {
+export function readGoogleSettings(env: CloudVariables, problems: string[]): GoogleSettings {
   const apiKey = env.GOOGLE_GENERATIVE_AI_API_KEY;
   if (apiKey === undefined)
     problems.push('YEOUL_MODEL uses google but GOOGLE_GENERATIVE_AI_API_KEY is not set');
@@ -116,7 +116,7 @@ export function readGoogleSettings(env: CloudEnvironment, problems: string[]): G
 }
 
 /** Azure OpenAI's settings; the key and a resource name or base URL are required. */
-export function readAzureSettings(env: CloudEnvironment, problems: string[]): AzureSettings {
+export function readAzureSettings(env: CloudVariables, problems: string[]): AzureSettings {
   const settings: AzureSettings = {
     apiKey: env.AZURE_API_KEY,
     resourceName: env.AZURE_RESOURCE_NAME,

@@ -82,4 +82,4 @@ export const cloudVariables = z.object({
 });
 
 /** The cloud providers' variables as read: trimmed, an empty value unset. */
-export type CloudEnvironment = z.output<typeof cloudVariables>;
+export type CloudVariables = z.output<typeof cloudVariables>;

@@ -1,6 +1,6 @@
 import { type EmbeddingModel, embedMany } from 'ai';
 import { ModelConfigError } from './errors/model-config-error.ts';
-import { defaultBaseUrls, type ModelEnvironment } from './model-variables.ts';
+import { defaultBaseUrls, type ModelVariables } from './model-variables.ts';
 
 /** Turns texts into vectors (for the knowledge base's vector index). */
 export interface Embedder {
@@ -18,7 +18,7 @@ const batchSize = 64;
  * the knowledge base then searches by keywords only. The provider's package loads on the
  * first texts embedded.
  */
-export function resolveEmbedder(env: ModelEnvironment): Embedder | undefined {
+export function resolveEmbedder(env: ModelVariables): Embedder | undefined {
   const spec = env.YEOUL_EMBEDDING_MODEL;
   if (spec === undefined) return undefined;
   const separator = spec.indexOf(':');
@@ -61,7 +61,7 @@ export function resolveEmbedder(env: ModelEnvironment): Embedder | undefined {
 async function embeddingModelFor(
   provider: string,
   modelId: string,
-  env: ModelEnvironment,
+  env: ModelVariables,
 ): Promise<EmbeddingModel> {
   if (provider === 'openai') {
     const { createOpenAI } = await import('@ai-sdk/openai');

@@ -8,7 +8,7 @@ import {
   readGoogleSettings,
 } from './cloud-settings.ts';
 import { ModelConfigError } from './errors/model-config-error.ts';
-import { defaultBaseUrls, type ModelEnvironment } from './model-variables.ts';
+import { defaultBaseUrls, type ModelVariables } from './model-variables.ts';
 import type { ModelSettings, ProviderName } from './types.ts';
 
 /** The providers `YEOUL_MODEL` may name. */
@@ -73,7 +73,7 @@ export interface ModelConfig {
  * @example
  * const config = readModelConfig({ YEOUL_MODEL: 'ollama:qwen2.5:7b' });
  */
-export function readModelConfig(env: ModelEnvironment): ModelConfig {
+export function readModelConfig(env: ModelVariables): ModelConfig {
   const problems: string[] = [];
   const spec = env.YEOUL_MODEL;
   let provider: ProviderName;

@@ -60,4 +60,4 @@ export const modelVariables = z.object({
 });
 
 /** The model variables as read: trimmed, an empty value unset, numbers parsed. */
-export type ModelEnvironment = z.output<typeof modelVariables>;
+export type ModelVariables = z.output<typeof modelVariables>;
