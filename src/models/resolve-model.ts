@@ -32,7 +32,7 @@ function languageModelFor(config: ModelConfig): LanguageModel {
   );
 }
 
-/** The provider package's model, with every setting passed (none left for it to read from `process.env`). */
+/** The provider package's model, built from the settings as read (keys and base URLs passed, not left to `process.env`). */
 async function providerModel(
   provider: Exclude<ProviderName, 'offline'>,
   modelId: string,

@@ -5,7 +5,7 @@ import { environmentVariable } from '../core/index.ts';
 export const toolVariables = z.object({
   YEOUL_TOOL_PERMISSIONS: environmentVariable(z.string().optional(), {
     meaning:
-      '`name:allow|ask|deny,…` overriding each tool’s default permission (an MCP tool as `SERVER__tool`, or `SERVER__*`)',
+      '`name:allow|ask|deny,…` overriding each tool’s default permission (an MCP tool as `SERVER__tool`)',
     default: '`write_file:ask`, MCP tools `ask`, the rest `allow`',
   }),
   OPENWEATHER_API_KEY: environmentVariable(z.string().optional(), {

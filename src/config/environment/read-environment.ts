@@ -21,6 +21,9 @@ export const environmentSchema = z.object({
   ...tracingVariables.shape,
 });
 
+/** The variables' names in the schema's order, the order problems are reported in. */
+const order = Object.keys(environmentSchema.shape);
+
 /** The environment as read: every variable trimmed, an empty one unset, values typed. */
 export type Environment = z.output<typeof environmentSchema>;
 
@@ -35,7 +38,9 @@ export type Environment = z.output<typeof environmentSchema>;
 export function readEnvironment(env: Readonly<Record<string, string | undefined>>): Environment {
   const parsed = environmentSchema.safeParse(withoutBlankValues(env));
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const problems = parsed.error.issues
+    .toSorted((a, b) => order.indexOf(String(a.path[0])) - order.indexOf(String(b.path[0])))
+    .map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   // A value can miss a format twice (a fraction below the minimum): one line says it.
   throw new ConfigError({ problems: [...new Set(problems)] });
 }
