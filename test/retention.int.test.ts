@@ -4,12 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import {
-  ConfigError,
-  createRuntime,
-  pruneSessions,
-  readServerConfig,
-} from '../src/server/index.ts';
+import { ConfigError } from '../src/config/index.ts';
+import { createRuntime, pruneSessions, readServerConfig } from '../src/server/index.ts';
 import {
   type PostgresServer,
   runYeoul,

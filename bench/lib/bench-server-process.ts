@@ -90,8 +90,8 @@ if (mode === 'hello') {
   });
   console.log(`READY ${fake.baseUrl}`);
 } else if (mode === 'yeoul') {
-  tuneServerHeap(); // as `yeoul serve` does
   const yeoul = await runtime();
+  tuneServerHeap(yeoul.config.env.NODE_OPTIONS); // as `yeoul serve` does
   const server = await startServer(yeoul, { logger: false });
   await yeoul.tools.registry.warmUp(['calculator']); // as `yeoul serve` does
   // Under `--cpu-prof` (bench/invoke-profile.ts) the profile is written only by an orderly exit.

@@ -53,8 +53,9 @@ export async function loadUserConfig(
   env: Record<string, string | undefined>,
   flag: string | undefined,
 ): Promise<LoadedConfig | undefined> {
-  const { findConfigFile, loadConfigFile } = await import('../config/index.ts');
-  const path = findConfigFile({ cwd: process.cwd(), env, flag });
+  const { findConfigFile, loadConfigFile, readEnvironment } = await import('../config/index.ts');
+  // Every bad variable is reported here, before a config file is looked for.
+  const path = findConfigFile({ cwd: process.cwd(), env: readEnvironment(env), flag });
   return path === undefined ? undefined : loadConfigFile(path);
 }
 

@@ -7,7 +7,7 @@ import {
   type UserGraphEntry,
 } from '../agents/index.ts';
 import type { Checkpointer, Durability, StateGraph, StateSchema } from '../graph/index.ts';
-import { chatModelFrom } from '../models/index.ts';
+import { chatModelFrom, type ModelVariables } from '../models/index.ts';
 import type { Permission, ToolDefinition, ToolRegistry } from '../tools/index.ts';
 import { type BuiltinAgentName, builtinAgentNames, type YeoulConfig } from './types.ts';
 
@@ -16,7 +16,8 @@ export interface AppBase {
   /** The chat agent's dependencies as the environment configures them (tools: built-in + MCP). */
   deps: AgentDependencies;
   checkpointer: Checkpointer;
-  env: Record<string, string | undefined>;
+  /** The model variables an agent's `provider:model id` is resolved with (keys, base URLs). */
+  env: ModelVariables;
   logger: KitLogger;
   /** `YEOUL_TOOL_PERMISSIONS` entries for non-MCP tools (they win over the config's). */
   envPermissions: ReadonlyArray<[string, Permission]>;

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Environment } from './environment/read-environment.ts';
 import { ConfigFileError } from './errors/config-file-error.ts';
 
 /** The names a config file may have in the working directory, in the order they are looked for. */
@@ -10,17 +11,17 @@ export const configFileNames = ['yeoul.config.ts', 'yeoul.config.mjs', 'yeoul.co
  * in the working directory; undefined when there is none (zero config). A file named
  * explicitly that does not exist is an error.
  * @example
- * const path = findConfigFile({ cwd: process.cwd(), env: process.env });
+ * const path = findConfigFile({ cwd: process.cwd(), env: readEnvironment(process.env) });
  */
 export function findConfigFile(options: {
   cwd: string;
-  env: Record<string, string | undefined>;
+  env: Pick<Environment, 'YEOUL_CONFIG'>;
   flag?: string | undefined;
 }): string | undefined {
   const named = options.flag?.trim()
     ? { path: options.flag.trim(), source: '--config' }
-    : options.env.YEOUL_CONFIG?.trim()
-      ? { path: options.env.YEOUL_CONFIG.trim(), source: 'YEOUL_CONFIG' }
+    : options.env.YEOUL_CONFIG
+      ? { path: options.env.YEOUL_CONFIG, source: 'YEOUL_CONFIG' }
       : undefined;
   if (named) {
     const path = resolve(options.cwd, named.path);

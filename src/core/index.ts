@@ -2,6 +2,16 @@ export { combineSignals, neverAbortedSignal, type ScopedSignal, scopedSignal } f
 export { AsyncQueue } from './async-queue.ts';
 export { blockedPort, blockedPortReason } from './blocked-port.ts';
 export { isDiskFull, toSqliteStoreError } from './classify-sqlite-error.ts';
+export {
+  deleteBlankVariables,
+  environmentVariable,
+  oneOf,
+  type VariableDoc,
+  variableDocs,
+  wholeNumber,
+  withoutBlankValues,
+  yesNo,
+} from './environment-variable.ts';
 export { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
 export { createId, graphNamePattern, sessionIdPattern } from './ids.ts';

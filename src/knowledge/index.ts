@@ -16,6 +16,7 @@ export {
   KnowledgeBase,
   type KnowledgeBaseOptions,
 } from './knowledge-base.ts';
+export { type KnowledgeVariables, knowledgeVariables } from './knowledge-variables.ts';
 export { stripKoreanSuffix } from './korean-words.ts';
 export type { ReindexProgress, ReindexResult } from './opensearch/rebuild-index.ts';
 export {

@@ -1,4 +1,5 @@
 import type { Embedder } from '../models/index.ts';
+import type { KnowledgeVariables } from './knowledge-variables.ts';
 import type { BatchLimits } from './opensearch/bulk-writer.ts';
 import { asClusterStartError } from './opensearch/cluster-errors.ts';
 import { IndexClient } from './opensearch/index-client.ts';
@@ -39,7 +40,7 @@ export interface SearchBackendOptions {
  * an OpenSearch cluster (its index created or checked now: a mismatching index throws
  * `search_index_mismatch`, an unreachable cluster does not stop the start).
  * @example
- * const search = await resolveSearchBackend(process.env, {
+ * const search = await resolveSearchBackend({ YEOUL_SEARCH_URL: 'opensearch:http://localhost:9200' }, {
  *   embedder,
  *   openLocal: () => new SqliteRetriever({ path, embedder }),
  *   openStore: () => new SqliteDocumentStore({ path }),
@@ -47,7 +48,7 @@ export interface SearchBackendOptions {
  * const knowledge = new KnowledgeBase(search.retriever);
  */
 export async function resolveSearchBackend(
-  env: Record<string, string | undefined>,
+  env: KnowledgeVariables,
   options: SearchBackendOptions,
 ): Promise<SearchBackend> {
   const settings = readSearchSettings(env);
@@ -80,7 +81,7 @@ export interface RebuildSearchIndexOptions {
  * old index, which may be the very mismatch being fixed.
  */
 export async function rebuildSearchIndex(
-  env: Record<string, string | undefined>,
+  env: KnowledgeVariables,
   options: RebuildSearchIndexOptions,
 ): Promise<ReindexResult | undefined> {
   const settings = readSearchSettings(env);

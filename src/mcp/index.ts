@@ -3,6 +3,7 @@ export { McpServerUnavailableError } from './errors/mcp-server-unavailable-error
 export { McpToolCallError } from './errors/mcp-tool-call-error.ts';
 export { defaultMcpClientLimits, McpClients, type McpClientsOptions } from './mcp-clients.ts';
 export { type CallMcpTool, mcpTool, resultText } from './mcp-tool.ts';
+export { type McpVariables, mcpVariables } from './mcp-variables.ts';
 export { progressReporter } from './progress-reporter.ts';
 export {
   type McpConfigReading,

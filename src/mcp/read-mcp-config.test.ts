@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { withoutBlankValues } from '../core/index.ts';
+import { mcpVariables } from './mcp-variables.ts';
 import { parseMcpConfig, readMcpConfig } from './read-mcp-config.ts';
 import { splitToolPermissions } from './split-tool-permissions.ts';
 import { mcpToolName } from './tool-names.ts';
@@ -52,7 +54,9 @@ describe('YEOUL_MCP_CONFIG', () => {
 
   it('means no servers when unset', async () => {
     assert.deepEqual(await readMcpConfig(undefined), { ok: true, servers: [] });
-    assert.deepEqual(await readMcpConfig(''), { ok: true, servers: [] });
+    // Read as the process reads its environment: an empty value counts as unset.
+    const blank = mcpVariables.parse(withoutBlankValues({ YEOUL_MCP_CONFIG: ' ' }));
+    assert.deepEqual(await readMcpConfig(blank.YEOUL_MCP_CONFIG), { ok: true, servers: [] });
   });
 
   it('lists every problem: a missing file, bad JSON, entries without command or url, bad fields', async () => {

@@ -39,11 +39,11 @@ export type McpConfigReading =
  * {url, headers?}}}`; an entry may add `"permission": "allow"|"ask"|"deny"` (default `ask`)
  * and `"disabled": true` skips it. Unset = no servers.
  * @example
- * const reading = await readMcpConfig(process.env.YEOUL_MCP_CONFIG);
+ * const reading = await readMcpConfig('./mcp.json');
  * if (!reading.ok) console.error(reading.problems.join('\n'));
  */
 export async function readMcpConfig(path: string | undefined): Promise<McpConfigReading> {
-  if (path === undefined || path.trim() === '') return { ok: true, servers: [] };
+  if (path === undefined) return { ok: true, servers: [] };
   let text: string;
   try {
     text = await readFile(path, 'utf8');

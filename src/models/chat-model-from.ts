@@ -2,6 +2,7 @@ import type { LanguageModel } from 'ai';
 import { ChatModel } from './chat-model.ts';
 import { ModelConfigError } from './errors/model-config-error.ts';
 import { readModelConfig } from './model-config.ts';
+import type { ModelVariables } from './model-variables.ts';
 import { resolveModel } from './resolve-model.ts';
 import type { ModelSettings } from './types.ts';
 
@@ -10,19 +11,19 @@ export type ModelSpec = string | LanguageModel;
 
 /**
  * The ChatModel a spec names: a `provider:model id` string is resolved as `YEOUL_MODEL` is
- * (keys and base URLs from `env`); an AI SDK model object (from any provider package) is
- * used as it is, under the provider and id it reports.
+ * (keys and base URLs from the model variables); an AI SDK model object (from any provider
+ * package) is used as it is, under the provider and id it reports.
  * @example
- * const model = chatModelFrom('anthropic:claude-haiku-4-5', process.env);
- * const bedrock = chatModelFrom(createAmazonBedrock()('anthropic.claude-3-haiku'), process.env);
+ * const model = chatModelFrom('anthropic:claude-haiku-4-5', { ANTHROPIC_API_KEY: key });
+ * const bedrock = chatModelFrom(createAmazonBedrock()('anthropic.claude-3-haiku'), {});
  */
 export function chatModelFrom(
   spec: ModelSpec,
-  env: Record<string, string | undefined>,
+  env: ModelVariables,
   settings: Partial<ModelSettings> = {},
 ): ChatModel {
   if (typeof spec === 'string') {
-    const config = readModelConfig({ ...env, YEOUL_MODEL: spec });
+    const config = readModelConfig({ ...env, YEOUL_MODEL: spec.trim() || undefined });
     return resolveModel(config, settings);
   }
   if (!isLanguageModel(spec)) {

@@ -3,15 +3,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { withoutBlankValues } from '../core/index.ts';
 import {
   type FakeChatProvider,
   startFakeAzureOpenAi,
   startFakeBedrock,
   startFakeGemini,
 } from '../testing/internal/index.ts';
+import type { DeferredLanguageModel } from './deferred-language-model.ts';
 import { ModelCallError } from './errors/model-call-error.ts';
 import { ModelConfigError } from './errors/model-config-error.ts';
 import { readModelConfig } from './model-config.ts';
+import { modelVariables } from './model-variables.ts';
 import { resolveModel } from './resolve-model.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: provider internals, read for their URLs
@@ -116,7 +119,9 @@ describe('bedrock credentials, as the AWS SDK reads them', () => {
       AWS_ACCESS_KEY_ID: 'AKIAWRONGENVIRONMENT',
       AWS_SECRET_ACCESS_KEY: 'wrong',
     });
-    const result = await resolveModel(readModelConfig(env)).call({ messages: question });
+    // Read as the process reads its environment: the empty AWS_REGION counts as unset.
+    const variables = modelVariables.parse(withoutBlankValues(env));
+    const result = await resolveModel(readModelConfig(variables)).call({ messages: question });
     assert.equal(result.text, '프로필로 서명했어요');
     const authorization = String(fake.server.requests[0]?.headers.authorization);
     assert.match(
@@ -260,19 +265,21 @@ describe("google and azure keys; each cloud's default endpoint", () => {
     assert.equal(failure.attempts, 1);
   });
 
-  it("reaches each cloud's own endpoint when no base URL is set (URLs only, no network)", () => {
+  it("reaches each cloud's own endpoint when no base URL is set (URLs only, no network)", async () => {
     // The providers' URL builders, as they will be called (internals of the AI SDK packages).
-    const configOf = (env: Record<string, string>) =>
-      (resolveModel(readModelConfig(env)).languageModel as unknown as { config: Json }).config;
-    const bedrock = configOf({
+    const configOf = async (env: Record<string, string>) => {
+      const deferred = resolveModel(readModelConfig(env)).languageModel as DeferredLanguageModel;
+      return ((await deferred.load()) as unknown as { config: Json }).config;
+    };
+    const bedrock = await configOf({
       YEOUL_MODEL: 'bedrock:m',
       AWS_REGION: 'ap-northeast-2',
       AWS_PROFILE: 'p',
     });
     assert.equal(bedrock.baseUrl(), 'https://bedrock-runtime.ap-northeast-2.amazonaws.com');
-    const google = configOf({ YEOUL_MODEL: 'google', GOOGLE_GENERATIVE_AI_API_KEY: 'k' });
+    const google = await configOf({ YEOUL_MODEL: 'google', GOOGLE_GENERATIVE_AI_API_KEY: 'k' });
     assert.equal(google.baseURL, 'https://generativelanguage.googleapis.com/v1beta');
-    const azure = configOf({
+    const azure = await configOf({
       YEOUL_MODEL: 'azure:my-gpt',
       AZURE_API_KEY: 'k',
       AZURE_RESOURCE_NAME: 'yeoul',

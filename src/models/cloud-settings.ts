@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-
-type Env = (name: string) => string | undefined;
+import type { CloudVariables } from './cloud-variables.ts';
 
 /** Amazon Bedrock settings, read as the AWS SDK reads them. */
 export interface BedrockSettings {
@@ -24,6 +23,7 @@ export interface BedrockSettings {
 /** Google Gemini (Generative Language API) settings. */
 export interface GoogleSettings {
   apiKey?: string;
+  /** `GOOGLE_GENERATIVE_AI_BASE_URL`; unset = Google's own endpoint. */
   baseUrl?: string;
 }
 
@@ -40,22 +40,22 @@ export interface AzureSettings {
  * profile or the shared files, a web identity or container role, an API key, or (with
  * `AWS_EC2_METADATA_DISABLED=false`) the instance's role.
  */
-export function readBedrockSettings(value: Env, problems: string[]): BedrockSettings {
-  const home = value('HOME') ?? homedir();
-  const configFile = value('AWS_CONFIG_FILE') ?? join(home, '.aws', 'config');
+export function readBedrockSettings(env: CloudVariables, problems: string[]): BedrockSettings {
+  const home = env.HOME ?? homedir();
+  const configFile = env.AWS_CONFIG_FILE ?? join(home, '.aws', 'config');
   const settings: BedrockSettings = {
     region:
-      value('AWS_REGION') ??
-      value('AWS_DEFAULT_REGION') ??
-      profileRegion(configFile, value('AWS_PROFILE') ?? 'default'),
-    baseUrl: value('AWS_ENDPOINT_URL_BEDROCK_RUNTIME') ?? value('AWS_ENDPOINT_URL'),
-    apiKey: value('AWS_BEARER_TOKEN_BEDROCK'),
-    accessKeyId: value('AWS_ACCESS_KEY_ID'),
-    secretAccessKey: value('AWS_SECRET_ACCESS_KEY'),
-    sessionToken: value('AWS_SESSION_TOKEN'),
-    profile: value('AWS_PROFILE'),
-    credentialsFile: value('AWS_SHARED_CREDENTIALS_FILE'),
-    configFile: value('AWS_CONFIG_FILE'),
+      env.AWS_REGION ??
+      env.AWS_DEFAULT_REGION ??
+      profileRegion(configFile, env.AWS_PROFILE ?? 'default'),
+    baseUrl: env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME ?? env.AWS_ENDPOINT_URL,
+    apiKey: env.AWS_BEARER_TOKEN_BEDROCK,
+    accessKeyId: env.AWS_ACCESS_KEY_ID,
+    secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+    sessionToken: env.AWS_SESSION_TOKEN,
+    profile: env.AWS_PROFILE,
+    credentialsFile: env.AWS_SHARED_CREDENTIALS_FILE,
+    configFile: env.AWS_CONFIG_FILE,
   };
   if (settings.region === undefined) {
     problems.push(
@@ -72,10 +72,10 @@ export function readBedrockSettings(value: Env, problems: string[]): BedrockSett
     settings.apiKey !== undefined ||
     settings.accessKeyId !== undefined ||
     settings.profile !== undefined ||
-    value('AWS_WEB_IDENTITY_TOKEN_FILE') !== undefined ||
-    value('AWS_CONTAINER_CREDENTIALS_RELATIVE_URI') !== undefined ||
-    value('AWS_CONTAINER_CREDENTIALS_FULL_URI') !== undefined ||
-    value('AWS_EC2_METADATA_DISABLED')?.toLowerCase() === 'false' ||
+    env.AWS_WEB_IDENTITY_TOKEN_FILE !== undefined ||
+    env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI !== undefined ||
+    env.AWS_CONTAINER_CREDENTIALS_FULL_URI !== undefined ||
+    env.AWS_EC2_METADATA_DISABLED?.toLowerCase() === 'false' ||
     sharedFiles.some((file) => existsSync(file));
   if (!hasSource) {
     problems.push(
@@ -108,19 +108,19 @@ function profileRegion(configFile: string, profile: string): string | undefined 
 }
 
 /** Gemini's settings; the key is required. */
-export function readGoogleSettings(value: Env, problems: string[]): GoogleSettings {
-  const apiKey = value('GOOGLE_GENERATIVE_AI_API_KEY');
+export function readGoogleSettings(env: CloudVariables, problems: string[]): GoogleSettings {
+  const apiKey = env.GOOGLE_GENERATIVE_AI_API_KEY;
   if (apiKey === undefined)
     problems.push('YEOUL_MODEL uses google but GOOGLE_GENERATIVE_AI_API_KEY is not set');
-  return { apiKey, baseUrl: value('GOOGLE_GENERATIVE_AI_BASE_URL') };
+  return { apiKey, baseUrl: env.GOOGLE_GENERATIVE_AI_BASE_URL };
 }
 
 /** Azure OpenAI's settings; the key and a resource name or base URL are required. */
-export function readAzureSettings(value: Env, problems: string[]): AzureSettings {
+export function readAzureSettings(env: CloudVariables, problems: string[]): AzureSettings {
   const settings: AzureSettings = {
-    apiKey: value('AZURE_API_KEY'),
-    resourceName: value('AZURE_RESOURCE_NAME'),
-    baseUrl: value('AZURE_BASE_URL'),
+    apiKey: env.AZURE_API_KEY,
+    resourceName: env.AZURE_RESOURCE_NAME,
+    baseUrl: env.AZURE_BASE_URL,
   };
   if (settings.apiKey === undefined)
     problems.push('YEOUL_MODEL uses azure but AZURE_API_KEY is not set');

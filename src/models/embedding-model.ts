@@ -1,8 +1,6 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { type EmbeddingModel, embedMany } from 'ai';
-import { createOllama } from 'ollama-ai-provider-v2';
 import { ModelConfigError } from './errors/model-config-error.ts';
+import { defaultBaseUrls, type ModelVariables } from './model-variables.ts';
 
 /** Turns texts into vectors (for the knowledge base's vector index). */
 export interface Embedder {
@@ -17,11 +15,12 @@ const batchSize = 64;
 /**
  * The embedder `YEOUL_EMBEDDING_MODEL=<provider>:<model id>` names (openai, ollama or
  * compat, with the same keys and URLs as chat models), or undefined when it is unset:
- * the knowledge base then searches by keywords only.
+ * the knowledge base then searches by keywords only. The provider's package loads on the
+ * first texts embedded.
  */
-export function resolveEmbedder(env: Record<string, string | undefined>): Embedder | undefined {
-  const spec = env.YEOUL_EMBEDDING_MODEL?.trim();
-  if (!spec) return undefined;
+export function resolveEmbedder(env: ModelVariables): Embedder | undefined {
+  const spec = env.YEOUL_EMBEDDING_MODEL;
+  if (spec === undefined) return undefined;
   const separator = spec.indexOf(':');
   const provider = (separator === -1 ? spec : spec.slice(0, separator)).toLowerCase();
   const modelId = separator === -1 ? '' : spec.slice(separator + 1).trim();
@@ -39,14 +38,15 @@ export function resolveEmbedder(env: Record<string, string | undefined>): Embedd
     problems.push('YEOUL_EMBEDDING_MODEL uses compat but YEOUL_COMPAT_BASE_URL is not set');
   }
   if (problems.length > 0) throw new ModelConfigError({ problems });
-  const model = embeddingModelFor(provider, modelId, env);
+  let model: Promise<EmbeddingModel> | undefined;
   return {
     name: `${provider}:${modelId}`,
     async embed(texts, signal) {
       const vectors: number[][] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
+        model ??= embeddingModelFor(provider, modelId, env);
         const { embeddings } = await embedMany({
-          model,
+          model: await model,
           values: texts.slice(start, start + batchSize),
           maxRetries: 2,
           ...(signal ? { abortSignal: signal } : {}),
@@ -58,21 +58,24 @@ export function resolveEmbedder(env: Record<string, string | undefined>): Embedd
   };
 }
 
-function embeddingModelFor(
+async function embeddingModelFor(
   provider: string,
   modelId: string,
-  env: Record<string, string | undefined>,
-): EmbeddingModel {
+  env: ModelVariables,
+): Promise<EmbeddingModel> {
   if (provider === 'openai') {
+    const { createOpenAI } = await import('@ai-sdk/openai');
     return createOpenAI({
       apiKey: env.OPENAI_API_KEY,
-      ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
+      baseURL: env.OPENAI_BASE_URL ?? defaultBaseUrls.openai,
     }).embedding(modelId);
   }
   if (provider === 'ollama') {
-    const base = (env.OLLAMA_BASE_URL ?? 'http://127.0.0.1:11434').replace(/\/+$/, '');
+    const { createOllama } = await import('ollama-ai-provider-v2');
+    const base = (env.OLLAMA_BASE_URL ?? defaultBaseUrls.ollama).replace(/\/+$/, '');
     return createOllama({ baseURL: `${base}/api` }).embedding(modelId);
   }
+  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
   return createOpenAICompatible({
     name: 'compat',
     baseURL: env.YEOUL_COMPAT_BASE_URL as string,

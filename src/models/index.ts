@@ -15,6 +15,7 @@ export {
   readModelConfig,
 } from './model-config.ts';
 export { type ModelFailureRecord, ModelHealth, redactSecrets } from './model-health.ts';
+export { type ModelVariables, modelVariables } from './model-variables.ts';
 export { dateQuestion } from './offline/intents.ts';
 export { isLogQuestion } from './offline/log-intent.ts';
 export {

@@ -28,21 +28,16 @@ describe('model configuration', () => {
     });
   });
 
+  // A limit that is not a positive whole number is refused by the environment's schema.
   it('reports every problem at once', () => {
     assert.throws(
-      () =>
-        readModelConfig({
-          YEOUL_MODEL: 'compat',
-          OLLAMA_BASE_URL: 'not a url',
-          YEOUL_MAX_INPUT_TOKENS: '-5',
-        }),
+      () => readModelConfig({ YEOUL_MODEL: 'compat', OLLAMA_BASE_URL: 'not a url' }),
       (error: unknown) =>
         error instanceof ModelConfigError &&
         error.code === 'model_config' &&
         error.problems.some((problem) => problem.includes('YEOUL_COMPAT_BASE_URL')) &&
         error.problems.some((problem) => problem.includes('compat:<model id>')) &&
-        error.problems.some((problem) => problem.includes('OLLAMA_BASE_URL')) &&
-        error.problems.some((problem) => problem.includes('YEOUL_MAX_INPUT_TOKENS')),
+        error.problems.some((problem) => problem.includes('OLLAMA_BASE_URL')),
     );
     assert.throws(
       () => readModelConfig({ YEOUL_MODEL: 'gemini:pro' }),
@@ -56,8 +51,8 @@ describe('model configuration', () => {
 
   it('takes the token limits from the environment', () => {
     const config = readModelConfig({
-      YEOUL_MAX_INPUT_TOKENS: '8000',
-      YEOUL_MAX_OUTPUT_TOKENS: '512',
+      YEOUL_MAX_INPUT_TOKENS: 8000,
+      YEOUL_MAX_OUTPUT_TOKENS: 512,
     });
     const model = resolveModel(config);
     assert.equal(model.settings.maxInputTokens, 8000);

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { blockedPort, blockedPortReason } from '../core/index.ts';
 import {
   type AzureSettings,
@@ -9,6 +8,7 @@ import {
   readGoogleSettings,
 } from './cloud-settings.ts';
 import { ModelConfigError } from './errors/model-config-error.ts';
+import { defaultBaseUrls, type ModelVariables } from './model-variables.ts';
 import type { ModelSettings, ProviderName } from './types.ts';
 
 /** The providers `YEOUL_MODEL` may name. */
@@ -51,8 +51,8 @@ const baseUrlNames = [
 /** Everything model resolution reads from the environment. */
 export interface ModelConfig {
   model: { provider: ProviderName; modelId: string };
-  openai: { apiKey?: string; baseUrl?: string };
-  anthropic: { apiKey?: string; baseUrl?: string };
+  openai: { apiKey?: string; baseUrl: string };
+  anthropic: { apiKey?: string; baseUrl: string };
   ollama: { baseUrl: string };
   compat: { baseUrl?: string; apiKey?: string };
   /** Present when the provider is bedrock. */
@@ -64,35 +64,22 @@ export interface ModelConfig {
   settings: Partial<ModelSettings>;
 }
 
-const positiveInteger = z.coerce.number().int().positive();
-const settingsSchema = z.object({
-  YEOUL_MAX_INPUT_TOKENS: positiveInteger.optional(),
-  YEOUL_MAX_OUTPUT_TOKENS: positiveInteger.optional(),
-  YEOUL_MODEL_TIMEOUT_MS: positiveInteger.optional(),
-});
-
 /**
- * Reads the model configuration from environment variables:
- * `YEOUL_MODEL=<provider>:<model id>`, else openai when `OPENAI_API_KEY` is set, else
- * anthropic when `ANTHROPIC_API_KEY` is set, else the offline model. Reports every
- * problem at once (unknown provider, missing key, region or URL, a base URL on a port
- * fetch refuses, bad limits).
+ * Reads the model configuration from the model variables (trimmed, an empty value unset, the
+ * limits parsed: see `modelVariables`): `YEOUL_MODEL=<provider>:<model id>`, else openai when
+ * `OPENAI_API_KEY` is set, else anthropic when `ANTHROPIC_API_KEY` is set, else the offline
+ * model. Reports every problem at once (unknown provider, missing key, region or URL, a base
+ * URL on a port fetch refuses).
+ * @example
+ * const config = readModelConfig({ YEOUL_MODEL: 'ollama:qwen2.5:7b' });
  */
-export function readModelConfig(env: Record<string, string | undefined>): ModelConfig {
+export function readModelConfig(env: ModelVariables): ModelConfig {
   const problems: string[] = [];
-  const value = (name: string) => {
-    const text = env[name]?.trim();
-    return text ? text : undefined;
-  };
-  const spec = value('YEOUL_MODEL');
+  const spec = env.YEOUL_MODEL;
   let provider: ProviderName;
   let modelId: string | undefined;
   if (spec === undefined) {
-    provider = value('OPENAI_API_KEY')
-      ? 'openai'
-      : value('ANTHROPIC_API_KEY')
-        ? 'anthropic'
-        : 'offline';
+    provider = env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
   } else {
     const separator = spec.indexOf(':');
     const name = (separator === -1 ? spec : spec.slice(0, separator)).toLowerCase();
@@ -105,12 +92,12 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
       provider = 'offline';
     }
   }
-  if (provider === 'openai' && !value('OPENAI_API_KEY'))
+  if (provider === 'openai' && !env.OPENAI_API_KEY)
     problems.push('YEOUL_MODEL uses openai but OPENAI_API_KEY is not set');
-  if (provider === 'anthropic' && !value('ANTHROPIC_API_KEY')) {
+  if (provider === 'anthropic' && !env.ANTHROPIC_API_KEY) {
     problems.push('YEOUL_MODEL uses anthropic but ANTHROPIC_API_KEY is not set');
   }
-  if (provider === 'compat' && !value('YEOUL_COMPAT_BASE_URL')) {
+  if (provider === 'compat' && !env.YEOUL_COMPAT_BASE_URL) {
     problems.push(
       'YEOUL_MODEL uses compat but YEOUL_COMPAT_BASE_URL is not set (the server URL ending in /v1)',
     );
@@ -119,46 +106,40 @@ export function readModelConfig(env: Record<string, string | undefined>): ModelC
     const id = provider === 'azure' ? 'deployment' : 'model id';
     problems.push(`YEOUL_MODEL=${provider} needs a ${id}: ${provider}:<${id}>`);
   }
-  const bedrock = provider === 'bedrock' ? readBedrockSettings(value, problems) : undefined;
-  const google = provider === 'google' ? readGoogleSettings(value, problems) : undefined;
-  const azure = provider === 'azure' ? readAzureSettings(value, problems) : undefined;
+  const bedrock = provider === 'bedrock' ? readBedrockSettings(env, problems) : undefined;
+  const google = provider === 'google' ? readGoogleSettings(env, problems) : undefined;
+  const azure = provider === 'azure' ? readAzureSettings(env, problems) : undefined;
   for (const name of baseUrlNames) {
     // The AWS endpoints serve other clients too (CloudWatch logs): judged only for Bedrock.
-    const url = name.startsWith('AWS_') && provider !== 'bedrock' ? undefined : value(name);
+    const url = name.startsWith('AWS_') && provider !== 'bedrock' ? undefined : env[name];
     if (url === undefined) continue;
     if (!URL.canParse(url)) problems.push(`${name} is not a URL: ${url}`);
     const port = blockedPort(url);
     if (port !== undefined) problems.push(`${name} (${url}): ${blockedPortReason(port)}`);
   }
-  const limits = settingsSchema.safeParse(env);
-  if (!limits.success) {
-    for (const issue of limits.error.issues)
-      problems.push(`${issue.path.join('.')} must be a positive whole number`);
-  }
   if (problems.length > 0) throw new ModelConfigError({ problems });
-  const parsed = limits.data ?? {};
   return {
     model: { provider, modelId: modelId ?? (defaultModelIds[provider] as string) },
     openai: {
-      ...optional('apiKey', value('OPENAI_API_KEY')),
-      ...optional('baseUrl', value('OPENAI_BASE_URL')),
+      ...optional('apiKey', env.OPENAI_API_KEY),
+      baseUrl: env.OPENAI_BASE_URL ?? defaultBaseUrls.openai,
     },
     anthropic: {
-      ...optional('apiKey', value('ANTHROPIC_API_KEY')),
-      ...optional('baseUrl', value('ANTHROPIC_BASE_URL')),
+      ...optional('apiKey', env.ANTHROPIC_API_KEY),
+      baseUrl: env.ANTHROPIC_BASE_URL ?? defaultBaseUrls.anthropic,
     },
-    ollama: { baseUrl: value('OLLAMA_BASE_URL') ?? 'http://127.0.0.1:11434' },
+    ollama: { baseUrl: env.OLLAMA_BASE_URL ?? defaultBaseUrls.ollama },
     compat: {
-      ...optional('baseUrl', value('YEOUL_COMPAT_BASE_URL')),
-      ...optional('apiKey', value('YEOUL_COMPAT_API_KEY')),
+      ...optional('baseUrl', env.YEOUL_COMPAT_BASE_URL),
+      ...optional('apiKey', env.YEOUL_COMPAT_API_KEY),
     },
     ...optional('bedrock', bedrock),
     ...optional('google', google),
     ...optional('azure', azure),
     settings: {
-      ...optional('maxInputTokens', parsed.YEOUL_MAX_INPUT_TOKENS),
-      ...optional('maxOutputTokens', parsed.YEOUL_MAX_OUTPUT_TOKENS),
-      ...optional('timeoutMs', parsed.YEOUL_MODEL_TIMEOUT_MS),
+      ...optional('maxInputTokens', env.YEOUL_MAX_INPUT_TOKENS),
+      ...optional('maxOutputTokens', env.YEOUL_MAX_OUTPUT_TOKENS),
+      ...optional('timeoutMs', env.YEOUL_MODEL_TIMEOUT_MS),
     },
   };
 }

@@ -1,16 +1,11 @@
-import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createAzure } from '@ai-sdk/azure';
-import { createGoogle } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { LanguageModel } from 'ai';
-import { createOllama } from 'ollama-ai-provider-v2';
 import { awsCredentialChain } from './aws-credential-chain.ts';
 import { ChatModel } from './chat-model.ts';
+import { DeferredLanguageModel } from './deferred-language-model.ts';
 import type { ModelConfig } from './model-config.ts';
 import { OfflineLanguageModel } from './offline/offline-language-model.ts';
-import type { ModelSettings } from './types.ts';
+import type { ModelSettings, ProviderName } from './types.ts';
 
 /**
  * The ChatModel a configuration names. OpenAI is spoken to through its chat-completions
@@ -18,9 +13,9 @@ import type { ModelSettings } from './types.ts';
  * native API; `compat` through the OpenAI-compatible API at `YEOUL_COMPAT_BASE_URL`;
  * Bedrock through its Converse API, signed with SigV4 (or with a Bedrock API key); Gemini
  * through `generateContent`; Azure OpenAI through the Responses API, the Azure provider's
- * default.
+ * default. A provider's package loads on the model's first call, never before.
  * @example
- * const model = resolveModel(readModelConfig(process.env));
+ * const model = resolveModel(readModelConfig({ YEOUL_MODEL: 'ollama:llama3.1' }));
  */
 export function resolveModel(
   config: ModelConfig,
@@ -31,27 +26,47 @@ export function resolveModel(
 
 function languageModelFor(config: ModelConfig): LanguageModel {
   const { provider, modelId } = config.model;
+  if (provider === 'offline') return new OfflineLanguageModel(modelId);
+  return new DeferredLanguageModel({ provider, modelId }, () =>
+    providerModel(provider, modelId, config),
+  );
+}
+
+/** The provider package's model, built from the settings as read (keys and base URLs passed, not left to `process.env`). */
+async function providerModel(
+  provider: Exclude<ProviderName, 'offline'>,
+  modelId: string,
+  config: ModelConfig,
+): Promise<LanguageModelV4> {
   switch (provider) {
-    case 'openai':
-      return createOpenAI({
-        apiKey: config.openai.apiKey,
-        ...(config.openai.baseUrl ? { baseURL: config.openai.baseUrl } : {}),
-      }).chat(modelId);
-    case 'anthropic':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      return createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseUrl }).chat(
+        modelId,
+      );
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({
         apiKey: config.anthropic.apiKey,
-        ...(config.anthropic.baseUrl ? { baseURL: config.anthropic.baseUrl } : {}),
+        baseURL: config.anthropic.baseUrl,
       })(modelId);
-    case 'ollama':
+    }
+    case 'ollama': {
+      const { createOllama } = await import('ollama-ai-provider-v2');
       return createOllama({ baseURL: `${config.ollama.baseUrl.replace(/\/+$/, '')}/api` })(modelId);
-    case 'compat':
+    }
+    case 'compat': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'compat',
         baseURL: config.compat.baseUrl as string,
         ...(config.compat.apiKey ? { apiKey: config.compat.apiKey } : {}),
         includeUsage: true,
       }).chatModel(modelId);
+    }
     case 'bedrock': {
+      const { createAmazonBedrock } = await import('@ai-sdk/amazon-bedrock');
       const bedrock = config.bedrock ?? {};
       // As in the AWS SDK, a profile wins over keys in the environment.
       const keys =
@@ -70,19 +85,21 @@ function languageModelFor(config: ModelConfig): LanguageModel {
         ...(bedrock.apiKey ? { apiKey: bedrock.apiKey } : keys),
       })(modelId);
     }
-    case 'google':
+    case 'google': {
+      const { createGoogle } = await import('@ai-sdk/google');
       return createGoogle({
         apiKey: config.google?.apiKey,
         ...(config.google?.baseUrl ? { baseURL: config.google.baseUrl } : {}),
       })(modelId);
-    case 'azure':
+    }
+    case 'azure': {
+      const { createAzure } = await import('@ai-sdk/azure');
       return createAzure({
         apiKey: config.azure?.apiKey,
         ...(config.azure?.baseUrl
           ? { baseURL: config.azure.baseUrl }
           : { resourceName: config.azure?.resourceName }),
       })(modelId);
-    case 'offline':
-      return new OfflineLanguageModel(modelId);
+    }
   }
 }

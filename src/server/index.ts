@@ -10,7 +10,7 @@ export {
 export { evalGraphNames, evalTargetOf, userScorersOf } from './runtime/eval-target.ts';
 export { chatGraphNames, requireChatGraph, requireUserGraph } from './runtime/graph-names.ts';
 export { createMcpBackend, type RunMcpCall } from './runtime/mcp-backend.ts';
-export { ConfigError, readServerConfig, type ServerConfig } from './runtime/server-config.ts';
+export { readServerConfig, type ServerConfig } from './runtime/server-config.ts';
 export { tuneServerHeap } from './runtime/server-heap.ts';
 export { serverMigrations, storeMigrations } from './scale-out/server-migrations.ts';
 export { forkSession } from './sessions/fork-session.ts';

@@ -38,6 +38,7 @@ export {
   type ParsedToolPermissions,
   parseToolPermissions,
 } from './tool-permissions.ts';
+export { type ToolVariables, toolVariables } from './tool-variables.ts';
 export type {
   KnowledgePassage,
   KnowledgeSearcher,

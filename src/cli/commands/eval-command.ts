@@ -88,7 +88,7 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
     .map((name) => name.trim())
     .filter(Boolean);
   const judge =
-    values['judge-model'] === undefined ? undefined : judgeModel(io, values['judge-model']);
+    values['judge-model'] === undefined ? undefined : await judgeModel(io, values['judge-model']);
   let items: Awaited<ReturnType<typeof readDataset>>;
   try {
     items = await readDataset(path);
@@ -166,9 +166,10 @@ function minScoreOption(value: string | undefined): number {
   return number;
 }
 
-function judgeModel(io: CliIo, spec: string) {
+async function judgeModel(io: CliIo, spec: string) {
+  const { readEnvironment } = await import('../../config/index.ts');
   try {
-    return resolveModel(readModelConfig({ ...io.env, YEOUL_MODEL: spec }));
+    return resolveModel(readModelConfig({ ...readEnvironment(io.env), YEOUL_MODEL: spec }));
   } catch (error) {
     if (error instanceof ModelConfigError) {
       throw new UsageError({ problem: `--judge-model: ${error.message}`, command: 'eval' });

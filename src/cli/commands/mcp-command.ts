@@ -41,7 +41,7 @@ export const mcpCommand = defineCommand({
       values.data === undefined ? {} : { dataDir: values.data },
     );
     const logger = createLogger(
-      { ...config.env, LOG_LEVEL: config.env.LOG_LEVEL || 'warn' },
+      { LOG_LEVEL: config.env.LOG_LEVEL ?? 'warn' },
       io.stderr as { write(text: string): void },
     );
     const runtime = await createRuntime(config, { logger, ...(userConfig ? { userConfig } : {}) });

@@ -51,7 +51,6 @@ export async function startServing(
   });
   const port = integerOption(command, '--port', values.port, { min: 0, max: 65_535 });
   const { startServer, tuneServerHeap } = await import('../../server/index.ts');
-  tuneServerHeap();
   const runtime = await openRuntime(
     io.env,
     {
@@ -64,6 +63,7 @@ export async function startServing(
     },
     { log: true },
   );
+  tuneServerHeap(runtime.config.env.NODE_OPTIONS);
   let listening: RunningServer;
   try {
     listening = await startServer(runtime, {

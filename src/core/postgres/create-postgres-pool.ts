@@ -34,7 +34,7 @@ export type PostgresClient = pg.PoolClient;
  * request), TCP keep-alive, JIT off, and no transaction left idle for more than a minute. A
  * connection that breaks, idle or checked out, never crashes the process.
  * @example
- * const pool = await createPostgresPool({ url: process.env.DATABASE_URL });
+ * const pool = await createPostgresPool({ url: 'postgres://yeoul@127.0.0.1:5432/yeoul' });
  */
 export async function createPostgresPool(options: PostgresPoolOptions): Promise<PostgresPool> {
   // Loaded on first use, so processes on the embedded SQLite store never pay for the driver.

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { withoutBlankValues } from '../../core/index.ts';
+import { knowledgeVariables } from '../knowledge-variables.ts';
 import { readSearchSettings } from './search-settings.ts';
 
 describe('YEOUL_SEARCH_URL', () => {
   it('is unset (the store’s own index) when empty or missing', () => {
     assert.equal(readSearchSettings({}), undefined);
-    assert.equal(readSearchSettings({ YEOUL_SEARCH_URL: ' ' }), undefined);
+    // Read as the process reads its environment: an empty value counts as unset.
+    const blank = knowledgeVariables.parse(withoutBlankValues({ YEOUL_SEARCH_URL: ' ' }));
+    assert.equal(readSearchSettings(blank), undefined);
   });
 
   it('reads the node, the index and the credentials from the URL, keeping TLS as written', () => {

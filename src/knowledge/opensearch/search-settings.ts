@@ -1,5 +1,6 @@
 import { Client } from '@opensearch-project/opensearch';
 import { SearchConfigError } from '../errors/search-config-error.ts';
+import type { KnowledgeVariables } from '../knowledge-variables.ts';
 
 /** Where the OpenSearch index lives and how to sign in, read from `YEOUL_SEARCH_URL`. */
 export interface OpenSearchSettings {
@@ -22,11 +23,9 @@ const indexNamePattern = /^[a-z0-9][a-z0-9._-]{0,200}$/;
  * @example
  * readSearchSettings({ YEOUL_SEARCH_URL: 'opensearch:https://admin:secret@localhost:9200?index=kb' });
  */
-export function readSearchSettings(
-  env: Record<string, string | undefined>,
-): OpenSearchSettings | undefined {
-  const value = env.YEOUL_SEARCH_URL?.trim();
-  if (!value) return undefined;
+export function readSearchSettings(env: KnowledgeVariables): OpenSearchSettings | undefined {
+  const value = env.YEOUL_SEARCH_URL;
+  if (value === undefined) return undefined;
   const problems: string[] = [];
   if (!value.startsWith('opensearch:')) {
     throw new SearchConfigError({
@@ -53,10 +52,10 @@ export function readSearchSettings(
     problems.push(`YEOUL_SEARCH_URL has unknown parameters: ${unknown.join(', ')} (only index)`);
   const username = url.username
     ? decodeURIComponent(url.username)
-    : env.OPENSEARCH_USERNAME?.trim() || '';
+    : (env.OPENSEARCH_USERNAME ?? '');
   const password = url.password
     ? decodeURIComponent(url.password)
-    : env.OPENSEARCH_PASSWORD?.trim() || '';
+    : (env.OPENSEARCH_PASSWORD ?? '');
   if ((username === '') !== (password === ''))
     problems.push('OpenSearch credentials need both a user name and a password');
   if (problems.length > 0) throw new SearchConfigError({ problems });

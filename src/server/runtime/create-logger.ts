@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import type { Environment } from '../../config/index.ts';
 import { activeTraceIds } from '../../core/index.ts';
 import { serializeError } from './serialize-error.ts';
 
@@ -19,15 +20,15 @@ const redactedPaths = [
  * stack, codes and causes only (`serializeError`). A line written inside a traced span
  * carries its `trace_id` and `span_id`.
  * @example
- * const logger = createLogger(process.env);
+ * const logger = createLogger(readEnvironment(process.env));
  * logger.warn({ code: 'model_unreachable' }, 'model call failed');
  */
 export function createLogger(
-  env: Record<string, string | undefined>,
+  env: Pick<Environment, 'LOG_LEVEL'>,
   destination?: DestinationStream,
 ): Logger {
   const options = {
-    level: env.LOG_LEVEL || 'info',
+    level: env.LOG_LEVEL ?? 'info',
     redact: { paths: redactedPaths, censor: '[redacted]' },
     serializers: { err: serializeError, error: serializeError },
     // pino merges the log's own fields into this object: a fresh one each time.

@@ -2,7 +2,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createAgentRunner } from '../../agents/index.ts';
-import { type App, buildApp, ConfigFileError, type LoadedConfig } from '../../config/index.ts';
+import {
+  type App,
+  buildApp,
+  ConfigError,
+  ConfigFileError,
+  type LoadedConfig,
+} from '../../config/index.ts';
 import { yeoulVersion } from '../../core/index.ts';
 import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../../evals/index.ts';
 import { type Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
@@ -45,7 +51,7 @@ import { openPostgresStore, type PostgresStore } from '../scale-out/open-postgre
 import type { SessionStore } from '../sessions/session-store.ts';
 import { SqliteSessionStore } from '../sessions/sqlite-session-store.ts';
 import { createLogger } from './create-logger.ts';
-import { ConfigError, type ServerConfig } from './server-config.ts';
+import type { ServerConfig } from './server-config.ts';
 import { readTracingConfig } from './tracing-config.ts';
 
 /** How long creating a runtime waits for MCP servers before it goes on without the slow ones. */
@@ -89,7 +95,7 @@ export async function createRuntime(
   mkdirSync(config.dataDir, { recursive: true });
   const objectModel = userConfig?.models?.default;
   const model =
-    isLanguageModel(objectModel) && !config.env.YEOUL_MODEL?.trim()
+    isLanguageModel(objectModel) && config.env.YEOUL_MODEL === undefined
       ? chatModelFrom(objectModel, config.env, readModelConfig(config.env).settings)
       : resolveModel(readModelConfig(config.env));
   const embedder = resolveEmbedder(config.env);
@@ -98,7 +104,7 @@ export async function createRuntime(
   const logs = resolveLogSource(config.env, { dataDir: config.dataDir });
   // YEOUL_MCP_CONFIG wins over the config file's mcpServers.
   const mcpConfig =
-    !config.env.YEOUL_MCP_CONFIG?.trim() && userConfig?.mcpServers
+    config.env.YEOUL_MCP_CONFIG === undefined && userConfig?.mcpServers
       ? parseMcpConfig({ mcpServers: userConfig.mcpServers }, 'the config file’s mcpServers')
       : await readMcpConfig(config.env.YEOUL_MCP_CONFIG);
   const mcpServers = mcpConfig.ok ? mcpConfig.servers : [];

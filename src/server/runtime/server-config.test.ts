@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, readServerConfig } from './server-config.ts';
+import { ConfigError } from '../../config/index.ts';
+import { readServerConfig } from './server-config.ts';
 
 describe('server config', () => {
   it('keeps sync durability unless YEOUL_DURABILITY says async or exit', () => {

@@ -18,10 +18,10 @@ export function serverHeapFlags(execArgv: readonly string[], nodeOptions = ''): 
 
 /**
  * Keeps a long-running server's heap close to its live size (see `serverHeapGrowingPercent`),
- * unless Node was started with its own `--heap-growing-percent`. Called by `yeoul serve` and
- * `yeoul dev` as they start; V8 reads the flag at every full collection.
+ * unless Node was started with its own `--heap-growing-percent` (`nodeOptions` is
+ * `NODE_OPTIONS` as read). Called by `yeoul serve` and `yeoul dev` as they start; V8 reads the
+ * flag at every full collection.
  */
-export function tuneServerHeap(): void {
-  for (const flag of serverHeapFlags(process.execArgv, process.env.NODE_OPTIONS))
-    setFlagsFromString(flag);
+export function tuneServerHeap(nodeOptions: string | undefined): void {
+  for (const flag of serverHeapFlags(process.execArgv, nodeOptions)) setFlagsFromString(flag);
 }

@@ -1,3 +1,5 @@
+import type { TracingVariables } from '../../config/index.ts';
+
 /** Where and how traces are exported (OpenTelemetry's standard variables, plus `YEOUL_TRACE_CONTENT`). */
 export interface TracingConfig {
   /** The OTLP/HTTP traces URL (`…/v1/traces`). */
@@ -18,20 +20,17 @@ export type TracingConfigResult =
   | { ok: false; problems: string[] };
 
 /**
- * Reads the tracing settings: tracing is on when `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`
- * (used as is) or `OTEL_EXPORTER_OTLP_ENDPOINT` (the collector's base URL; `/v1/traces` is
- * appended, as the OTLP specification says) is set; an empty value counts as unset.
+ * Reads the tracing settings from the tracing variables (`tracingVariables`: trimmed, an empty
+ * value unset, the delay and the content switch parsed): tracing is on when
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (used as is) or `OTEL_EXPORTER_OTLP_ENDPOINT` (the
+ * collector's base URL; `/v1/traces` is appended, as the OTLP specification says) is set.
  * @example
  * readTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })
  * // { ok: true, config: { url: 'http://127.0.0.1:4318/v1/traces', … } }
  */
-export function readTracingConfig(env: Record<string, string | undefined>): TracingConfigResult {
-  const value = (name: string) => {
-    const text = env[name]?.trim();
-    return text ? text : undefined;
-  };
-  const signalUrl = value('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
-  const base = value('OTEL_EXPORTER_OTLP_ENDPOINT');
+export function readTracingConfig(env: TracingVariables): TracingConfigResult {
+  const signalUrl = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (signalUrl === undefined && base === undefined) return { ok: true, config: undefined };
   const problems: string[] = [];
   const url = signalUrl ?? `${(base as string).replace(/\/+$/, '')}/v1/traces`;
@@ -40,7 +39,7 @@ export function readTracingConfig(env: Record<string, string | undefined>): Trac
     problems.push(`${name} must be an http:// or https:// URL, not "${signalUrl ?? base}"`);
   }
   const headers: Record<string, string> = {};
-  for (const pair of (value('OTEL_EXPORTER_OTLP_HEADERS') ?? '').split(',')) {
+  for (const pair of (env.OTEL_EXPORTER_OTLP_HEADERS ?? '').split(',')) {
     if (pair.trim() === '') continue;
     const split = pair.indexOf('=');
     if (split <= 0) {
@@ -49,24 +48,15 @@ export function readTracingConfig(env: Record<string, string | undefined>): Trac
     }
     headers[decode(pair.slice(0, split).trim())] = decode(pair.slice(split + 1).trim());
   }
-  const delay = value('OTEL_BSP_SCHEDULE_DELAY');
-  const scheduledDelayMs = delay === undefined ? 5000 : Number(delay);
-  if (!(Number.isInteger(scheduledDelayMs) && scheduledDelayMs >= 0)) {
-    problems.push(`OTEL_BSP_SCHEDULE_DELAY must be a whole number of milliseconds, not "${delay}"`);
-  }
-  const content = value('YEOUL_TRACE_CONTENT');
-  if (content !== undefined && !['0', '1', 'true', 'false'].includes(content)) {
-    problems.push(`YEOUL_TRACE_CONTENT must be 1 or 0, not "${content}"`);
-  }
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
     config: {
       url,
       headers,
-      serviceName: value('OTEL_SERVICE_NAME') ?? 'yeoul',
-      recordContent: content === '1' || content === 'true',
-      scheduledDelayMs,
+      serviceName: env.OTEL_SERVICE_NAME ?? 'yeoul',
+      recordContent: env.YEOUL_TRACE_CONTENT ?? false,
+      scheduledDelayMs: env.OTEL_BSP_SCHEDULE_DELAY ?? 5000,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ConfigError } from '../../config/index.ts';
 import {
   applyMigrations,
   createPostgresPool,
@@ -14,7 +15,7 @@ import {
   type SearchBackend,
 } from '../../knowledge/index.ts';
 import type { Embedder } from '../../models/index.ts';
-import { ConfigError, type ServerConfig } from '../runtime/server-config.ts';
+import type { ServerConfig } from '../runtime/server-config.ts';
 import { PostgresSessionStore } from '../sessions/postgres-session-store.ts';
 import { storeMigrations } from './server-migrations.ts';
 

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { withoutBlankValues } from '../../../core/index.ts';
+import { toolVariables } from '../../tool-variables.ts';
 import { resolveLogSource } from './resolve-log-source.ts';
 
 const dataDir = '/srv/yeoul-data';
-const resolved = (env: Record<string, string | undefined>) => resolveLogSource(env, { dataDir });
+/** Reads the variables as the process reads its environment, then resolves the source. */
+const resolved = (env: Record<string, string | undefined>) =>
+  resolveLogSource(toolVariables.parse(withoutBlankValues(env)), { dataDir });
 
 describe('resolveLogSource', () => {
   it('defaults to the data folder, marked for the sample logs, when YEOUL_LOGS is unset or empty', () => {

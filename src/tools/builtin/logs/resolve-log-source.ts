@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import type { ToolVariables } from '../../tool-variables.ts';
 import { createCloudWatchLogSource } from './cloudwatch-source.ts';
 import { createDatadogLogSource } from './datadog-source.ts';
 import { createFileLogSource } from './file-source.ts';
@@ -20,19 +21,19 @@ const logGroupPattern = /^[.\-_/#A-Za-z0-9]{1,512}$/;
 const expected = 'file:DIR, loki:URL, cloudwatch:LOG_GROUP or datadog';
 
 /**
- * Reads `YEOUL_LOGS` (empty counts as unset): `file:DIR`, `loki:URL`, `cloudwatch:LOG_GROUP`
+ * Reads `YEOUL_LOGS`: `file:DIR`, `loki:URL`, `cloudwatch:LOG_GROUP`
  * (AWS settings from the environment), `datadog` (`DD_API_KEY`, `DD_APP_KEY`, optional
  * `DD_SITE`, and `DD_API_URL` to point at another base URL); unset means `file:DATA_DIR/logs`.
  * @example
- * const logs = resolveLogSource(process.env, { dataDir: './data' });
+ * const logs = resolveLogSource({ YEOUL_LOGS: 'loki:http://127.0.0.1:3100' }, { dataDir: './data' });
  * if (logs.ok && logs.sampleLogsDir) await ensureSampleLogs(logs.sampleLogsDir);
  */
 export function resolveLogSource(
-  env: Record<string, string | undefined>,
+  env: Pick<ToolVariables, 'YEOUL_LOGS' | 'DD_API_KEY' | 'DD_APP_KEY' | 'DD_SITE' | 'DD_API_URL'>,
   options: { dataDir: string; fetch?: typeof fetch },
 ): LogSourceResolution {
-  const setting = env.YEOUL_LOGS?.trim() ?? '';
-  if (setting === '') {
+  const setting = env.YEOUL_LOGS;
+  if (setting === undefined) {
     const directory = resolve(join(options.dataDir, 'logs'));
     const source = createFileLogSource({ directory });
     return { ok: true, source, kind: 'file', sampleLogsDir: directory };
@@ -69,15 +70,15 @@ export function resolveLogSource(
   }
   if (scheme === 'datadog') {
     if (rest !== '') return fail('datadog takes no value: set DD_SITE (and DD_API_URL) instead');
-    const missing = ['DD_API_KEY', 'DD_APP_KEY'].filter((name) => !env[name]?.trim());
+    const missing = (['DD_API_KEY', 'DD_APP_KEY'] as const).filter((name) => !env[name]);
     if (missing.length > 0) return fail(`datadog needs ${missing.join(' and ')} to be set`);
-    const apiUrl = env.DD_API_URL?.trim() || undefined;
+    const apiUrl = env.DD_API_URL;
     if (apiUrl !== undefined && !isHttpUrl(apiUrl))
       return { ok: false, problem: `DD_API_URL is not an http(s) URL: ${JSON.stringify(apiUrl)}` };
     const source = createDatadogLogSource({
-      apiKey: env.DD_API_KEY?.trim() ?? '',
-      applicationKey: env.DD_APP_KEY?.trim() ?? '',
-      ...(env.DD_SITE?.trim() ? { site: env.DD_SITE.trim() } : {}),
+      apiKey: env.DD_API_KEY ?? '',
+      applicationKey: env.DD_APP_KEY ?? '',
+      ...(env.DD_SITE ? { site: env.DD_SITE } : {}),
       ...(apiUrl ? { apiUrl } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
