@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { defaultGraphName } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import {
   type EvalItem,
@@ -85,7 +86,7 @@ export function registerEvalRoutes(app: FastifyInstance, context: RouteContext):
       id: createId(),
       owner,
       name: body.name ?? `api ${new Date().toISOString()}`,
-      graph: body.graph ?? 'chat',
+      graph: body.graph ?? defaultGraphName,
       createdAt: new Date().toISOString(),
     };
     await runtime.evals.create(run);
@@ -117,7 +118,7 @@ export function registerEvalRoutes(app: FastifyInstance, context: RouteContext):
     const body = parseWith(feedbackBody, request.body ?? {});
     const owner = context.ownerOf(request);
     await runtime.sessions.check(id, owner);
-    const state = await runtime.runner.chat.getState(id);
+    const state = await runtime.runner.conversationState(id);
     if (state === undefined) throw notFound(id);
     const messages = state.values.messages;
     const answerAt = messages.findLastIndex(

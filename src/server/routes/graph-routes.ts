@@ -17,25 +17,15 @@ import type { RouteContext } from './route-context.ts';
  */
 export function registerGraphRoutes(app: FastifyInstance, context: RouteContext): void {
   const { runtime } = context;
-  let builtins:
-    | Array<{ name: string; chat: boolean; builtin: boolean; mermaid: string }>
-    | undefined;
 
-  app.get('/api/graphs', async () => {
-    const { runner } = runtime;
-    builtins ??= [
-      { name: 'chat', chat: true, builtin: true, mermaid: runner.chat.toMermaid() },
-      { name: 'react', chat: true, builtin: true, mermaid: runner.react.toMermaid() },
-      { name: 'ops', chat: true, builtin: true, mermaid: runner.ops.toMermaid() },
-    ];
-    const users = [...runtime.userGraphs.values()].map((entry) => ({
+  app.get('/api/graphs', async () => ({
+    graphs: runtime.graphs.entries.map((entry) => ({
       name: entry.name,
       chat: entry.chat,
-      builtin: false,
+      builtin: entry.builtin,
       mermaid: entry.graph.toMermaid(),
-    }));
-    return { graphs: [...builtins, ...users] };
-  });
+    })),
+  }));
 
   /** Checks the request and claims its thread; the run itself goes in `start`. */
   const prepare = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { isSessionThread } from '../../agents/index.ts';
+import { defaultGraphName, isSessionThread } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { forkBody } from '../../protocol/index.ts';
 import { HttpError } from '../http/http-error.ts';
@@ -57,7 +57,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
         sessions.push({
           sessionId: thread.threadId,
           title: '',
-          graph: 'chat',
+          graph: defaultGraphName,
           status: thread.status,
           updatedAt: new Date(thread.updatedAt).toISOString(),
         });
@@ -75,7 +75,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: RouteContex
     const values = state.values as { messages?: unknown; summary?: unknown };
     return {
       sessionId: id,
-      graph: (await runtime.sessions.graphOf(id)) ?? 'chat',
+      graph: (await runtime.sessions.graphOf(id)) ?? defaultGraphName,
       messages: Array.isArray(values.messages) ? values.messages : [],
       summary: typeof values.summary === 'string' ? values.summary : '',
       interrupts: await runner.pendingInterrupts(id),
