@@ -18,13 +18,19 @@ import type {
 
 /** The invoke payload: the body of the stream's `done` event. */
 export type DonePayload = InvokeResponse;
+/** A run's model calls and tokens. */
 export type Usage = InvokeResponse['usage'];
+/** A document an answer drew on. */
 export type Source = NonNullable<InvokeResponse['sources']>[number];
+/** The evaluation loop's scores of an answer. */
 export type Evaluation = NonNullable<InvokeResponse['evaluation']>;
 /** A tool call waiting for a person's decision. */
 export type Interrupt = NonNullable<InvokeResponse['interrupts']>[number];
+/** A document of the knowledge base (GET /api/documents). */
 export type DocumentInfo = DocumentList['documents'][number];
+/** A passage a search found (POST /api/search). */
 export type SearchHit = SearchResponse['hits'][number];
+/** The server's state (GET /api/agent/status). */
 export type AgentStatus = StatusResponse;
 
 /** A graph's name, as GET /api/graphs lists the server's graphs. */
