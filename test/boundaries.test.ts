@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { builtinGraphNames } from '../src/agents/index.ts';
 
 const sourceRoot = resolve(import.meta.dirname, '..', 'src');
 
@@ -92,8 +93,94 @@ function importsOf(file: string): string[] {
 
 const folderOf = (path: string) => relative(sourceRoot, path).split('/')[0] as string;
 
+/**
+ * String literals outside agents/ that spell a built-in graph's name but mean something
+ * else: each file, the word, and what it names there.
+ */
+const unrelatedWords: ReadonlyArray<{ file: string; word: string; reason: string }> = [
+  { file: 'web/components/app.ts', word: 'chat', reason: 'the console’s chat view (a tab)' },
+  { file: 'web/components/chat-view.ts', word: 'chat', reason: 'the chat view’s i18n label' },
+  { file: 'models/model-span.ts', word: 'chat', reason: 'OpenTelemetry’s GenAI operation name' },
+  { file: 'cli/commands/chat-command.ts', word: 'chat', reason: 'the CLI command named chat' },
+];
+
 /** Tests and the conformance suites beside the interfaces they check. */
 const isTestSupport = (path: string) => /(?:\.test|-conformance[\w-]*)\.ts$/.test(path);
+
+/** Characters after which a `/` starts a regular expression (not a division). */
+const beforeRegex = new Set(['', '(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '>']);
+
+/**
+ * The values of a file's string literals: quoted strings and templates without
+ * substitutions, never comments or regular expressions (a small lexer: enough for src/).
+ */
+function stringLiterals(text: string): string[] {
+  const found: string[] = [];
+  const templateDepths: number[] = [];
+  let depth = 0;
+  let last = '';
+  let at = 0;
+  /** Reads a template's text from `at` up to its end (true) or its next `${` (false). */
+  const templatePart = (): { value: string; ended: boolean } => {
+    let value = '';
+    while (at < text.length) {
+      const char = text[at] as string;
+      if (char === '\\') {
+        value += text.slice(at, at + 2);
+        at += 2;
+      } else if (char === '`' || (char === '$' && text[at + 1] === '{')) {
+        at += char === '`' ? 1 : 2;
+        return { value, ended: char === '`' };
+      } else {
+        value += char;
+        at += 1;
+      }
+    }
+    return { value, ended: true };
+  };
+  while (at < text.length) {
+    const char = text[at] as string;
+    const next = text[at + 1];
+    if (char === '/' && (next === '/' || next === '*')) {
+      const end = next === '/' ? text.indexOf('\n', at) : text.indexOf('*/', at + 2) + 2;
+      at = end <= 0 ? text.length : end;
+    } else if (char === "'" || char === '"') {
+      let value = '';
+      at += 1;
+      while (at < text.length && text[at] !== char) {
+        value += text[at] === '\\' ? text[at + 1] : text[at];
+        at += text[at] === '\\' ? 2 : 1;
+      }
+      at += 1;
+      found.push(value);
+      last = char;
+    } else if (char === '`' || (char === '}' && templateDepths.at(-1) === depth)) {
+      const opening = char === '`';
+      if (!opening) templateDepths.pop();
+      at += 1;
+      const part = templatePart();
+      if (!part.ended) templateDepths.push(depth);
+      else if (opening) found.push(part.value);
+      last = '`';
+    } else if (char === '/' && beforeRegex.has(last)) {
+      let inClass = false;
+      at += 1;
+      while (at < text.length && text[at] !== '\n' && (inClass || text[at] !== '/')) {
+        if (text[at] === '[') inClass = true;
+        else if (text[at] === ']') inClass = false;
+        at += text[at] === '\\' ? 2 : 1;
+      }
+      at += 1;
+      last = '/';
+    } else {
+      if (char === '{') depth += 1;
+      else if (char === '}') depth -= 1;
+      if (!/\s/.test(char)) last = /[\w$]/.test(char) ? 'a' : char;
+      at += 1;
+    }
+  }
+  return found;
+}
 
 describe('import boundaries', () => {
   const files = sourceFiles(sourceRoot);
@@ -144,5 +231,34 @@ describe('import boundaries', () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+
+  it('reads string literals, never comments or regular expressions', () => {
+    const sample = [
+      "const a = 'one'; // 'two'",
+      // \u0024 is `$`: a template with a substitution inside.
+      '/* "three" */ const b = "fo\\"ur" + `five` + `x\u0024{f({ k: `six` })}y`;',
+      'const c = /[\'"]/.test(d) ? e / 2 : `seven`;',
+    ].join('\n');
+    assert.deepEqual(stringLiterals(sample), ['one', 'fo"ur', 'five', 'six', 'seven']);
+  });
+
+  it('spells the built-in graph names only in agents/ (the registry) and tests', () => {
+    const names = new Set<string>(builtinGraphNames);
+    const problems: string[] = [];
+    const used = new Set<string>();
+    for (const file of files) {
+      const path = relative(sourceRoot, file);
+      if (folderOf(file) === 'agents' || isTestSupport(file)) continue;
+      const words = stringLiterals(readFileSync(file, 'utf8')).filter((text) => names.has(text));
+      for (const word of words) {
+        const allowed = unrelatedWords.find((entry) => entry.file === path && entry.word === word);
+        if (allowed) used.add(`${path}:${word}`);
+        else problems.push(`${path}: '${word}' (read it from the graph registry)`);
+      }
+    }
+    const stale = unrelatedWords.filter((entry) => !used.has(`${entry.file}:${entry.word}`));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(stale, [], 'allowed words no longer found');
   });
 });

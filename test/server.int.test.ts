@@ -332,10 +332,13 @@ describe('HTTP API lifecycle', () => {
         YEOUL_DURABILITY: 'async',
       }),
     );
-    const { chat, react, ops } = runtime.runner;
     assert.deepEqual(
-      [chat.durability, react.durability, ops.durability],
-      ['async', 'async', 'async'],
+      runtime.runner.graphs.entries.map((entry) => [entry.name, entry.graph.durability]),
+      [
+        ['chat', 'async'],
+        ['react', 'async'],
+        ['ops', 'async'],
+      ],
     );
     await runtime.close();
   });

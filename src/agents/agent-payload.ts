@@ -4,9 +4,6 @@ import type { Evaluation } from './ops/evaluation.ts';
 import type { ToolApprovalRequest } from './run-tool-calls.ts';
 import type { AgentSource, AgentUsage } from './types.ts';
 
-/** The graphs a request may ask for. */
-export type GraphName = 'chat' | 'react' | 'ops';
-
 /** A person's decision on one pending tool call: approve it, or deny it with a reason the model sees. */
 export interface ApprovalDecision {
   id: string;
@@ -20,7 +17,7 @@ export interface AgentRequestOptions {
   maxIterations?: number;
   /** Caps each answer's output tokens (below the model's own cap). */
   maxOutputTokens?: number;
-  /** A built-in agent (`chat`, `react`, `ops`) or a user chat graph of the config file. */
+  /** A graph of the registry: a built-in agent or a user chat graph of the config file. */
   graph?: string;
   evaluate?: boolean;
   /** False: the run neither reads nor writes the owner's long-term memory. */

@@ -5,18 +5,8 @@ export {
   type ApprovalDecision,
   type ApprovalInterrupt,
   approvalOf,
-  type GraphName,
   type RunOutcome,
 } from './agent-payload.ts';
-export {
-  type AgentRunner,
-  createAgentRunner,
-  isBuiltinGraph,
-  isSessionThread,
-  opsThreadOf,
-  type RunnerOptions,
-  sessionOfThread,
-} from './agent-runner.ts';
 export { createAgentNode } from './chat/agent-node.ts';
 export { buildChatGraph } from './chat/build-chat-graph.ts';
 export { type ChatState, chatRunInput, chatState, zeroUsage } from './chat/chat-state.ts';
@@ -87,10 +77,26 @@ export { agentSystemPrompt, defaultPersona, routerPrompt, summarizerPrompt } fro
 export { buildReactGraph, reactRunInput } from './react/build-react-graph.ts';
 export { type ReactState, reactState, type ToolExecutionResult } from './react/react-state.ts';
 export {
+  type BuiltinGraphName,
+  builtinGraphNames,
+  defaultGraphName,
+  evaluationGraphName,
+  graphNameOf,
+  isBuiltinGraph,
+} from './registry/builtin-graphs.ts';
+export type { GraphEntry, Handoff } from './registry/graph-entry.ts';
+export {
+  buildGraphRegistry,
+  type GraphRegistry,
+  type RegistryOptions,
+} from './registry/graph-registry.ts';
+export {
   maxToolCallsPerRequest,
   type ToolApprovalRequest,
   type ToolDecision,
 } from './run-tool-calls.ts';
+export { type AgentRunner, createAgentRunner, type RunnerOptions } from './runner/agent-runner.ts';
+export { isSessionThread, opsThreadOf, sessionOfThread } from './runner/session-threads.ts';
 export type {
   AgentDependencies,
   AgentError,

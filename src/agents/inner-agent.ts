@@ -1,14 +1,14 @@
 import type { CompiledGraph, GraphEvent, RunResult, StateSchema } from '../graph/index.ts';
-import { chatRunInput } from './chat/chat-state.ts';
 import type { InnerAgent, InnerAgentResult } from './ops/ops-state.ts';
-import { reactRunInput } from './react/build-react-graph.ts';
+import type { InnerRunSetup, PickedUpRun } from './registry/graph-entry.ts';
 import type { AgentOptions, AgentSource, AgentUsage, ChatMessage } from './types.ts';
 
-/** The agent graphs an inner agent runs on (built once by the runner). */
-export interface AgentGraphs {
-  chat: CompiledGraph<StateSchema>;
-  react: CompiledGraph<StateSchema>;
-}
+/** The input of a new run of an agent graph on a prompt (after `history`, earlier turns). */
+export type AgentRunInput = (
+  prompt: string,
+  options: AgentOptions,
+  history: ChatMessage[],
+) => Record<string, unknown>;
 
 /** What the fields of a chat or react run's state the payload reads. */
 interface AgentValues {
@@ -22,22 +22,19 @@ interface AgentValues {
 }
 
 /**
- * The chat or react agent on a session's thread, as the ops loop and the runner call it:
- * a new run on a prompt (a run its dead process left behind is closed first), or the
- * paused run resumed with answers. Tokens are streamed only when someone reads events.
- * `history` (turns the caller kept) goes before the first prompt only: a regenerated
- * answer of the ops loop runs on the thread that already holds it.
+ * A built-in agent on a session's thread, as the ops loop and the runner call it: a new
+ * run on a prompt (a run its dead process left behind is closed first), or the paused run
+ * resumed with answers. Tokens are streamed only when someone reads events. `history`
+ * (turns the caller kept) goes before the first prompt only: a regenerated answer of the
+ * ops loop runs on the thread that already holds it.
  */
 export function innerAgent(
-  graphs: AgentGraphs,
-  name: 'chat' | 'react',
-  sessionId: string,
-  options: AgentOptions,
-  streamTokens: boolean,
-  history: ChatMessage[] = [],
+  graph: CompiledGraph<StateSchema, unknown>,
+  runInput: AgentRunInput,
+  setup: InnerRunSetup,
 ): InnerAgent {
-  const graph = graphs[name];
-  let unseeded = history;
+  const { sessionId, options, streamTokens } = setup;
+  let unseeded = setup.history;
   return async (input, run) => {
     const steps: string[] = [];
     const config = {
@@ -51,14 +48,27 @@ export function innerAgent(
     const result =
       'answers' in input
         ? await graph.resumeRun(sessionId, { ...config, answers: input.answers })
-        : await graph.run(
-            (name === 'react'
-              ? reactRunInput(input.prompt, options, before)
-              : chatRunInput(input.prompt, options, before)) as never,
-            { ...config, onPendingRun: 'abandon' },
-          );
+        : await graph.run(runInput(input.prompt, options, before) as never, {
+            ...config,
+            onPendingRun: 'abandon',
+          });
     return innerResult(result, steps);
   };
+}
+
+/** Runs again the step a dead process left running on a built-in agent's thread. */
+export async function resumeInnerAgent(
+  graph: CompiledGraph<StateSchema, unknown>,
+  sessionId: string,
+  run: PickedUpRun,
+): Promise<InnerAgentResult> {
+  const steps: string[] = [];
+  const result = await graph.resumeRun(sessionId, {
+    signal: run.signal,
+    onEvent: forwardEvents(steps, run.emit),
+    context: { streamTokens: run.streamTokens },
+  });
+  return innerResult(result, steps);
 }
 
 /**

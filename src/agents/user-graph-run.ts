@@ -13,6 +13,7 @@ import { chatRunInput, zeroUsage } from './chat/chat-state.ts';
 import { forwardEvents } from './inner-agent.ts';
 import type { InnerAgent, InnerAgentResult } from './ops/ops-state.ts';
 import { isKorean } from './prompts.ts';
+import type { InnerRunSetup, PickedUpRun } from './registry/graph-entry.ts';
 import type { AgentOptions, AgentSource, AgentUsage, ChatMessage } from './types.ts';
 
 /** A graph of a config file, compiled with Yeoul's checkpointer. */
@@ -54,14 +55,9 @@ export function userChatInput(
  * new run on a prompt (a run its dead process left behind is closed first), or the paused
  * run resumed with answers. A node that fails ends the run with an error answer.
  */
-export function userInnerAgent(
-  entry: UserGraphEntry,
-  sessionId: string,
-  options: AgentOptions,
-  streamTokens: boolean,
-  history: ChatMessage[] = [],
-): InnerAgent {
-  let unseeded = history;
+export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): InnerAgent {
+  const { sessionId, options, streamTokens } = setup;
+  let unseeded = setup.history;
   return async (input, run) => {
     const steps: string[] = [];
     const config = {
@@ -95,6 +91,21 @@ export function userInnerAgent(
       return failedUserRun(entry.name, question, error, steps);
     }
   };
+}
+
+/** Runs again the step a dead process left running on a user chat graph's thread. */
+export async function resumeUserGraph(
+  entry: UserGraphEntry,
+  sessionId: string,
+  run: PickedUpRun,
+): Promise<InnerAgentResult> {
+  const steps: string[] = [];
+  const result = await entry.graph.resumeRun(sessionId, {
+    signal: run.signal,
+    onEvent: forwardEvents(steps, run.emit),
+    context: { streamTokens: run.streamTokens },
+  });
+  return userChatResult(result, steps);
 }
 
 /** Errors of a graph's own making (a node that threw, a bad route or update, the step cap). */

@@ -1,6 +1,7 @@
 import type { AgentRequest } from '../agents/index.ts';
 import { graphNamePattern, sessionIdPattern } from '../core/index.ts';
 import { UsageError } from './errors/usage-error.ts';
+import { builtinGraphList } from './graph-choices.ts';
 
 /** The options `ask` and `chat` share: which graph, and whether to evaluate the answer. */
 export const agentOptions = {
@@ -20,7 +21,7 @@ export function requestOptions(
   const graph = values.graph;
   if (graph !== undefined && !graphNamePattern.test(graph)) {
     throw new UsageError({
-      problem: `--graph must name a graph (chat, react, ops or one of the config file), not "${graph}"`,
+      problem: `--graph must name a graph (${builtinGraphList()} or one of the config file), not "${graph}"`,
       command,
     });
   }

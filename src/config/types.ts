@@ -1,14 +1,19 @@
-import type { GraphKit, MemorySettings } from '../agents/index.ts';
+import {
+  type BuiltinGraphName,
+  builtinGraphNames,
+  type GraphKit,
+  type MemorySettings,
+} from '../agents/index.ts';
 import type { Scorer } from '../evals/index.ts';
 import type { StateGraph } from '../graph/index.ts';
 import type { ModelSpec } from '../models/index.ts';
 import type { Permission, ToolDefinition } from '../tools/index.ts';
 
-/** The built-in agents a config file may configure. */
-export const builtinAgentNames = ['chat', 'react', 'ops'] as const;
+/** The built-in agents a config file may configure (its `agents` keys): the graph registry's. */
+export const builtinAgentNames = builtinGraphNames;
 
 /** A built-in agent's name. */
-export type BuiltinAgentName = (typeof builtinAgentNames)[number];
+export type BuiltinAgentName = BuiltinGraphName;
 
 /** How a config file configures one built-in agent. */
 export interface AgentSettings {

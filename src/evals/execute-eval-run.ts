@@ -1,3 +1,4 @@
+import { defaultGraphName } from '../agents/index.ts';
 import { createId } from '../core/index.ts';
 import { type EvalStore, emptySummary } from './eval-store.ts';
 import { type RunEvalOptions, runEval } from './run-eval.ts';
@@ -24,7 +25,7 @@ export async function executeEvalRun(options: ExecuteEvalRunOptions): Promise<Ev
     id: options.id ?? createId(),
     owner: options.owner,
     name: options.name,
-    graph: options.graph ?? 'chat',
+    graph: options.graph ?? defaultGraphName,
     createdAt: new Date().toISOString(),
   };
   await options.store.create(run);

@@ -43,7 +43,7 @@ const runner = createAgentRunner(
 const target = {
   invoke: runner.invoke,
   contextOf: async (sessionId: string) =>
-    (await runner.chat.getState(sessionId))?.values.context ?? '',
+    (await runner.conversationState(sessionId))?.values.context ?? '',
 };
 
 const dataset = parseDataset(
@@ -89,7 +89,10 @@ describe('evaluation runs (offline model)', () => {
     );
     assert.equal(name?.passed, true, JSON.stringify(name?.scores));
     assert.match(name?.response ?? '', /철수/);
-    assert.equal((await runner.chat.getState(name?.sessionId ?? ''))?.values.messages.length, 4);
+    assert.equal(
+      (await runner.conversationState(name?.sessionId ?? ''))?.values.messages.length,
+      4,
+    );
     assert.equal(wrong?.passed, false);
     assert.deepEqual(
       wrong?.scores.filter((score) => !score.passed).map((score) => score.scorer),

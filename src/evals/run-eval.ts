@@ -1,3 +1,4 @@
+import { defaultGraphName } from '../agents/index.ts';
 import { createId } from '../core/index.ts';
 import { type EvalTarget, runItem } from './run-item.ts';
 import { type ScorerSelection, scorersFor } from './scorers/built-in-scorers.ts';
@@ -17,7 +18,7 @@ export interface RunEvalOptions {
   target: EvalTarget;
   /** The scorers (`selectScorers`). */
   scorers: ScorerSelection;
-  /** The chat graph items run on unless they name one (default `chat`). */
+  /** The chat graph items run on unless they name one (default: the default graph). */
   graph?: string;
   /** Items run at once (default 4). */
   concurrency?: number;
@@ -41,7 +42,7 @@ export async function runEval(
   options: RunEvalOptions,
 ): Promise<{ items: EvalRunItem[]; summary: EvalSummary }> {
   const { items } = options;
-  const graph = options.graph ?? 'chat';
+  const graph = options.graph ?? defaultGraphName;
   const results: EvalRunItem[] = new Array(items.length);
   let next = 0;
   let done = 0;

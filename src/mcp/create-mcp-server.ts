@@ -4,20 +4,24 @@ import { graphNamePattern, sessionIdPattern } from '../core/index.ts';
 import { progressReporter } from './progress-reporter.ts';
 import type { McpAnswer, McpBackend, McpPassage } from './types.ts';
 
-/** `ask`'s input. */
-export const askInput = z.object({
-  message: z.string().min(1).max(100_000).describe('the question or request, in any language'),
-  sessionId: z
-    .string()
-    .regex(sessionIdPattern, '1–128 letters, digits and _ . : -')
-    .optional()
-    .describe('continue this conversation (omit to start a new one; the answer names its id)'),
-  graph: z
-    .string()
-    .regex(graphNamePattern, 'a graph name')
-    .optional()
-    .describe('the chat graph that answers: chat (default), react, ops or one of the server’s own'),
-});
+/** `ask`'s input; `builtinGraphs`: the server's built-in agents, its default graph first. */
+export function askInput(builtinGraphs: readonly string[]) {
+  const [first, ...rest] = builtinGraphs;
+  const builtins = [`${first} (default)`, ...rest].join(', ');
+  return z.object({
+    message: z.string().min(1).max(100_000).describe('the question or request, in any language'),
+    sessionId: z
+      .string()
+      .regex(sessionIdPattern, '1–128 letters, digits and _ . : -')
+      .optional()
+      .describe('continue this conversation (omit to start a new one; the answer names its id)'),
+    graph: z
+      .string()
+      .regex(graphNamePattern, 'a graph name')
+      .optional()
+      .describe(`the chat graph that answers: ${builtins} or one of the server’s own`),
+  });
+}
 
 /** `search_knowledge`'s input. */
 export const searchKnowledgeInput = z.object({
@@ -77,7 +81,7 @@ export function createMcpServer(backend: McpBackend): McpServer {
       title: 'Ask Yeoul',
       description:
         "Ask Yeoul's agent; it may search its knowledge base and call its tools before answering. Returns the answer and the session id to continue the conversation.",
-      inputSchema: askInput.shape,
+      inputSchema: askInput(backend.builtinGraphs).shape,
       outputSchema: answerOutput.shape,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },

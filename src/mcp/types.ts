@@ -74,6 +74,8 @@ export interface McpAnswer {
 export interface McpBackend {
   /** Yeoul's version, for the server's `initialize` answer. */
   version: string;
+  /** The built-in agents' names, the default graph first (for `ask`'s description). */
+  builtinGraphs: readonly string[];
   ask(
     request: { message: string; sessionId?: string; graph?: string },
     /** `onEvent` gets the run's stream events (`step`, `token`, `tool-call`, …) as they happen. */

@@ -4,9 +4,12 @@ import { YeoulError } from '../../core/index.ts';
 export class UnknownGraphError extends YeoulError {
   readonly graph: string;
 
+  /** `known`: every graph's name, as the graph registry lists them. */
   constructor(fields: { graph: string; known: string[] }) {
-    const known = ['chat', 'react', 'ops', ...fields.known].join(', ');
-    super('graph_not_found', `There is no graph "${fields.graph}" (graphs: ${known})`);
+    super(
+      'graph_not_found',
+      `There is no graph "${fields.graph}" (graphs: ${fields.known.join(', ')})`,
+    );
     this.graph = fields.graph;
   }
 }

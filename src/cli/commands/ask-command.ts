@@ -1,8 +1,10 @@
 import { createInterface } from 'node:readline/promises';
+import { evaluationGraphName } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { agentOptions, requestOptions, sessionOption } from '../agent-options.ts';
 import { defineCommand } from '../define-command.ts';
 import { UsageError } from '../errors/usage-error.ts';
+import { builtinGraphChoices, builtinGraphWords } from '../graph-choices.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
 import { runTurn } from '../run-turn.ts';
@@ -12,13 +14,13 @@ export const askCommand = defineCommand({
   name: 'ask',
   summary: 'ask one question and print the answer',
   usage: [
-    'ask "QUESTION" [--session ID] [--json] [--graph chat|react|ops] [--evaluate] [--data DIR]',
+    `ask "QUESTION" [--session ID] [--json] [--graph ${builtinGraphChoices()}] [--evaluate] [--data DIR]`,
   ],
   details: [
     '--session ID   continue (or start) the conversation ID',
     '--json         print the whole payload (response, sessionId, toolsUsed, steps, usage, …)',
-    '--graph NAME   chat (default), react, or ops (chat inside the self-checking loop)',
-    '--evaluate     score the answer and retry a weak one (same as --graph ops)',
+    `--graph NAME   ${builtinGraphWords()}`,
+    `--evaluate     score the answer and retry a weak one (same as --graph ${evaluationGraphName})`,
     'A tool call that needs approval is asked on the terminal (y/N); without a terminal the',
     'command prints the pending call, how to decide over HTTP, and exits 1.',
     'Exit code 1 when the run ends with status "error" or waits for approval.',

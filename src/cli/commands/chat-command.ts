@@ -4,6 +4,7 @@ import { agentOptions, requestOptions, sessionOption } from '../agent-options.ts
 import { defineCommand } from '../define-command.ts';
 import { errorLine } from '../error-line.ts';
 import { createEventPrinter } from '../event-printer.ts';
+import { builtinGraphChoices, builtinGraphWords } from '../graph-choices.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
 import { runTurn } from '../run-turn.ts';
@@ -18,10 +19,10 @@ const exitWords = new Set(['/exit', '/quit']);
 export const chatCommand = defineCommand({
   name: 'chat',
   summary: 'talk with the agent in the terminal (streaming)',
-  usage: ['chat [--session ID] [--graph chat|react|ops] [--evaluate] [--data DIR]'],
+  usage: [`chat [--session ID] [--graph ${builtinGraphChoices()}] [--evaluate] [--data DIR]`],
   details: [
     '--session ID   continue the conversation ID (default: a new one)',
-    '--graph NAME   chat (default), react, or ops (chat inside the self-checking loop)',
+    `--graph NAME   ${builtinGraphWords()}`,
     '--evaluate     score each answer and retry a weak one',
     'Type /exit or press Ctrl-D to leave; Ctrl-C stops the answer being written.',
     'A tool call that needs approval is asked: y runs it, anything else denies it.',

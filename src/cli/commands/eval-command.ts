@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { defaultGraphName } from '../../agents/index.ts';
 import {
   compareRuns,
   DatasetError,
@@ -47,7 +48,7 @@ export const evalCommand = defineCommand({
   ],
   details: [
     'DATASET        a .jsonl file (one item a line) or a .csv file with the same columns',
-    '--graph NAME   the chat graph items run on (default chat)',
+    `--graph NAME   the chat graph items run on (default ${defaultGraphName})`,
     '--scorers a,b  contains, exact, tools, sources, grounded, judge, latency, tokens (and',
     '               the config file’s); replaces the default set (contains with expected,',
     '               tools with expectedTools, sources with expectedSources, always grounded)',
@@ -124,7 +125,7 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
         items,
         target: evalTargetOf(runtime, anonymousOwner),
         scorers,
-        graph: values.graph ?? 'chat',
+        graph: values.graph ?? defaultGraphName,
         ...(concurrency === undefined ? {} : { concurrency }),
         tools: { judge: judge ?? runtime.model },
         store: runtime.evals,

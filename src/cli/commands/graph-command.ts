@@ -1,10 +1,10 @@
+import { buildGraphRegistry, defaultGraphName, isBuiltinGraph } from '../../agents/index.ts';
 import { END, START } from '../../graph/index.ts';
 import { defineCommand } from '../define-command.ts';
 import { UsageError } from '../errors/usage-error.ts';
+import { builtinGraphChoices, builtinGraphList } from '../graph-choices.ts';
 import { withRuntime } from '../open-runtime.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
-
-const graphNames = ['chat', 'react', 'ops'] as const;
 
 /** The shape of a compiled graph this command reads. */
 interface GraphShape {
@@ -18,28 +18,28 @@ interface GraphShape {
   toMermaid(): string;
 }
 
-/** `yeoul graph chat|react|ops|NAME`: prints a graph's nodes and edges, or Mermaid. */
+/** `yeoul graph AGENT|NAME`: prints a built-in agent's graph or a config file's, nodes and edges or Mermaid. */
 export const graphCommand = defineCommand({
   name: 'graph',
   summary: 'print a graph: an agent or one of the config file (nodes and edges, or Mermaid)',
-  usage: ['graph chat|react|ops|NAME [--mermaid] [--config FILE]'],
+  usage: [`graph ${builtinGraphChoices()}|NAME [--mermaid] [--config FILE]`],
   details: [
     '--mermaid       print a Mermaid flowchart (paste into Markdown, mermaid.live, …)',
     '--config FILE   the config file whose graph NAME is (default yeoul.config.{ts,mjs,js} here)',
   ],
-  example: 'graph chat --mermaid',
+  example: `graph ${defaultGraphName} --mermaid`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       'graph',
       args,
       { mermaid: { type: 'boolean' }, ...dataOption },
-      { min: 1, max: 1, names: 'GRAPH (chat, react, ops or a graph of the config file)' },
+      { min: 1, max: 1, names: `GRAPH (${builtinGraphList()} or a graph of the config file)` },
     );
     const name = positionals[0] as string;
     const print = (graph: GraphShape) =>
       io.stdout.write(values.mermaid ? graph.toMermaid() : describeGraph(name, graph));
-    if ((graphNames as readonly string[]).includes(name)) {
-      print(await buildGraph(name as (typeof graphNames)[number]));
+    if (isBuiltinGraph(name)) {
+      print(await builtinGraph(name));
       return 0;
     }
     // A graph of the config file: built as `serve` builds it (its factory gets the kit).
@@ -47,9 +47,9 @@ export const graphCommand = defineCommand({
       io.env,
       { dataDir: values.data, config: values.config },
       async (runtime) => {
-        const entry = runtime.userGraphs.get(name);
+        const entry = runtime.graphs.get(name);
         if (entry === undefined) {
-          const known = [...graphNames, ...runtime.userGraphs.keys()].join(', ');
+          const known = runtime.graphs.names().join(', ');
           throw new UsageError({
             problem: `no graph "${name}" (graphs: ${known})`,
             command: 'graph',
@@ -63,21 +63,16 @@ export const graphCommand = defineCommand({
   },
 });
 
-/** Builds a graph only to look at it: nothing runs, so no model, tool or store is needed. */
-async function buildGraph(name: (typeof graphNames)[number]): Promise<GraphShape> {
-  // Loaded here, not on import, so that the other commands start fast.
-  const { buildChatGraph, buildOpsGraph, buildReactGraph } = await import('../../agents/index.ts');
+/** Builds a built-in agent's graph only to look at it: nothing runs, so no store is needed. */
+async function builtinGraph(name: string): Promise<GraphShape> {
   const { readModelConfig, resolveModel } = await import('../../models/index.ts');
   const { createToolEnvironment, ToolRegistry } = await import('../../tools/index.ts');
-  if (name === 'ops') {
-    return buildOpsGraph();
-  }
-  const deps = {
+  const registry = buildGraphRegistry({
     model: resolveModel(readModelConfig({})),
     tools: new ToolRegistry(),
     toolEnvironment: createToolEnvironment({ dataDir: '.' }),
-  };
-  return name === 'chat' ? buildChatGraph(deps) : buildReactGraph(deps);
+  });
+  return registry.get(name)?.graph as unknown as GraphShape;
 }
 
 /** The graph as plain text: its nodes, then one line per edge. */

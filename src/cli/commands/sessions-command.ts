@@ -242,7 +242,7 @@ async function listSessions(runtime: Runtime, io: CliIo, json: boolean): Promise
   );
   const sessions = [];
   for (const thread of threads) {
-    const state = await runtime.runner.chat.getState(thread.threadId);
+    const state = await runtime.runner.conversationState(thread.threadId);
     const messages = state?.values.messages ?? [];
     const first = messages.find((message) => message.role === 'user')?.content ?? '';
     sessions.push({

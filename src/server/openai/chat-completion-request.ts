@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtinGraphNames } from '../../agents/index.ts';
 import type { ChatMessage } from '../../models/index.ts';
 import { requestOptions } from '../../protocol/index.ts';
 import { HttpError } from '../http/http-error.ts';
@@ -32,7 +33,9 @@ export const chatCompletionBody = z.looseObject({
   model: z
     .string()
     .min(1)
-    .describe('yeoul-chat, yeoul-react, yeoul-ops or yeoul-<a chat graph of the config file>'),
+    .describe(
+      `${builtinGraphNames.map(v1ModelOf).join(', ')} or yeoul-<a chat graph of the config file>`,
+    ),
   messages: z.array(message).min(1, 'at least one message').max(1000),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),

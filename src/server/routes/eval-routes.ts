@@ -1,3 +1,4 @@
+import { defaultGraphName } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import {
   type EvalItem,
@@ -120,7 +121,7 @@ export function evalRoutes(context: RouteContext): RouteGroup {
         id: createId(),
         owner,
         name: body.name ?? `api ${new Date().toISOString()}`,
-        graph: body.graph ?? 'chat',
+        graph: body.graph ?? defaultGraphName,
         createdAt: new Date().toISOString(),
       };
       await runtime.evals.create(run);
@@ -161,7 +162,7 @@ export function evalRoutes(context: RouteContext): RouteGroup {
       const body = input.body();
       const owner = context.ownerOf(request);
       await runtime.sessions.check(id, owner);
-      const state = await runtime.runner.chat.getState(id);
+      const state = await runtime.runner.conversationState(id);
       if (state === undefined) throw notFound(id);
       const messages = state.values.messages;
       const answerAt = messages.findLastIndex(

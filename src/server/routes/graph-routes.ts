@@ -25,31 +25,20 @@ const graphRunRequest = { params: graphParams, body: graphRunBody };
  */
 export function graphRoutes(context: RouteContext): RouteGroup {
   const { runtime } = context;
-  let builtins:
-    | Array<{ name: string; chat: boolean; builtin: boolean; mermaid: string }>
-    | undefined;
-
   const listGraphs = defineRoute({
     method: 'GET',
     path: '/api/graphs',
     operationId: 'listGraphs',
     summary: 'The built-in and user graphs, with Mermaid flowcharts',
     responses: { 200: { description: 'graphs', schema: graphListSchema } },
-    handler: async () => {
-      const { runner } = runtime;
-      builtins ??= [
-        { name: 'chat', chat: true, builtin: true, mermaid: runner.chat.toMermaid() },
-        { name: 'react', chat: true, builtin: true, mermaid: runner.react.toMermaid() },
-        { name: 'ops', chat: true, builtin: true, mermaid: runner.ops.toMermaid() },
-      ];
-      const users = [...runtime.userGraphs.values()].map((entry) => ({
+    handler: async () => ({
+      graphs: runtime.graphs.entries.map((entry) => ({
         name: entry.name,
         chat: entry.chat,
-        builtin: false,
+        builtin: entry.builtin,
         mermaid: entry.graph.toMermaid(),
-      }));
-      return { graphs: [...builtins, ...users] };
-    },
+      })),
+    }),
   });
 
   /** Checks the request and claims its thread; the run itself goes in `start`. */

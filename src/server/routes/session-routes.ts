@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isSessionThread } from '../../agents/index.ts';
+import { defaultGraphName, isSessionThread } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import {
   forkBody,
@@ -74,7 +74,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
           sessions.push({
             sessionId: thread.threadId,
             title: '',
-            graph: 'chat',
+            graph: defaultGraphName,
             status: thread.status,
             updatedAt: new Date(thread.updatedAt).toISOString(),
           });
@@ -101,7 +101,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
       const values = state.values as { messages?: unknown; summary?: unknown };
       return {
         sessionId: id,
-        graph: (await runtime.sessions.graphOf(id)) ?? 'chat',
+        graph: (await runtime.sessions.graphOf(id)) ?? defaultGraphName,
         messages: Array.isArray(values.messages) ? values.messages : [],
         summary: typeof values.summary === 'string' ? values.summary : '',
         interrupts: await runner.pendingInterrupts(id),

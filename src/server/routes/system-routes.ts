@@ -54,7 +54,7 @@ export function systemRoutes(context: RouteContext): RouteGroup {
           : null,
         embeddingModel: runtime.embedder?.name ?? null,
         tools: runtime.registry.describe(runtime.toolEnvironment).map((tool) => tool.name),
-        graphs: ['chat', 'react', 'ops', ...runtime.userGraphs.keys()],
+        graphs: runtime.graphs.names(),
         uptimeSeconds: Math.round((Date.now() - context.startedAt) / 1000),
         activeRuns: runtime.runner.activeRuns,
         store: { backend: runtime.store.backend, instanceId: runtime.checkpointer.instanceId },

@@ -179,7 +179,7 @@ export function v1Routes(context: RouteContext): RouteGroup {
       // Headers go out with the run's first event: a request refused before its run
       // starts (a pending approval, a busy session) still gets its HTTP status.
       // The ops loop may write an answer more than once: its last one is sent whole.
-      const tokens = turn.graph !== 'ops';
+      const tokens = runtime.graphs.get(turn.graph)?.handoff.evaluate !== true;
       const stream = new CompletionStream(reply.raw, identity, tokens);
       let finished = false;
       const open = () => {

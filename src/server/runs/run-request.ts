@@ -1,5 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import type { AgentRequest, AgentResponse, AgentRunner } from '../../agents/index.ts';
+import {
+  type AgentRequest,
+  type AgentResponse,
+  type AgentRunner,
+  graphNameOf,
+} from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { coalesceTokens } from '../http/token-coalescer.ts';
@@ -85,7 +90,7 @@ export async function runAgentCall(
     for (const pending of payload.interrupts ?? []) metrics.interrupts.inc({ tool: pending.tool });
     metrics.observeRun({
       ...payload,
-      graph: call.options?.graph ?? (call.options?.evaluate ? 'ops' : 'chat'),
+      graph: graphNameOf(call.options),
       executionTime: (performance.now() - started) / 1000,
     });
     options.onEvent?.(stream.push('done', payload));

@@ -276,9 +276,9 @@ export async function createRuntime(
     get registry() {
       return app.registry;
     },
-    /** The config file's graphs, chat or not, by name (as loaded now). */
-    get userGraphs() {
-      return runner.userGraphs;
+    /** Every graph requests may run on now: the built-in agents and the config file's graphs. */
+    get graphs() {
+      return runner.graphs;
     },
     /** The config file's scorers (evaluations). */
     get scorers() {

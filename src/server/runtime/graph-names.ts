@@ -1,15 +1,15 @@
-import { isBuiltinGraph, type UserGraphEntry } from '../../agents/index.ts';
+import type { GraphEntry, GraphRegistry } from '../../agents/index.ts';
 import { HttpError } from '../http/http-error.ts';
 
-/** What the graph checks read of the runtime: the config file's graphs as loaded now. */
+/** What the graph checks read of the runtime: its graph registry as loaded now. */
 interface GraphsOf {
-  userGraphs: ReadonlyMap<string, UserGraphEntry>;
+  graphs: GraphRegistry;
 }
 
 /** A user graph by name, or a 404 `graph_not_found` naming the graphs there are. */
-export function requireUserGraph(runtime: GraphsOf, name: string): UserGraphEntry {
-  const entry = runtime.userGraphs.get(name);
-  if (entry === undefined) throw graphNotFound(runtime, name);
+export function requireUserGraph(runtime: GraphsOf, name: string): GraphEntry {
+  const entry = runtime.graphs.get(name);
+  if (entry === undefined || entry.builtin) throw graphNotFound(runtime, name);
   return entry;
 }
 
@@ -19,8 +19,8 @@ export function requireUserGraph(runtime: GraphsOf, name: string): UserGraphEntr
  * chat graph: those run through /api/graphs/NAME/invoke).
  */
 export function requireChatGraph(runtime: GraphsOf, name: string): void {
-  if (isBuiltinGraph(name)) return;
-  const entry = requireUserGraph(runtime, name);
+  const entry = runtime.graphs.get(name);
+  if (entry === undefined) throw graphNotFound(runtime, name);
   if (!entry.chat) {
     throw new HttpError({
       status: 400,
@@ -32,15 +32,13 @@ export function requireChatGraph(runtime: GraphsOf, name: string): void {
 
 /** The names of every chat graph: the built-in agents, then the user chat graphs. */
 export function chatGraphNames(runtime: GraphsOf): string[] {
-  const users = [...runtime.userGraphs.values()].filter((entry) => entry.chat);
-  return ['chat', 'react', 'ops', ...users.map((entry) => entry.name)];
+  return runtime.graphs.chatNames();
 }
 
 function graphNotFound(runtime: GraphsOf, name: string): HttpError {
-  const known = ['chat', 'react', 'ops', ...runtime.userGraphs.keys()].join(', ');
   return new HttpError({
     status: 404,
     code: 'graph_not_found',
-    message: `there is no graph "${name}" (graphs: ${known})`,
+    message: `there is no graph "${name}" (graphs: ${runtime.graphs.names().join(', ')})`,
   });
 }

@@ -1,4 +1,4 @@
-import { type AgentResponse, validateInput } from '../../agents/index.ts';
+import { type AgentResponse, builtinGraphNames, validateInput } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import type { McpAnswer, McpBackend } from '../../mcp/index.ts';
 import { HttpError } from '../http/http-error.ts';
@@ -28,6 +28,7 @@ export function createMcpBackend(
 ): McpBackend {
   return {
     version: options.version,
+    builtinGraphs: builtinGraphNames,
     async ask(request, { signal, onEvent }): Promise<McpAnswer> {
       const problem = validateInput(request.message, runtime.model.settings.maxInputTokens);
       if (problem) {

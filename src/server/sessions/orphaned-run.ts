@@ -1,4 +1,4 @@
-import { type AgentRunner, opsThreadOf } from '../../agents/index.ts';
+import type { AgentRunner } from '../../agents/index.ts';
 import { type Checkpointer, runsElsewhere } from '../../graph/index.ts';
 
 /** Why a run left behind is closed, as its error says. */
@@ -16,11 +16,7 @@ export async function hasOrphanedRun(
   sessionId: string,
 ): Promise<boolean> {
   if (runner.isRunning(sessionId)) return false;
-  const states = [
-    await runner.chat.getState(sessionId),
-    await runner.ops.getState(opsThreadOf(sessionId)),
-  ];
-  for (const state of states) {
+  for (const state of await runner.threadStates(sessionId)) {
     if (state?.status === 'running' && !(await runsElsewhere(checkpointer, state.owner))) {
       return true;
     }

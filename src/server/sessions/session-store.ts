@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { defaultGraphName, isBuiltinGraph } from '../../agents/index.ts';
 import { HttpError } from '../http/http-error.ts';
 
 /** The owner of sessions made without an API key: the CLI, or a server without keys. */
@@ -10,7 +11,7 @@ export interface SessionSummary {
   /** The first user message, shortened: what the session is about. */
   title: string;
   createdAt: number;
-  /** The user graph the session runs on; `chat` for the built-in agents' sessions. */
+  /** The user graph the session runs on; the default graph's name for the built-in agents' sessions. */
   graph: string;
   /** The session and step it was forked from, when it is a fork. */
   forkedFrom?: ForkOrigin;
@@ -72,7 +73,7 @@ export function summaryOf(row: SessionRow): SessionSummary {
     sessionId: row.session_id,
     title: row.title,
     createdAt: Number(row.created_at),
-    graph: row.graph || 'chat',
+    graph: row.graph || defaultGraphName,
     ...(row.forked_from === null || row.forked_at_step === null
       ? {}
       : { forkedFrom: { sessionId: row.forked_from, step: Number(row.forked_at_step) } }),
@@ -87,9 +88,7 @@ export function titleOf(message: string): string {
 
 /** What a session's row records of the graph a request names: a user graph's name, or '' for the built-ins. */
 export function storedGraph(graph: string | undefined): string {
-  return graph === undefined || graph === 'chat' || graph === 'react' || graph === 'ops'
-    ? ''
-    : graph;
+  return graph === undefined || isBuiltinGraph(graph) ? '' : graph;
 }
 
 /**
@@ -101,7 +100,7 @@ export function checkGraph(sessionId: string, stored: string, requested: string 
   throw new HttpError({
     status: 409,
     code: 'graph_mismatch',
-    message: `session "${sessionId}" runs on the graph "${stored || 'chat'}", not "${requested}"; start a new session for "${requested}"`,
+    message: `session "${sessionId}" runs on the graph "${stored || defaultGraphName}", not "${requested}"; start a new session for "${requested}"`,
   });
 }
 

@@ -1,133 +1,64 @@
-// The shapes of Yeoul's HTTP API as the console reads them: the answers' types are the
-// client's (inferred from the protocol's schemas); the rest are the console's own views.
+// The shapes of Yeoul's HTTP API as the console reads them: each is the client's type
+// (inferred from the protocol's schemas), named for what the console shows.
 import type {
+  AgentEvent,
   DocumentList,
+  EvalRunList,
+  ForkResponse,
+  GraphList,
   InvokeResponse,
+  MemoryItem,
   SearchResponse,
+  Session,
+  SessionHistory,
+  SessionList,
   StatusResponse,
+  EvalRun as StoredEvalRun,
 } from '../../client/index.ts';
 
 /** The invoke payload: the body of the stream's `done` event. */
 export type DonePayload = InvokeResponse;
+/** A run's model calls and tokens. */
 export type Usage = InvokeResponse['usage'];
+/** A document an answer drew on. */
 export type Source = NonNullable<InvokeResponse['sources']>[number];
+/** The evaluation loop's scores of an answer. */
 export type Evaluation = NonNullable<InvokeResponse['evaluation']>;
 /** A tool call waiting for a person's decision. */
 export type Interrupt = NonNullable<InvokeResponse['interrupts']>[number];
+/** A document of the knowledge base (GET /api/documents). */
 export type DocumentInfo = DocumentList['documents'][number];
+/** A passage a search found (POST /api/search). */
 export type SearchHit = SearchResponse['hits'][number];
+/** The server's state (GET /api/agent/status). */
 export type AgentStatus = StatusResponse;
 
-/** A chat graph: `chat`, `react`, `ops`, or one of the server's config file. */
-export type GraphName = string;
-
-export interface ToolCall {
-  id: string;
-  name: string;
-  args: unknown;
-}
+/** A graph's name, as GET /api/graphs lists the server's graphs. */
+export type GraphName = GraphList['graphs'][number]['name'];
 
 /** A stored message of a session (`GET /api/sessions/:id`). */
-export interface StoredMessage {
-  id?: string;
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
-  toolCalls?: ToolCall[];
-  toolCallId?: string;
-  name?: string;
-  isError?: boolean;
-}
+export type StoredMessage = Session['messages'][number];
 
 /** Where a fork came from: its original session and the step it was taken after. */
-export interface ForkOrigin {
-  sessionId: string;
-  step: number;
-}
+export type ForkOrigin = ForkResponse['forkedFrom'];
 
-export interface SessionSummary {
-  sessionId: string;
-  title?: string;
-  status?: string;
-  updatedAt?: string;
-  /** Present when the session is a fork of another. */
-  forkedFrom?: ForkOrigin;
-}
+/** A session as `GET /api/sessions` lists it. */
+export type SessionSummary = SessionList['sessions'][number];
 
-export interface SessionDetail {
-  sessionId: string;
-  messages: StoredMessage[];
-  summary?: string;
-  interrupts?: Interrupt[];
-  status?: string;
-  /** The graph that runs the session (`chat` for the built-in agents). */
-  graph?: string;
-  /** A run is going in this session (rejoin it with GET /api/sessions/:id/stream). */
-  running?: boolean;
-  /** Present when the session is a fork of another. */
-  forkedFrom?: ForkOrigin;
-}
+/** A session with its messages (`GET /api/sessions/:id`). */
+export type SessionDetail = Session;
 
 /** One stored step of a session (`GET /api/sessions/:id/history`). */
-export interface HistoryStep {
-  /** The entry's number in the session (what a fork takes). */
-  step?: number;
-  /** The run's super-step: the tasks of one share it. */
-  superstep?: number;
-  runId: string;
-  node: string | null;
-  kind?: string;
-  /** Set on a subgraph's own steps: the node it runs as, then its inner node. */
-  path?: string[];
-  update: Record<string, unknown> | null;
-  at: string | number;
-}
+export type HistoryStep = SessionHistory['steps'][number];
 
 /** One long-term memory item (GET /api/memory). */
-export interface MemoryItemInfo {
-  namespace: string;
-  key: string;
-  value: unknown;
-  updatedAt: string;
-}
-/** An error in the contract's words: `{code, message}`. */
-export interface ErrorInfo {
-  code: string;
-  message: string;
-}
+export type MemoryItemInfo = MemoryItem;
 
-/** One scorer's verdict on an evaluation item. */
-export interface EvalScore {
-  scorer: string;
-  score: number;
-  passed: boolean;
-  reason: string;
-}
+/** An error in the contract's words: `{code, message}` (the data of a stream's `error` event). */
+export type ErrorInfo = Extract<AgentEvent, { event: 'error' }>['data'];
 
 /** A scored item of an evaluation run. */
-export interface EvalItem {
-  id: string;
-  input: string[];
-  response: string;
-  sessionId: string;
-  passed: boolean;
-  scores: EvalScore[];
-  latencyMs: number;
-}
+export type EvalItem = StoredEvalRun['items'][number];
 
 /** An evaluation run (GET /api/evals/:id; the listing has no `items`). */
-export interface EvalRun {
-  id: string;
-  name: string;
-  graph: string;
-  createdAt: string;
-  status: 'running' | 'done' | 'failed';
-  summary: {
-    items: number;
-    passed: number;
-    failed: number;
-    meanScore: number;
-    byScorer: Record<string, number>;
-  };
-  items?: EvalItem[];
-  error?: string;
-}
+export type EvalRun = EvalRunList['runs'][number] & { items?: EvalItem[] };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { StoredMessage } from '../api/types.ts';
 import { applyEvent, itemsFromMessages, startTurn } from './chat-items.ts';
 
 describe('applyEvent', () => {
@@ -128,7 +129,7 @@ describe('itemsFromMessages', () => {
         { role: 'tool', toolCallId: 'c1', name: 'calculator', content: '56088' },
         { role: 'assistant', content: '123 * 456 = 56,088입니다.' },
         { role: 'user', content: 'thanks' },
-      ],
+      ] as StoredMessage[],
       [
         {
           id: 'i1',

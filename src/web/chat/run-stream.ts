@@ -4,7 +4,8 @@ import type { GraphName } from '../api/types.ts';
 
 /** The run options the composer offers. */
 export interface RunOptions {
-  graph: GraphName;
+  /** Unset: the server's default graph. */
+  graph?: GraphName;
   evaluate: boolean;
   /** Empty: the server's default. */
   temperature: number | null;
@@ -25,7 +26,7 @@ export function streamMessage(
       message,
       sessionId,
       options: {
-        graph: options.graph,
+        ...(options.graph === undefined ? {} : { graph: options.graph }),
         ...(options.evaluate ? { evaluate: true } : {}),
         ...(options.temperature === null ? {} : { temperature: options.temperature }),
       },

@@ -27,17 +27,17 @@ export function saveSessionId(id: string | null): void {
   }
 }
 
-export const defaultRunOptions: RunOptions = { graph: 'chat', evaluate: false, temperature: null };
+/** The options of a first visit: the server's default graph (no `graph`), no evaluation. */
+export const defaultRunOptions: RunOptions = { evaluate: false, temperature: null };
 
 /** The composer's last options (graph, evaluate, temperature). */
 export function savedRunOptions(): RunOptions {
   try {
     const saved = JSON.parse(localStorage.getItem(optionsKey) ?? '{}') as Partial<RunOptions>;
     return {
-      graph:
-        typeof saved.graph === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(saved.graph)
-          ? saved.graph
-          : 'chat',
+      ...(typeof saved.graph === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(saved.graph)
+        ? { graph: saved.graph }
+        : {}),
       evaluate: saved.evaluate === true,
       temperature: typeof saved.temperature === 'number' ? saved.temperature : null,
     };
@@ -46,17 +46,23 @@ export function savedRunOptions(): RunOptions {
   }
 }
 
-const builtinGraphs = new Set(['chat', 'react', 'ops']);
-
 /**
  * The options a turn on a session (a fork's) runs with: the chosen ones, on the graph the
  * session belongs to (`GET /api/sessions/:id` `graph`, when known): a user graph's session
- * stays with it, and the built-in agents' sessions take a built-in graph (`chat` by default).
+ * stays with it, and the built-in agents' sessions take a built-in graph — the chosen one,
+ * else the session's own (the server names the default graph for them).
+ * `builtinGraphs`: the built-in agents' names, as GET /api/graphs lists them.
  */
-export function optionsForSession(chosen: RunOptions, sessionGraph?: string): RunOptions {
+export function optionsForSession(
+  chosen: RunOptions,
+  sessionGraph: string | undefined,
+  builtinGraphs: readonly string[],
+): RunOptions {
   if (sessionGraph === undefined) return chosen;
-  if (!builtinGraphs.has(sessionGraph)) return { ...chosen, graph: sessionGraph };
-  return builtinGraphs.has(chosen.graph) ? chosen : { ...chosen, graph: 'chat' };
+  if (!builtinGraphs.includes(sessionGraph)) return { ...chosen, graph: sessionGraph };
+  return chosen.graph === undefined || builtinGraphs.includes(chosen.graph)
+    ? chosen
+    : { ...chosen, graph: sessionGraph };
 }
 
 export function saveRunOptions(options: RunOptions): void {

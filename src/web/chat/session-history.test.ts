@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import type { HistoryStep } from '../api/types.ts';
 import { forgetSessionHistory, sessionHistory } from './session-history.ts';
 
-const step: HistoryStep = {
+const step = {
   runId: 'r1',
   node: 'input',
   kind: 'input',
   update: {},
   at: '2026-01-01T00:00:00.000Z',
-};
+} as HistoryStep;
 
 describe('sessionHistory', () => {
   let fail = false;

@@ -15,7 +15,8 @@ const usage = (llmCalls: number, inputTokens: number, outputTokens: number) => (
   usage: { llmCalls, inputTokens, outputTokens },
 });
 
-const steps: HistoryStep[] = [
+// Fixtures hold only the fields the console reads.
+const steps = [
   {
     runId: 'r1',
     node: 'input',
@@ -66,7 +67,7 @@ const steps: HistoryStep[] = [
     update: usage(1, 70, 9),
     at: '2026-01-01T00:02:00.100Z',
   },
-];
+] as HistoryStep[];
 
 describe('turn steps', () => {
   it('groups runs into turns: a run without a user message resumes the turn before', () => {
@@ -115,7 +116,7 @@ describe('turn steps', () => {
 
   it('puts the tasks of one super-step on one line, each timed from the super-step start', () => {
     const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
-    const fanOut: HistoryStep[] = [
+    const fanOut = [
       { step: 0, superstep: 0, runId: 'r1', node: 'input', kind: 'input', update: null, at: at(0) },
       { step: 1, superstep: 1, runId: 'r1', node: 'plan', kind: 'node', update: null, at: at(5) },
       { step: 2, superstep: 2, runId: 'r1', node: 'left', kind: 'task', update: null, at: at(25) },
@@ -129,7 +130,8 @@ describe('turn steps', () => {
         update: null,
         at: at(41),
       },
-    ];
+    ] as HistoryStep[];
+
     const [turn] = groupTurns(fanOut);
     const lines = superstepLines(inspectorRows(turn as NonNullable<typeof turn>));
     assert.deepEqual(

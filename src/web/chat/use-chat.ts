@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { YeoulApiError } from '../../client/index.ts';
 import { api, toErrorInfo } from '../api/api-client.ts';
+import { builtinGraphNames } from '../api/graph-list.ts';
 import type { ErrorInfo, Interrupt, SessionDetail } from '../api/types.ts';
 import { t } from '../i18n.ts';
 import {
@@ -231,12 +232,11 @@ export function useChat(authVersion: number): ChatController {
     const user = users[index];
     if (user === undefined) return;
     const original = sessionRef.current;
-    const options = optionsForSession(
-      lastOptions.current ?? savedRunOptions(),
-      sessionGraph.current,
-    );
+    const chosen = lastOptions.current ?? savedRunOptions();
+    const graphOfSession = sessionGraph.current;
     forking.current = true;
     try {
+      const options = optionsForSession(chosen, graphOfSession, await builtinGraphNames());
       const { steps } = await api.sessions.history(original);
       const atStep = forkPointBefore(steps, {
         ...(user.messageId ? { userMessageId: user.messageId } : {}),

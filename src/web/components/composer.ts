@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api/api-client.ts';
+import { listGraphs } from '../api/graph-list.ts';
 import type { GraphName } from '../api/types.ts';
 import type { RunOptions } from '../chat/run-stream.ts';
 import { savedRunOptions, saveRunOptions } from '../chat/saved-state.ts';
@@ -20,22 +20,23 @@ interface ComposerProps {
 export function Composer(props: ComposerProps) {
   const [text, setText] = useState('');
   const [options, setOptions] = useState<RunOptions>(savedRunOptions);
-  const [graphs, setGraphs] = useState<GraphName[]>(['chat', 'react', 'ops']);
+  // Until the server lists its graphs, the picker offers the saved choice alone.
+  const [graphs, setGraphs] = useState<GraphName[]>(() => (options.graph ? [options.graph] : []));
   const box = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => box.current?.focus(), []);
   // Every chat graph the server serves, the config file's included.
   useEffect(() => {
     let live = true;
-    api.graphs
-      .list()
-      .then((body) => {
+    listGraphs()
+      .then((listed) => {
         if (!live) return;
-        const names = body.graphs.filter((graph) => graph.chat).map((graph) => graph.name);
+        const names = listed.filter((graph) => graph.chat).map((graph) => graph.name);
         if (names.length > 0) setGraphs(names);
-        // A graph saved from an earlier config that is gone now falls back to chat.
-        if (!names.includes(options.graph))
-          setOptions((current) => ({ ...current, graph: 'chat' }));
+        // None saved, or one from an earlier config that is gone now: the server's default,
+        // which it lists first.
+        if (options.graph === undefined || !names.includes(options.graph))
+          setOptions((current) => ({ ...current, graph: names[0] }));
       })
       .catch(() => undefined);
     return () => {

@@ -2,6 +2,9 @@ import type { SessionSummary } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 
+/** A row of the list: a listed session, or the open one the server does not list yet. */
+type SessionRow = Pick<SessionSummary, 'sessionId' | 'title'> & Partial<SessionSummary>;
+
 interface SessionListProps {
   /** The owner's sessions, newest first (`useSessions`). */
   sessions: SessionSummary[];
@@ -20,11 +23,11 @@ interface SessionListProps {
 export function SessionList(props: SessionListProps) {
   const { sessions } = props;
   const listed = sessions.some((session) => session.sessionId === props.current);
-  const shown: SessionSummary[] =
+  const shown: SessionRow[] =
     !listed && props.pendingTitle
       ? [{ sessionId: props.current, title: props.pendingTitle }, ...sessions]
       : sessions;
-  const titleOf = (session: SessionSummary) =>
+  const titleOf = (session: SessionRow) =>
     session.title?.trim() ||
     (session.sessionId === props.current ? props.pendingTitle : '') ||
     session.sessionId;

@@ -1,0 +1,201 @@
+import { combineSignals, createId } from '../../core/index.ts';
+import {
+  type Checkpointer,
+  type CompiledGraph,
+  RunCancelledError,
+  type StateSchema,
+} from '../../graph/index.ts';
+import { type AgentRequest, type AgentResponse, approvalOf } from '../agent-payload.ts';
+import { isKorean } from '../prompts.ts';
+import {
+  buildGraphRegistry,
+  type GraphRegistry,
+  type RegistryOptions,
+} from '../registry/graph-registry.ts';
+import type { AgentDependencies } from '../types.ts';
+import { ActiveRuns } from './active-runs.ts';
+import { dispatchRequest, resumeLeftBehind, type WorkContext } from './dispatch-run.ts';
+import { cancelledResponse, type Payload, responseOf } from './run-payload.ts';
+import { SessionGraphs } from './session-graph.ts';
+import { opsThreadOf } from './session-threads.ts';
+
+/** What a runner is built from besides the default dependencies. */
+export interface RunnerOptions extends Omit<RegistryOptions, 'checkpointer'> {
+  /** Which user graph a session belongs to (from the session store); undefined for built-ins. */
+  graphOfSession?: (sessionId: string) => Promise<string | undefined>;
+}
+
+/**
+ * Runs the agent graphs for requests: one thread per session in the checkpointer (so a
+ * conversation survives a restart), on the graph the request names from the graph registry
+ * (a built-in agent or a config file's chat graph), optionally inside the self-correcting
+ * ops loop (on a thread of its own), and the contract's payload out. Runs pause on tool
+ * calls that need approval and resume with decisions; a run its process left behind is
+ * closed before the session's next run.
+ * @example
+ * const runner = createAgentRunner(deps, new SqliteCheckpointer({ path: 'data/threads.sqlite' }));
+ * const payload = await runner.invoke({ message: '123 * 456 계산해줘' });
+ */
+export function createAgentRunner(
+  deps: AgentDependencies,
+  checkpointer: Checkpointer,
+  options: RunnerOptions = {},
+) {
+  /** The graphs requests start on now; a run keeps the registry it started with (`reconfigure`). */
+  let current = buildGraphRegistry(deps, { ...options, checkpointer });
+  const sessions = new SessionGraphs(options.graphOfSession);
+  const active = new ActiveRuns();
+
+  /** Runs one request's work as a tracked run of its session, and shapes its response. */
+  async function run(
+    request: AgentRequest,
+    work: (context: WorkContext) => Promise<Payload>,
+  ): Promise<AgentResponse> {
+    const started = performance.now();
+    const sessionId = request.sessionId ?? createId();
+    const emit = request.onEvent ?? (() => undefined);
+    const controller = new AbortController();
+    const untrack = active.track(sessionId, controller);
+    const signal = combineSignals(request.signal, controller.signal);
+    const seconds = () => Math.round(performance.now() - started) / 1000;
+    const korean = isKorean(request.message ?? '');
+    try {
+      const payload = await work({
+        sessionId,
+        signal,
+        emit,
+        streamTokens: request.streamTokens ?? request.onEvent !== undefined,
+      });
+      return responseOf(payload, sessionId, seconds(), emit);
+    } catch (error) {
+      if (!(error instanceof RunCancelledError)) throw error;
+      return cancelledResponse(korean, sessionId, seconds());
+    } finally {
+      untrack();
+    }
+  }
+
+  /** Ends the session's unfinished runs (left behind, or paused); false when there were none. */
+  const abandon = async (sessionId: string, reason = 'abandoned'): Promise<boolean> => {
+    const registry = current;
+    const entry = await sessions.entry(registry, sessionId);
+    const inner = await entry.handoff.thread.abandon(sessionId, reason);
+    const outer = await registry.evaluationLoop.abandon(opsThreadOf(sessionId), reason);
+    return inner || outer;
+  };
+
+  /** The graph whose state a session's thread holds (a user graph's, or the default agent's). */
+  const threadGraph = async (sessionId: string): Promise<CompiledGraph<StateSchema>> => {
+    const registry = current;
+    const user = await sessions.userEntry(registry, sessionId);
+    return (user ?? registry.default).handoff.thread as CompiledGraph<StateSchema>;
+  };
+
+  return {
+    /** Every graph requests may run on now: the built-in agents and the config file's graphs. */
+    get graphs(): GraphRegistry {
+      return current;
+    },
+
+    /**
+     * Swaps in graphs built from new settings (`yeoul dev` after a save): requests from now
+     * on run on them; runs going on finish on the graphs they started with.
+     */
+    reconfigure(
+      nextDeps: AgentDependencies,
+      nextOptions: Omit<RunnerOptions, 'graphOfSession' | 'durability'>,
+    ) {
+      current = buildGraphRegistry(nextDeps, {
+        ...nextOptions,
+        checkpointer,
+        ...(options.durability ? { durability: options.durability } : {}),
+      });
+    },
+
+    threadGraph,
+
+    /** A session's conversation as the default agent reads it (messages, context, status). */
+    conversationState(sessionId: string) {
+      return current.conversation.getState(sessionId);
+    },
+
+    /** The states of the session's threads: its conversation, then its ops loop's. */
+    async threadStates(sessionId: string) {
+      const registry = current;
+      return [
+        await registry.conversation.getState(sessionId),
+        await registry.evaluationLoop.getState(opsThreadOf(sessionId)),
+      ];
+    },
+
+    /** Runs one request: a new message, or decisions for the session's paused run. */
+    invoke(request: AgentRequest): Promise<AgentResponse> {
+      const registry = current;
+      return run(request, (work) => dispatchRequest(registry, sessions, request, work));
+    },
+
+    /**
+     * Finishes the run a dead process left behind on the session (`yeoul sessions resume`):
+     * its interrupted step runs again and the run goes on to its answer.
+     */
+    resumeInterrupted(
+      sessionId: string,
+      options: Pick<AgentRequest, 'signal' | 'onEvent'> = {},
+    ): Promise<AgentResponse> {
+      const registry = current;
+      return run({ ...options, sessionId }, (work) => resumeLeftBehind(registry, sessions, work));
+    },
+
+    /**
+     * Stops the session's run: the one going in this process is cancelled (no further
+     * model or tool call; it ends `cancelled`), else a run left behind by a dead process or
+     * paused for approval is abandoned. False when there was none.
+     */
+    async cancel(sessionId: string): Promise<boolean> {
+      const running = active.running(sessionId);
+      if (running) {
+        running.abort(new Error('cancelled by request'));
+        return true;
+      }
+      return abandon(sessionId, 'cancelled by request');
+    },
+
+    abandon,
+
+    /** The session's tool calls waiting for a decision. */
+    async pendingInterrupts(sessionId: string) {
+      const graph = await threadGraph(sessionId);
+      return ((await graph.getState(sessionId))?.interrupts ?? []).map(approvalOf);
+    },
+
+    /** Whether a run of the session is going (or queued) in this process. */
+    isRunning(sessionId: string): boolean {
+      return active.has(sessionId);
+    },
+
+    /** Runs going (or queued) in this process, over all sessions. */
+    get activeRuns(): number {
+      return active.count;
+    },
+
+    /**
+     * Waits for the runs going in this process to end, up to `graceMs`; then cancels the
+     * rest (their open tool calls closed) and waits for them. For shutting down.
+     */
+    settle(graceMs: number): Promise<void> {
+      return active.settle(graceMs);
+    },
+
+    /** Deletes a session's threads (the conversation and its ops loop). */
+    async deleteSession(sessionId: string): Promise<void> {
+      const registry = current;
+      // Through the graph that holds it too, so that its cache forgets the thread.
+      await (await sessions.userEntry(registry, sessionId))?.graph.deleteThread(sessionId);
+      await registry.conversation.deleteThread(sessionId);
+      await registry.evaluationLoop.deleteThread(opsThreadOf(sessionId));
+    },
+  };
+}
+
+/** A running Yeoul agent runner. */
+export type AgentRunner = ReturnType<typeof createAgentRunner>;
