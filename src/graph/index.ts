@@ -1,3 +1,13 @@
+// The graph runtime's one door. Its files form layers, each importing only those below it:
+// - vocabulary: types.ts, state.ts, channels.ts, messages.ts, send.ts, interrupt.ts, errors/,
+//   checkpoint/types.ts;
+// - planning/ (pure): the next tasks, a super-step's writes and replay, validation, Mermaid,
+//   subgraph thread ids, interrupt ids;
+// - storage/: the thread store, forks, the run writer (it only commits), subgraph threads;
+//   checkpoint/ holds the backends, which import the vocabulary only;
+// - execution/: one task, one super-step (runSuperstep), opening and ending a run, the loop;
+// - face: subgraph.ts, compiled-graph.ts, builder.ts.
+
 export { type GraphNode, StateGraph } from './builder.ts';
 export {
   append,
@@ -52,7 +62,6 @@ export { RunInterruptedError } from './errors/run-interrupted-error.ts';
 export { SubgraphUpdateError } from './errors/subgraph-update-error.ts';
 export { ThreadExistsError } from './errors/thread-exists-error.ts';
 export { ThreadNotFoundError } from './errors/thread-not-found-error.ts';
-export type { ForkOptions } from './fork-thread.ts';
 export {
   answerFor,
   type InterruptOutcome,
@@ -69,7 +78,6 @@ export {
   removeAllMessages,
   removeMessage,
 } from './messages.ts';
-export { type Durability, durabilityModes } from './run-writer.ts';
 export { isSend, type Send, send } from './send.ts';
 export {
   defineState,
@@ -78,8 +86,11 @@ export {
   type StateSchema,
   type UpdateOf,
 } from './state.ts';
+export type { ForkOptions } from './storage/fork-thread.ts';
 export {
   type CompileOptions,
+  type Durability,
+  durabilityModes,
   END,
   type GraphEvent,
   type HistoryEntry,

@@ -1,19 +1,23 @@
-import { genAi, inSpan, neverAbortedSignal, type Span, SpanKind } from '../core/index.ts';
-import { interruptsOf, openRun, type RunStart } from './begin-run.ts';
-import type { PendingInterrupt, Task } from './checkpoint/types.ts';
-import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
-import { RecursionLimitError } from './errors/recursion-limit-error.ts';
-import { RunCancelledError } from './errors/run-cancelled-error.ts';
-import type { ResumeInfo } from './interrupt.ts';
-import { checkConcurrentWrites, type NextTasks, nextFields, nextTasks } from './next-tasks.ts';
-import { runTask, type TaskOutcome } from './run-task.ts';
-import type { Durability, RunWriter, WritableGraph } from './run-writer.ts';
-import { applyUpdate, type StateSchema } from './state.ts';
-import type { Subgraph } from './subgraph.ts';
-import { mergeWrites, type Superstep, type TaskWrite } from './superstep.ts';
-import { attachTaskRuntime } from './task-runtime.ts';
-import type { ThreadStore } from './thread-store.ts';
+import { genAi, inSpan, neverAbortedSignal, type Span, SpanKind } from '../../core/index.ts';
+import type { PendingInterrupt, Task } from '../checkpoint/types.ts';
+import { RecursionLimitError } from '../errors/recursion-limit-error.ts';
+import { RunCancelledError } from '../errors/run-cancelled-error.ts';
+import type { ResumeInfo } from '../interrupt.ts';
+import {
+  checkConcurrentWrites,
+  type NextTasks,
+  nextFields,
+  nextTasks,
+} from '../planning/next-tasks.ts';
+import { interruptsOf } from '../planning/pending-interrupts.ts';
+import { mergeWrites, type Superstep, type TaskWrite } from '../planning/superstep.ts';
+import { checkRunConfig } from '../planning/validate-graph.ts';
+import { applyUpdate, type StateSchema } from '../state.ts';
+import type { RunWriter } from '../storage/run-writer.ts';
+import type { ThreadStore } from '../storage/thread-store.ts';
 import type {
+  ChildGraph,
+  Durability,
   Edge,
   GraphEvent,
   Join,
@@ -21,21 +25,24 @@ import type {
   NodeFunction,
   RunConfig,
   RunResult,
-} from './types.ts';
-import { durabilityProblem } from './validate-graph.ts';
+  TaskRuntime,
+} from '../types.ts';
+import { openRun, type RunStart } from './begin-run.ts';
+import { type EndableGraph, endRun } from './end-run.ts';
+import { runTask, type TaskOutcome } from './run-task.ts';
 
 export type { RunStart } from './begin-run.ts';
 
 /** What a run needs of its compiled graph. */
-export interface RunnableGraph extends WritableGraph {
+export interface RunnableGraph extends EndableGraph {
   /** Names the run's span (`invoke_workflow <name>`). */
   name?: string | undefined;
   schema: StateSchema;
   nodes: ReadonlyMap<string, NodeFunction<StateSchema, unknown>>;
   edges: ReadonlyMap<string, readonly Edge<StateSchema>[]>;
   joins: readonly Join[];
-  /** The nodes that are graphs: their tasks get the run's runtime (see `task-runtime.ts`). */
-  subgraphs: ReadonlyMap<string, Subgraph>;
+  /** The nodes that are graphs: their tasks are handed the run's runtime. */
+  subgraphs: ReadonlyMap<string, ChildGraph>;
   maxSteps: number;
   maxConcurrency: number | undefined;
   durability: Durability;
@@ -111,14 +118,15 @@ async function runSteps(
   onEvent?.({ type: 'run-start', threadId, runId, resumed: start.kind === 'resume' });
 
   /** Records the run's abnormal end (best effort: the error being thrown matters more). */
-  async function endRun(
+  async function fail(
     status: 'error' | 'cancelled',
     error: Error & { code?: string },
   ): Promise<never> {
     const detail = { code: error.code ?? 'internal_error', message: error.message };
     try {
-      await writer.end(
+      await endRun(
         routable,
+        writer,
         values,
         step,
         { status, error: detail },
@@ -165,12 +173,8 @@ async function runSteps(
   }
 
   const durability = config.durability ?? graph.durability;
-  const contextFor = (
-    node: string,
-    taskResume: ResumeInfo | undefined,
-    task: number,
-  ): NodeContext<unknown> => {
-    const context: NodeContext<unknown> = {
+  const contextFor = (node: string, taskResume: ResumeInfo | undefined): NodeContext<unknown> => {
+    return {
       threadId,
       runId,
       step,
@@ -182,24 +186,20 @@ async function runSteps(
         ? (name, data) => onEvent({ type: 'custom', node, name, data })
         : () => undefined,
     };
-    if (graph.subgraphs.has(node)) {
-      attachTaskRuntime(context, {
-        task,
-        checkpointer: store?.checkpointer,
-        durability,
-        onEvent,
-      });
-    }
-    return context;
   };
+  /** What a subgraph's task is handed of the run (undefined for other nodes). */
+  const runtimeFor = (node: string, task: number): TaskRuntime | undefined =>
+    graph.subgraphs.has(node)
+      ? { task, checkpointer: store?.checkpointer, durability, onEvent }
+      : undefined;
 
   let routedError: Error | undefined;
   let errorNodeUsed = false;
   /** After a failed task: the error node's super-step, or the run's end when there is none. */
   async function routeFailure(node: string, failure: Error): Promise<Superstep> {
-    if (signal.aborted) await endRun('cancelled', new RunCancelledError({ runId, cause: failure }));
+    if (signal.aborted) await fail('cancelled', new RunCancelledError({ runId, cause: failure }));
     if (graph.errorNode === undefined || errorNodeUsed || node === graph.errorNode) {
-      await endRun('error', failure);
+      await fail('error', failure);
     }
     routedError = failure;
     return {
@@ -214,13 +214,13 @@ async function runSteps(
   while (superstep !== null) {
     step = superstep.step;
     if (signal.aborted)
-      await endRun('cancelled', new RunCancelledError({ runId, cause: signal.reason }));
+      await fail('cancelled', new RunCancelledError({ runId, cause: signal.reason }));
     if (step > maxSteps && routedError === undefined) {
       const limitError = new RecursionLimitError({
         limit: maxSteps,
         node: (superstep.tasks[0] as Task).node,
       });
-      if (graph.errorNode === undefined || errorNodeUsed) await endRun('error', limitError);
+      if (graph.errorNode === undefined || errorNodeUsed) await fail('error', limitError);
       routedError = limitError;
       superstep = {
         ...superstep,
@@ -234,9 +234,9 @@ async function runSteps(
       // One task: one entry, its update applied at once (the common, fast path).
       const task = superstep.tasks[0] as Task;
       const node = task.node;
-      const context = contextFor(node, resume, 0);
+      const context = contextFor(node, resume);
       resume = undefined;
-      const outcome = await runTask(graph, task, values, context, onEvent);
+      const outcome = await runTask(graph, task, values, context, runtimeFor(node, 0), onEvent);
       if (outcome.status === 'failed') {
         superstep = await routeFailure(node, outcome.error);
         continue;
@@ -255,7 +255,7 @@ async function runSteps(
       try {
         following = nextTasks(graph, [node], values, superstep.joins);
       } catch (error) {
-        return endRun('error', error as Error);
+        return fail('error', error as Error);
       }
       await writer.commit(
         { kind: 'node', node, step, update: outcome.update ?? null, ...nextFields(following) },
@@ -279,9 +279,10 @@ async function runSteps(
     const settle = async (index: number) => {
       const task = current.tasks[index] as Task;
       const asked = taskResume?.interrupts.some((pending) => pending.node === task.node);
-      const context = contextFor(task.node, asked ? taskResume : undefined, index);
+      const context = contextFor(task.node, asked ? taskResume : undefined);
       contexts.set(index, context);
-      const outcome = await runTask(graph, task, values, context, onEvent);
+      const runtime = runtimeFor(task.node, index);
+      const outcome = await runTask(graph, task, values, context, runtime, onEvent);
       outcomes.set(index, outcome);
       running -= 1;
       const trouble = [...outcomes.values()].some((other) => other.status !== 'done');
@@ -354,7 +355,7 @@ async function runSteps(
         current.joins,
       );
     } catch (error) {
-      return endRun('error', error as Error);
+      return fail('error', error as Error);
     }
     const fields = nextFields(following);
     await writer.commit(
@@ -392,18 +393,4 @@ async function runLimited(
     while (next < items.length) await work(items[next++] as number);
   };
   await Promise.all(Array.from({ length: limit }, worker));
-}
-
-function checkRunConfig(config: RunConfig<unknown>): void {
-  const problems: string[] = [];
-  const { maxSteps, threadId } = config;
-  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
-    problems.push(`maxSteps must be a positive whole number, not ${String(maxSteps)}`);
-  }
-  if (threadId !== undefined && (typeof threadId !== 'string' || threadId.length === 0)) {
-    problems.push('threadId must be a non-empty string');
-  }
-  const durability = durabilityProblem(config.durability);
-  if (durability !== undefined) problems.push(durability);
-  if (problems.length > 0) throw new InvalidRunConfigError({ problems });
 }
