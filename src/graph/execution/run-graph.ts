@@ -2,7 +2,6 @@ import { genAi, inSpan, neverAbortedSignal, type Span, SpanKind } from '../../co
 import type { PendingInterrupt, Task } from '../checkpoint/types.ts';
 import { RecursionLimitError } from '../errors/recursion-limit-error.ts';
 import { RunCancelledError } from '../errors/run-cancelled-error.ts';
-import type { ResumeInfo } from '../interrupt.ts';
 import {
   checkConcurrentWrites,
   type NextTasks,
@@ -10,10 +9,10 @@ import {
   nextTasks,
 } from '../planning/next-tasks.ts';
 import { interruptsOf } from '../planning/pending-interrupts.ts';
-import { mergeWrites, type Superstep, type TaskWrite } from '../planning/superstep.ts';
+import { mergeWrites, type Superstep } from '../planning/superstep.ts';
 import { checkRunConfig } from '../planning/validate-graph.ts';
 import { applyUpdate, type StateSchema } from '../state.ts';
-import type { RunWriter } from '../storage/run-writer.ts';
+import type { EntryFields } from '../storage/run-writer.ts';
 import type { ThreadStore } from '../storage/thread-store.ts';
 import type {
   ChildGraph,
@@ -21,32 +20,30 @@ import type {
   Edge,
   GraphEvent,
   Join,
-  NodeContext,
-  NodeFunction,
   RunConfig,
   RunResult,
-  TaskRuntime,
 } from '../types.ts';
 import { openRun, type RunStart } from './begin-run.ts';
 import { type EndableGraph, endRun } from './end-run.ts';
-import { runTask, type TaskOutcome } from './run-task.ts';
+import {
+  type FinishedTask,
+  runSuperstep,
+  type SuperstepGraph,
+  type SuperstepRun,
+} from './run-superstep.ts';
 
 export type { RunStart } from './begin-run.ts';
 
 /** What a run needs of its compiled graph. */
-export interface RunnableGraph extends EndableGraph {
+export interface RunnableGraph extends EndableGraph, SuperstepGraph {
   /** Names the run's span (`invoke_workflow <name>`). */
   name?: string | undefined;
-  schema: StateSchema;
-  nodes: ReadonlyMap<string, NodeFunction<StateSchema, unknown>>;
   edges: ReadonlyMap<string, readonly Edge<StateSchema>[]>;
   joins: readonly Join[];
   /** The nodes that are graphs: their tasks are handed the run's runtime. */
   subgraphs: ReadonlyMap<string, ChildGraph>;
   maxSteps: number;
-  maxConcurrency: number | undefined;
   durability: Durability;
-  errorNode: string | undefined;
   store: ThreadStore | undefined;
 }
 
@@ -87,6 +84,33 @@ function superstepOf(step: number, next: NextTasks): Superstep | null {
   return { step, tasks: next.tasks, writes: [], finished: [], joins: next.joins };
 }
 
+/**
+ * The entry that closes a super-step whose tasks all finished: a lone task's `node` entry,
+ * or the `node` entry that completes a super-step of several (`payload.task` names the
+ * task whose write it carries, -1 for none).
+ */
+function closingEntry(
+  step: number,
+  lone: boolean,
+  last: FinishedTask | undefined,
+  following: NextTasks,
+): EntryFields {
+  const { next, payload } = nextFields(following);
+  if (lone) {
+    const { node, update } = last as FinishedTask;
+    return { kind: 'node', node, step, update: update ?? null, next, payload };
+  }
+  return {
+    kind: 'node',
+    node: last?.node ?? null,
+    step,
+    update: last?.update ?? null,
+    next,
+    payload: { interrupts: [], answered: [], ...payload, task: last?.index ?? -1 },
+  };
+}
+
+/** The loop: runs super-steps (`runSuperstep`), merges their writes, routes, commits. */
 async function runSteps(
   graph: RunnableGraph,
   start: RunStart,
@@ -98,6 +122,7 @@ async function runSteps(
   const store = threadId === undefined ? undefined : graph.store;
   const signal = config.signal ?? neverAbortedSignal;
   const maxSteps = config.maxSteps ?? graph.maxSteps;
+  const durability = config.durability ?? graph.durability;
   const onEvent = config.onEvent as ((event: GraphEvent<StateSchema>) => void) | undefined;
   const routable = {
     ...graph,
@@ -108,14 +133,25 @@ async function runSteps(
   const beginning = await openRun(routable, start, {
     threadId,
     onPendingRun: config.onPendingRun ?? 'throw',
-    durability: config.durability ?? graph.durability,
+    durability,
   });
-  const writer: RunWriter = beginning.writer;
+  const writer = beginning.writer;
   const runId = writer.runId;
   if (span.isRecording()) span.setAttribute('yeoul.graph.run_id', runId);
   let { values, superstep, resume } = beginning;
   let step = superstep?.step ?? 0;
   onEvent?.({ type: 'run-start', threadId, runId, resumed: start.kind === 'resume' });
+  const run: SuperstepRun = {
+    graph,
+    writer,
+    threadId,
+    runId,
+    signal,
+    context: config.context,
+    durability,
+    checkpointer: store?.checkpointer,
+    onEvent,
+  };
 
   /** Records the run's abnormal end (best effort: the error being thrown matters more). */
   async function fail(
@@ -172,27 +208,6 @@ async function runSteps(
     return result;
   }
 
-  const durability = config.durability ?? graph.durability;
-  const contextFor = (node: string, taskResume: ResumeInfo | undefined): NodeContext<unknown> => {
-    return {
-      threadId,
-      runId,
-      step,
-      signal,
-      context: config.context,
-      error: node === graph.errorNode ? routedError : undefined,
-      resume: taskResume,
-      emit: onEvent
-        ? (name, data) => onEvent({ type: 'custom', node, name, data })
-        : () => undefined,
-    };
-  };
-  /** What a subgraph's task is handed of the run (undefined for other nodes). */
-  const runtimeFor = (node: string, task: number): TaskRuntime | undefined =>
-    graph.subgraphs.has(node)
-      ? { task, checkpointer: store?.checkpointer, durability, onEvent }
-      : undefined;
-
   let routedError: Error | undefined;
   let errorNodeUsed = false;
   /** After a failed task: the error node's super-step, or the run's end when there is none. */
@@ -230,124 +245,40 @@ async function runSteps(
         joins: {},
       };
     }
-    if (superstep.tasks.length === 1) {
-      // One task: one entry, its update applied at once (the common, fast path).
-      const task = superstep.tasks[0] as Task;
-      const node = task.node;
-      const context = contextFor(node, resume);
-      resume = undefined;
-      const outcome = await runTask(graph, task, values, context, runtimeFor(node, 0), onEvent);
-      if (outcome.status === 'failed') {
-        superstep = await routeFailure(node, outcome.error);
-        continue;
-      }
-      if (node === graph.errorNode && routedError !== undefined) {
-        errorNodeUsed = true;
-        routedError = undefined;
-      }
-      values = applyUpdate(graph.schema, values, outcome.update);
-      if (outcome.status === 'interrupted') {
-        resume = context.resume;
-        const interrupts = interruptsOf(node, outcome.requests, context.resume);
-        return pause(node, interrupts, outcome.update);
-      }
-      let following: NextTasks;
-      try {
-        following = nextTasks(graph, [node], values, superstep.joins);
-      } catch (error) {
-        return fail('error', error as Error);
-      }
-      await writer.commit(
-        { kind: 'node', node, step, update: outcome.update ?? null, ...nextFields(following) },
-        values,
-      );
-      onEvent?.({ type: 'node-end', node, step, update: outcome.update as never });
-      superstep = superstepOf(step + 1, following);
-      continue;
-    }
     const current: Superstep = superstep;
     const taskResume = resume;
     resume = undefined;
-    const writes: TaskWrite[] = [...current.writes];
-    const open = current.tasks
-      .map((_task, index) => index)
-      .filter((index) => !current.finished.includes(index));
-    const outcomes = new Map<number, TaskOutcome>();
-    const contexts = new Map<number, NodeContext<unknown>>();
-    let running = open.length;
-    let last: number | undefined;
-    const settle = async (index: number) => {
-      const task = current.tasks[index] as Task;
-      const asked = taskResume?.interrupts.some((pending) => pending.node === task.node);
-      const context = contextFor(task.node, asked ? taskResume : undefined);
-      contexts.set(index, context);
-      const runtime = runtimeFor(task.node, index);
-      const outcome = await runTask(graph, task, values, context, runtime, onEvent);
-      outcomes.set(index, outcome);
-      running -= 1;
-      const trouble = [...outcomes.values()].some((other) => other.status !== 'done');
-      if (outcome.status === 'failed') return;
-      if (outcome.status === 'done' && running === 0 && !trouble) {
-        last = index;
-        return;
-      }
-      if (outcome.update === undefined && outcome.status === 'interrupted') return;
-      const write = { index, node: task.node, update: outcome.update ?? null };
-      writes.push(write);
-      await writer.commit(
-        {
-          kind: 'task',
-          node: task.node,
-          step,
-          update: write.update,
-          next: task.node,
-          payload: {
-            interrupts: [],
-            answered: [],
-            task: index,
-            ...(outcome.status === 'interrupted' ? { partial: true as const } : {}),
-          },
-        },
-        values,
-      );
-      if (outcome.status === 'done') {
-        onEvent?.({ type: 'node-end', node: task.node, step, update: outcome.update as never });
-      }
-    };
-    await runLimited(open, graph.maxConcurrency, settle);
-    const failed = open.find((index) => outcomes.get(index)?.status === 'failed');
-    if (failed !== undefined) {
-      const outcome = outcomes.get(failed) as Extract<TaskOutcome, { status: 'failed' }>;
-      superstep = await routeFailure((current.tasks[failed] as Task).node, outcome.error);
+    const outcome = await runSuperstep(run, current, values, taskResume, routedError);
+    if (outcome.status === 'failed') {
+      superstep = await routeFailure(outcome.node, outcome.error);
       continue;
     }
-    const paused = open.filter((index) => outcomes.get(index)?.status === 'interrupted');
-    if (paused.length > 0) {
+    if (outcome.status === 'interrupted') {
       resume = taskResume;
-      const interrupts = paused.flatMap((index) => {
-        const outcome = outcomes.get(index) as Extract<TaskOutcome, { status: 'interrupted' }>;
-        const node = (current.tasks[index] as Task).node;
-        return interruptsOf(node, outcome.requests, contexts.get(index)?.resume);
-      });
-      return pause((current.tasks[paused[0] as number] as Task).node, interrupts, undefined);
+      const interrupts = outcome.paused.flatMap((task) =>
+        interruptsOf(task.node, task.requests, task.resume),
+      );
+      values = applyUpdate(graph.schema, values, outcome.update);
+      return pause((outcome.paused[0] as { node: string }).node, interrupts, outcome.update);
     }
     if (routedError !== undefined && current.tasks.some((task) => task.node === graph.errorNode)) {
       errorNodeUsed = true;
       routedError = undefined;
     }
-    const lastTask = last === undefined ? undefined : (current.tasks[last] as Task);
-    const lastUpdate =
-      last === undefined
-        ? undefined
-        : (outcomes.get(last) as { update: Values | undefined }).update;
-    const merged = [
-      ...writes,
-      { index: last ?? -1, node: lastTask?.node ?? '', update: lastUpdate ?? null },
-    ];
+    const { writes, last } = outcome;
+    const lone = current.tasks.length === 1;
+    // A lone task's update applies as it is: there is no other write to order or check.
+    if (lone) values = applyUpdate(graph.schema, values, last?.update);
     let following: NextTasks;
     try {
-      checkConcurrentWrites(graph.schema, merged);
-      values = mergeWrites(graph.schema, values, merged);
+      if (!lone) {
+        const merged = [
+          ...writes,
+          { index: last?.index ?? -1, node: last?.node ?? '', update: last?.update ?? null },
+        ];
+        checkConcurrentWrites(graph.schema, merged);
+        values = mergeWrites(graph.schema, values, merged);
+      }
       following = nextTasks(
         graph,
         current.tasks.map((task) => task.node),
@@ -357,40 +288,12 @@ async function runSteps(
     } catch (error) {
       return fail('error', error as Error);
     }
-    const fields = nextFields(following);
-    await writer.commit(
-      {
-        kind: 'node',
-        node: lastTask?.node ?? null,
-        step,
-        update: lastUpdate ?? null,
-        next: fields.next,
-        payload: { interrupts: [], answered: [], ...fields.payload, task: last ?? -1 },
-      },
-      values,
-    );
-    if (lastTask !== undefined) {
-      onEvent?.({ type: 'node-end', node: lastTask.node, step, update: lastUpdate as never });
+    await writer.commit(closingEntry(step, lone, last, following), values);
+    if (last !== undefined) {
+      onEvent?.({ type: 'node-end', node: last.node, step, update: last.update as never });
     }
     superstep = superstepOf(step + 1, following);
   }
   await writer.flush();
   return finish('done', []);
-}
-
-/** Runs `work` for every item, at most `limit` at once (all at once without a limit). */
-async function runLimited(
-  items: readonly number[],
-  limit: number | undefined,
-  work: (item: number) => Promise<void>,
-): Promise<void> {
-  if (limit === undefined || limit >= items.length) {
-    await Promise.all(items.map(work));
-    return;
-  }
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as number);
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
 }
