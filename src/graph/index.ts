@@ -43,6 +43,10 @@ export type {
   ThreadSnapshot,
 } from './checkpoint/types.ts';
 export { CompiledGraph, type ResumeConfig } from './compiled-graph.ts';
+// Error codes name their subject first, in the runtime's own words: `graph_*` (the graph as
+// declared and what its nodes did), `subgraph_*`, `thread_*`, `run_*`, `interrupt_*`,
+// `checkpoint_*`. `concurrent_update` and `invalid_fork_point` keep the names package users
+// and the CLI match on. The server shows each code with the status and word its clients know.
 export { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
 export { ForkPointError } from './errors/fork-point-error.ts';
 export { GraphValidationError } from './errors/graph-validation-error.ts';
