@@ -3,9 +3,10 @@
 //   checkpoint/types.ts;
 // - planning/ (pure): the next tasks, a super-step's writes and replay, validation, Mermaid,
 //   subgraph thread ids, interrupt ids;
-// - storage/: the thread store, forks, the run writer (it only commits), subgraph threads;
-//   checkpoint/ holds the backends, which import the vocabulary only;
-// - execution/: one task, one super-step (runSuperstep), opening and ending a run, the loop;
+// - storage/: the thread store, forks, the run writer (it only commits), subgraph threads,
+//   and the checkpoint/ backends;
+// - execution/: one task, one super-step (runSuperstep), opening and ending a run, the loop,
+//   the queue that serializes a thread's runs;
 // - face: subgraph.ts, compiled-graph.ts, builder.ts.
 
 export { type GraphNode, StateGraph } from './builder.ts';

@@ -2,13 +2,13 @@ import { genAi, inSpan, neverAbortedSignal, type Span, SpanKind } from '../../co
 import type { PendingInterrupt, Task } from '../checkpoint/types.ts';
 import { RecursionLimitError } from '../errors/recursion-limit-error.ts';
 import { RunCancelledError } from '../errors/run-cancelled-error.ts';
+import { interruptsOf } from '../planning/interrupts-of.ts';
 import {
   checkConcurrentWrites,
   type NextTasks,
   nextFields,
   nextTasks,
 } from '../planning/next-tasks.ts';
-import { interruptsOf } from '../planning/pending-interrupts.ts';
 import { mergeWrites, type Superstep } from '../planning/superstep.ts';
 import { checkRunConfig } from '../planning/validate-graph.ts';
 import { applyUpdate, type StateSchema } from '../state.ts';
