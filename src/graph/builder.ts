@@ -1,5 +1,6 @@
 import { CompiledGraph } from './compiled-graph.ts';
 import { GraphValidationError } from './errors/graph-validation-error.ts';
+import { validateGraph } from './planning/validate-graph.ts';
 import type { StateSchema } from './state.ts';
 import { Subgraph } from './subgraph.ts';
 import {
@@ -11,7 +12,6 @@ import {
   type RouterFunction,
   START,
 } from './types.ts';
-import { validateGraph } from './validate-graph.ts';
 
 /**
  * Declares a graph: nodes, plain edges and conditional edges over a state schema.

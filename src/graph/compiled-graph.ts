@@ -2,17 +2,19 @@ import { AsyncQueue, combineSignals, createId } from '../core/index.ts';
 import { runsElsewhere } from './checkpoint/host-identity.ts';
 import type { Checkpointer, ThreadInfo } from './checkpoint/types.ts';
 import { MissingCheckpointerError } from './errors/missing-checkpointer-error.ts';
-import { type ForkOptions, forkThread, stepOf } from './fork-thread.ts';
-import { toMermaid } from './mermaid.ts';
-import { type RunStart, runGraph } from './run-graph.ts';
-import { type Durability, RunWriter } from './run-writer.ts';
+import { endRun } from './execution/end-run.ts';
+import { type RunStart, runGraph } from './execution/run-graph.ts';
+import { type ThreadQueue, threadQueueFor } from './execution/thread-queue.ts';
+import { toMermaid } from './planning/mermaid.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
-import type { Subgraph } from './subgraph.ts';
-import { deleteSubgraphThreads, withSubgraphEntries } from './subgraph-threads.ts';
-import { type ThreadQueue, threadQueueFor } from './thread-queue.ts';
-import { ThreadStore } from './thread-store.ts';
+import { type ForkOptions, forkThread, stepOf } from './storage/fork-thread.ts';
+import { RunWriter } from './storage/run-writer.ts';
+import { deleteSubgraphThreads, withSubgraphEntries } from './storage/subgraph-threads.ts';
+import { ThreadStore } from './storage/thread-store.ts';
 import type {
+  ChildGraph,
   CompileOptions,
+  Durability,
   Edge,
   GraphEvent,
   HistoryEntry,
@@ -44,7 +46,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   readonly edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
   readonly joins: readonly Join[];
   /** The nodes that are graphs, by name. */
-  readonly subgraphs: ReadonlyMap<string, Subgraph>;
+  readonly subgraphs: ReadonlyMap<string, ChildGraph>;
   readonly maxSteps: number;
   readonly maxConcurrency: number | undefined;
   readonly durability: Durability;
@@ -63,7 +65,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     nodes: ReadonlyMap<string, NodeFunction<Schema, Context>>;
     edges: ReadonlyMap<string, readonly Edge<Schema>[]>;
     joins: readonly Join[];
-    subgraphs?: ReadonlyMap<string, Subgraph>;
+    subgraphs?: ReadonlyMap<string, ChildGraph>;
     options: CompileOptions;
   }) {
     const { options } = fields;
@@ -161,7 +163,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       }
       const status = last.status === 'interrupted' ? 'cancelled' : 'failed';
       const code = last.status === 'interrupted' ? 'run_cancelled' : 'run_abandoned';
-      await new RunWriter(store, record, last.runId).end(this, record.values, last.step, {
+      await endRun(this, new RunWriter(store, record, last.runId), record.values, last.step, {
         status,
         error: { code, message: reason },
       });

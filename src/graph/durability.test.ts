@@ -6,8 +6,8 @@ import { append } from './channels.ts';
 import { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
 import type { CheckpointEntry } from './checkpoint/types.ts';
 import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
-import type { Durability } from './run-writer.ts';
 import { defineState } from './state.ts';
+import type { Durability } from './types.ts';
 import { END, START } from './types.ts';
 
 const schema = defineState({ log: append<string>() });

@@ -1,3 +1,14 @@
+// The graph runtime's one door. Its files form layers, each importing only those below it:
+// - vocabulary: types.ts, state.ts, channels.ts, messages.ts, send.ts, interrupt.ts, errors/,
+//   checkpoint/types.ts;
+// - planning/ (pure): the next tasks, a super-step's writes and replay, validation, Mermaid,
+//   subgraph thread ids, interrupt ids;
+// - storage/: the thread store, forks, the run writer (it only commits), subgraph threads,
+//   and the checkpoint/ backends;
+// - execution/: one task, one super-step (runSuperstep), opening and ending a run, the loop,
+//   the queue that serializes a thread's runs;
+// - face: subgraph.ts, compiled-graph.ts, builder.ts.
+
 export { type GraphNode, StateGraph } from './builder.ts';
 export {
   append,
@@ -33,6 +44,10 @@ export type {
   ThreadSnapshot,
 } from './checkpoint/types.ts';
 export { CompiledGraph, type ResumeConfig } from './compiled-graph.ts';
+// Error codes name their subject first, in the runtime's own words: `graph_*` (the graph as
+// declared and what its nodes did), `subgraph_*`, `thread_*`, `run_*`, `interrupt_*`,
+// `checkpoint_*`. `concurrent_update` and `invalid_fork_point` keep the names package users
+// and the CLI match on. The server shows each code with the status and word its clients know.
 export { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
 export { ForkPointError } from './errors/fork-point-error.ts';
 export { GraphValidationError } from './errors/graph-validation-error.ts';
@@ -52,7 +67,6 @@ export { RunInterruptedError } from './errors/run-interrupted-error.ts';
 export { SubgraphUpdateError } from './errors/subgraph-update-error.ts';
 export { ThreadExistsError } from './errors/thread-exists-error.ts';
 export { ThreadNotFoundError } from './errors/thread-not-found-error.ts';
-export type { ForkOptions } from './fork-thread.ts';
 export {
   answerFor,
   type InterruptOutcome,
@@ -69,7 +83,6 @@ export {
   removeAllMessages,
   removeMessage,
 } from './messages.ts';
-export { type Durability, durabilityModes } from './run-writer.ts';
 export { isSend, type Send, send } from './send.ts';
 export {
   defineState,
@@ -78,8 +91,11 @@ export {
   type StateSchema,
   type UpdateOf,
 } from './state.ts';
+export type { ForkOptions } from './storage/fork-thread.ts';
 export {
   type CompileOptions,
+  type Durability,
+  durabilityModes,
   END,
   type GraphEvent,
   type HistoryEntry,

@@ -3,10 +3,18 @@ import type { CheckpointEntry, Checkpointer, PendingInterrupt } from './checkpoi
 import type { CompiledGraph } from './compiled-graph.ts';
 import { SubgraphUpdateError } from './errors/subgraph-update-error.ts';
 import { type InterruptOutcome, interrupt } from './interrupt.ts';
+import { subgraphThreadId } from './planning/subgraph-thread-ids.ts';
+import { type Superstep, superstepAfter, updatesOfEntry } from './planning/superstep.ts';
 import type { StateSchema } from './state.ts';
-import { type Superstep, superstepAfter, updatesOfEntry } from './superstep.ts';
-import { taskRuntimeOf } from './task-runtime.ts';
-import type { GraphEvent, NodeContext, NodeFunction, RunConfig, RunResult } from './types.ts';
+import type {
+  ChildGraph,
+  GraphEvent,
+  NodeContext,
+  NodeFunction,
+  RunConfig,
+  RunResult,
+  TaskRuntime,
+} from './types.ts';
 
 type Values = Record<string, unknown>;
 type AnyCompiledGraph = CompiledGraph<StateSchema, unknown>;
@@ -21,7 +29,7 @@ const subgraphCacheSize = 64;
  * interrupt inside it resumes where it stopped. Channels of both graphs with the same name
  * are passed in; the subgraph's updates to them come out as the node's update.
  */
-export class Subgraph {
+export class Subgraph implements ChildGraph {
   readonly name: string;
   /** The subgraph as compiled on its own (its checkpointer, if any, is not used). */
   readonly graph: AnyCompiledGraph;
@@ -37,9 +45,25 @@ export class Subgraph {
     this.shared = Object.keys(graph.schema).filter((key) => key in parentSchema);
   }
 
-  /** The node that runs the subgraph. */
+  /**
+   * The node that runs the subgraph called as a plain node: on a thread of its own, kept
+   * in memory for the call. The parent's runtime calls `runTask` instead.
+   */
   readonly node: NodeFunction<StateSchema, unknown> = (state, context) =>
-    this.#run(state as Values, context);
+    this.#run(state as Values, context, undefined);
+
+  /**
+   * Runs the subgraph as one task of the parent's run: on the thread
+   * `<thread>#<node>@<run>.<step>.<task>` in the run's checkpointer when the run has one
+   * and a thread, else on one kept in memory for the call.
+   */
+  runTask(
+    state: Values,
+    context: NodeContext<unknown>,
+    runtime: TaskRuntime,
+  ): Promise<Values | InterruptOutcome> {
+    return this.#run(state, context, runtime);
+  }
 
   /** The subgraph committing to `checkpointer` (one per checkpointer, made once). */
   bound(checkpointer: Checkpointer): AnyCompiledGraph {
@@ -51,36 +75,24 @@ export class Subgraph {
     return graph;
   }
 
-  /** The thread one run of the subgraph commits to: `<thread>#<node>@<run>.<step>.<task>`. */
-  threadIdOf(threadId: string, runId: string, step: number, task: number): string {
-    return `${this.threadPrefix(threadId, runId)}${step}.${task}`;
-  }
-
-  /**
-   * What the ids of its threads under `threadId` start with (those of one parent run, with
-   * `runId`); ids nested in them go on with `#`.
-   */
-  threadPrefix(threadId: string, runId?: string): string {
-    const prefix = `${threadId}#${this.name}@`;
-    return runId === undefined ? prefix : `${prefix}${runId}.`;
-  }
-
-  /** The parent run a thread of `threadPrefix(threadId)` (or one nested in it) belongs to. */
-  runIdOf(threadId: string, subgraphThreadId: string): string | undefined {
-    // `<run>.<step>.<task>` after the prefix, then `#…` for a subgraph nested in it.
-    const own = subgraphThreadId.slice(this.threadPrefix(threadId).length).split('#')[0] ?? '';
-    return /^(.*)\.\d+\.\d+$/.exec(own)?.[1];
-  }
-
-  async #run(state: Values, context: NodeContext<unknown>): Promise<Values | InterruptOutcome> {
-    const runtime = taskRuntimeOf(context);
+  async #run(
+    state: Values,
+    context: NodeContext<unknown>,
+    runtime: TaskRuntime | undefined,
+  ): Promise<Values | InterruptOutcome> {
     const durable = runtime?.checkpointer !== undefined && context.threadId !== undefined;
     // A run without a thread still runs the subgraph on one, kept in memory for the call.
     const checkpointer = durable
       ? (runtime.checkpointer as Checkpointer)
       : new MemoryCheckpointer();
     const threadId = durable
-      ? this.threadIdOf(context.threadId as string, context.runId, context.step, runtime.task)
+      ? subgraphThreadId(
+          context.threadId as string,
+          this.name,
+          context.runId,
+          context.step,
+          runtime.task,
+        )
       : 'subgraph';
     const graph = this.bound(checkpointer);
     const onEvent = runtime?.onEvent;

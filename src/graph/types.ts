@@ -6,7 +6,6 @@ import type {
   RunStatus,
 } from './checkpoint/types.ts';
 import type { InterruptOutcome, ResumeInfo } from './interrupt.ts';
-import type { Durability } from './run-writer.ts';
 import type { Send } from './send.ts';
 import type { StateOf, StateSchema, UpdateOf } from './state.ts';
 
@@ -14,6 +13,15 @@ import type { StateOf, StateSchema, UpdateOf } from './state.ts';
 export const START = '__start__';
 /** The name of the virtual node that ends a run. */
 export const END = '__end__';
+
+/**
+ * How much a run pays for durability: `sync` commits each entry before the run goes on,
+ * `async` commits while the run goes on, `exit` commits every entry when the run ends.
+ */
+export type Durability = 'sync' | 'async' | 'exit';
+
+/** The durability modes, for validation. */
+export const durabilityModes: readonly Durability[] = ['sync', 'async', 'exit'];
 
 /** What a node receives besides the state. */
 export interface NodeContext<Context = unknown> {
@@ -218,4 +226,48 @@ export interface HistoryEntry<Schema extends StateSchema> {
    * subgraph's state, and it is not a fork point. Absent on this graph's own entries.
    */
   path?: string[];
+}
+
+/** What a subgraph's task is handed of the run it is a task of, besides its NodeContext. */
+export interface TaskRuntime {
+  /** The task's place in its super-step. */
+  task: number;
+  /** The checkpointer the run commits to (when it has both a checkpointer and a thread). */
+  checkpointer: Checkpointer | undefined;
+  durability: Durability;
+  onEvent: ((event: GraphEvent<StateSchema>) => void) | undefined;
+}
+
+/** A graph as declared: its nodes, edges, joins and the nodes that are graphs. */
+export interface GraphShape {
+  readonly nodes: ReadonlyMap<string, unknown>;
+  readonly edges: ReadonlyMap<string, readonly Edge<StateSchema>[]>;
+  readonly joins: readonly Join[];
+  readonly subgraphs: ReadonlyMap<string, ChildGraph>;
+}
+
+/**
+ * A graph used as a node of another, as the runtime below the builder sees it: each task
+ * of its node runs it once, on a thread of its own in the parent run's checkpointer.
+ */
+export interface ChildGraph {
+  /** Its node's name in the parent graph. */
+  readonly name: string;
+  /** Its own declaration (drawn inside its node). */
+  readonly graph: GraphShape;
+  /** Runs it as one task of the parent's run; its updates to the shared channels come out. */
+  runTask(
+    state: Record<string, unknown>,
+    context: NodeContext<unknown>,
+    runtime: TaskRuntime,
+  ): Promise<Record<string, unknown> | InterruptOutcome>;
+  /** Its threads in `checkpointer`: what showing, ending and deleting its runs needs. */
+  bound(checkpointer: Checkpointer): ChildThreads;
+}
+
+/** What the parent's runtime does with the threads of a child graph's runs. */
+export interface ChildThreads {
+  history(threadId: string): Promise<HistoryEntry<StateSchema>[]>;
+  /** Ends the thread's unfinished run (see `CompiledGraph.abandon`); false when none was. */
+  abandon(threadId: string, reason?: string): Promise<boolean>;
 }

@@ -7,7 +7,7 @@ export class InterruptAnsweredError extends YeoulError {
 
   constructor(fields: { threadId: string; interruptIds: string[] }) {
     super(
-      'already_decided',
+      'interrupt_answered',
       `Interrupt ${fields.interruptIds.map((id) => `"${id}"`).join(', ')} of thread "${fields.threadId}" was answered already`,
     );
     this.threadId = fields.threadId;

@@ -5,7 +5,7 @@ export class NotInterruptedError extends YeoulError {
   readonly threadId: string;
 
   constructor(fields: { threadId: string }) {
-    super('not_interrupted', `Thread "${fields.threadId}" is not waiting for any answer`);
+    super('run_not_interrupted', `Thread "${fields.threadId}" is not waiting for any answer`);
     this.threadId = fields.threadId;
   }
 }

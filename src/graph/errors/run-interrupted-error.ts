@@ -8,7 +8,7 @@ export class RunInterruptedError extends YeoulError {
 
   constructor(fields: { threadId: string; interrupts: PendingInterrupt[] }) {
     super(
-      'awaiting_approval',
+      'run_interrupted',
       `Thread "${fields.threadId}" is waiting for answers to ${fields.interrupts.length} question${fields.interrupts.length === 1 ? '' : 's'} (${fields.interrupts.map((pending) => pending.id).join(', ')}); answer or cancel them first`,
     );
     this.threadId = fields.threadId;

@@ -41,9 +41,9 @@ const statusOfCode: Record<string, number> = {
   thread_exists: 409,
   run_not_resumable: 409,
   checkpoint_conflict: 409,
-  awaiting_approval: 409,
-  already_decided: 409,
-  not_interrupted: 409,
+  run_interrupted: 409,
+  interrupt_answered: 409,
+  run_not_interrupted: 409,
   input_too_long: 413,
   payload_too_large: 413,
   memory_value_too_large: 413,
@@ -58,6 +58,16 @@ const statusOfCode: Record<string, number> = {
   store_unavailable: 503,
   shutting_down: 503,
   model_config: 500,
+};
+
+/**
+ * The codes clients see for the graph runtime's neutral ones: over HTTP (and so the CLI,
+ * `/v1` and MCP) a paused run waits for approval and an answered interrupt was decided.
+ */
+const clientCodeOf: Record<string, string> = {
+  run_interrupted: 'awaiting_approval',
+  interrupt_answered: 'already_decided',
+  run_not_interrupted: 'not_interrupted',
 };
 
 /** The contract's error body. */
@@ -89,7 +99,8 @@ export function errorResponse(
     // A run waiting for approval names the calls that wait, as clients see them elsewhere.
     const pending = (error as { interrupts?: PendingInterrupt[] }).interrupts;
     const details = pending ? { interrupts: pending.map(approvalOf) } : undefined;
-    return reply(statusOfCode[error.code] ?? 500, error.code, error.message, details);
+    const code = clientCodeOf[error.code] ?? error.code;
+    return reply(statusOfCode[error.code] ?? 500, code, error.message, details);
   }
   const framework = error as { statusCode?: number; code?: string; message?: string };
   switch (framework.code) {

@@ -1,3 +1,4 @@
+import type { ClusterReply, ClusterRequest } from './cluster-reply.ts';
 import type { BulkItem, DocumentCluster } from './document-endpoints.ts';
 import * as documents from './document-endpoints.ts';
 import { FakeOpenSearchError } from './fake-errors.ts';
@@ -8,24 +9,9 @@ import {
   createIndex,
   deleteIndex,
   getAlias,
+  type IndexCluster,
   updateAliases,
 } from './index-endpoints.ts';
-
-/** A request as the cluster routes it. */
-export interface ClusterRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: string;
-  contentType: string;
-}
-
-/** A reply: JSON (or plain text for `_cat` without `format=json`), or nothing for HEAD. */
-export interface ClusterReply {
-  status: number;
-  json?: unknown;
-  text?: string;
-}
 
 /** A failure a test injects into `_bulk` items. */
 export interface ItemFailureRule {
@@ -42,7 +28,7 @@ export interface ItemFailureRule {
  * health. Every endpoint checks its query parameters and body keys and refuses what it
  * does not implement, in OpenSearch's error shape.
  */
-export class FakeCluster implements DocumentCluster {
+export class FakeCluster implements DocumentCluster, IndexCluster {
   readonly indexes = new Map<string, FakeIndex>();
   readonly plugins: Set<string>;
   health: 'green' | 'yellow' | 'red' = 'green';

@@ -1,11 +1,21 @@
-import type { ClusterReply, FakeCluster } from './fake-cluster.ts';
+import type { ClusterReply } from './cluster-reply.ts';
 import { allowKeys, FakeOpenSearchError } from './fake-errors.ts';
 import { FakeIndex } from './fake-index.ts';
+
+/** What the index endpoints need of the cluster. */
+export interface IndexCluster {
+  readonly indexes: Map<string, FakeIndex>;
+  readonly plugins: Set<string>;
+  health: 'green' | 'yellow' | 'red';
+  /** The indexes a name resolves to (an index, or an alias's targets); none when unknown. */
+  resolve(name: string): FakeIndex[];
+  isAlias(name: string): boolean;
+}
 
 const invalidIndexName = /[A-Z\\/*?"<>| ,#:]|^[-_+]|^\.\.?$/;
 
 /** `GET /_cat/plugins`: the plugin components, as JSON rows or text lines. */
-export function catPlugins(cluster: FakeCluster, query: URLSearchParams): ClusterReply {
+export function catPlugins(cluster: IndexCluster, query: URLSearchParams): ClusterReply {
   const rows = [...cluster.plugins].map((component) => ({
     name: 'fake-node-1',
     component,
@@ -21,7 +31,7 @@ export function catPlugins(cluster: FakeCluster, query: URLSearchParams): Cluste
 }
 
 /** `GET /_cluster/health[/<target>]`: the configured status; 408 and red for a missing target. */
-export function clusterHealth(cluster: FakeCluster, target: string | undefined): ClusterReply {
+export function clusterHealth(cluster: IndexCluster, target: string | undefined): ClusterReply {
   const missing = target !== undefined && cluster.resolve(target).length === 0;
   const shards = [...cluster.indexes.values()].length;
   const body = {
@@ -48,7 +58,7 @@ export function clusterHealth(cluster: FakeCluster, target: string | undefined):
 }
 
 /** `GET /_alias/<name>`: the indexes behind an alias, or OpenSearch's "alias missing" 404. */
-export function getAlias(cluster: FakeCluster, name: string): ClusterReply {
+export function getAlias(cluster: IndexCluster, name: string): ClusterReply {
   const targets = cluster.isAlias(name) ? cluster.resolve(name) : [];
   if (targets.length === 0)
     return { status: 404, json: { error: `alias [${name}] missing`, status: 404 } };
@@ -59,7 +69,7 @@ export function getAlias(cluster: FakeCluster, name: string): ClusterReply {
 }
 
 /** `PUT /<index>`: settings, mappings and aliases, checked as OpenSearch checks them. */
-export function createIndex(cluster: FakeCluster, name: string, body: unknown) {
+export function createIndex(cluster: IndexCluster, name: string, body: unknown) {
   if (invalidIndexName.test(name))
     throw new FakeOpenSearchError(
       400,
@@ -105,7 +115,7 @@ export function createIndex(cluster: FakeCluster, name: string, body: unknown) {
 }
 
 /** `DELETE /<index>`: a concrete index only (an alias is refused). */
-export function deleteIndex(cluster: FakeCluster, name: string) {
+export function deleteIndex(cluster: IndexCluster, name: string) {
   if (cluster.isAlias(name))
     throw new FakeOpenSearchError(
       400,
@@ -117,7 +127,7 @@ export function deleteIndex(cluster: FakeCluster, name: string) {
 }
 
 /** `POST /_aliases`: add, remove and remove_index actions, checked first and applied together. */
-export function updateAliases(cluster: FakeCluster, body: unknown) {
+export function updateAliases(cluster: IndexCluster, body: unknown) {
   const { actions } = allowKeys(body, ['actions'], 'aliases request');
   if (!Array.isArray(actions))
     throw new FakeOpenSearchError(400, 'parsing_exception', '[actions] must be an array');

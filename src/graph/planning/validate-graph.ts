@@ -1,6 +1,14 @@
-import { durabilityModes } from './run-writer.ts';
-import type { StateSchema } from './state.ts';
-import { type CompileOptions, type Edge, END, type Join, START } from './types.ts';
+import { InvalidRunConfigError } from '../errors/invalid-run-config-error.ts';
+import type { StateSchema } from '../state.ts';
+import {
+  type CompileOptions,
+  durabilityModes,
+  type Edge,
+  END,
+  type Join,
+  type RunConfig,
+  START,
+} from '../types.ts';
 
 interface Declaration<Schema extends StateSchema> {
   nodes: ReadonlyMap<string, unknown>;
@@ -102,6 +110,21 @@ export function validateGraph<Schema extends StateSchema>(
 export function durabilityProblem(durability: unknown): string | undefined {
   if (durability === undefined || durabilityModes.includes(durability as never)) return undefined;
   return `durability must be "sync", "async" or "exit", not ${JSON.stringify(durability)}`;
+}
+
+/** Refuses run options that cannot work, naming every problem (InvalidRunConfigError). */
+export function checkRunConfig(config: RunConfig<unknown>): void {
+  const problems: string[] = [];
+  const { maxSteps, threadId } = config;
+  if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
+    problems.push(`maxSteps must be a positive whole number, not ${String(maxSteps)}`);
+  }
+  if (threadId !== undefined && (typeof threadId !== 'string' || threadId.length === 0)) {
+    problems.push('threadId must be a non-empty string');
+  }
+  const durability = durabilityProblem(config.durability);
+  if (durability !== undefined) problems.push(durability);
+  if (problems.length > 0) throw new InvalidRunConfigError({ problems });
 }
 
 function reachableFrom<Schema extends StateSchema>(

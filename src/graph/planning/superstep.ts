@@ -1,5 +1,5 @@
-import type { CheckpointEntry, Task } from './checkpoint/types.ts';
-import { applyUpdate, type StateSchema } from './state.ts';
+import type { CheckpointEntry, Task } from '../checkpoint/types.ts';
+import { applyUpdate, type StateSchema } from '../state.ts';
 
 type Values = Record<string, unknown>;
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StateGraph } from './builder.ts';
-import { append, increment, replace } from './channels.ts';
-import { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
-import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
-import { NodeFailedError } from './errors/node-failed-error.ts';
-import { RecursionLimitError } from './errors/recursion-limit-error.ts';
-import { RunCancelledError } from './errors/run-cancelled-error.ts';
-import { defineState } from './state.ts';
-import { END, type GraphEvent, START } from './types.ts';
+import { StateGraph } from '../builder.ts';
+import { append, increment, replace } from '../channels.ts';
+import { MemoryCheckpointer } from '../checkpoint/memory-checkpointer.ts';
+import { InvalidRunConfigError } from '../errors/invalid-run-config-error.ts';
+import { NodeFailedError } from '../errors/node-failed-error.ts';
+import { RecursionLimitError } from '../errors/recursion-limit-error.ts';
+import { RunCancelledError } from '../errors/run-cancelled-error.ts';
+import { defineState } from '../state.ts';
+import { END, type GraphEvent, START } from '../types.ts';
 
 const schema = defineState({
   count: increment(),

@@ -1,10 +1,10 @@
-import type { EntryPayload, Task } from './checkpoint/types.ts';
-import { InvalidRouteError } from './errors/invalid-route-error.ts';
-import { InvalidUpdateError } from './errors/invalid-update-error.ts';
-import { isSend } from './send.ts';
-import type { StateSchema } from './state.ts';
+import type { EntryPayload, Task } from '../checkpoint/types.ts';
+import { InvalidRouteError } from '../errors/invalid-route-error.ts';
+import { InvalidUpdateError } from '../errors/invalid-update-error.ts';
+import { isSend } from '../send.ts';
+import type { StateSchema } from '../state.ts';
+import { type Edge, END, type Join } from '../types.ts';
 import type { TaskWrite } from './superstep.ts';
-import { type Edge, END, type Join } from './types.ts';
 
 type Values = Record<string, unknown>;
 

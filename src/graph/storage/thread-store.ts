@@ -1,6 +1,6 @@
-import type { CheckpointEntry, Checkpointer, ThreadLog } from './checkpoint/types.ts';
-import { type AnyChannel, initialState, type StateSchema } from './state.ts';
-import { applyEntry, type Superstep, superstepAfter } from './superstep.ts';
+import type { CheckpointEntry, Checkpointer, ThreadLog } from '../checkpoint/types.ts';
+import { applyEntry, type Superstep, superstepAfter } from '../planning/superstep.ts';
+import { type AnyChannel, initialState, type StateSchema } from '../state.ts';
 
 /** What the runtime knows of a thread: its state after `seq`, and its last entry. */
 export interface ThreadRecord {

@@ -1,5 +1,5 @@
-import type { StateSchema } from './state.ts';
-import { type Edge, END, type Join, START } from './types.ts';
+import type { StateSchema } from '../state.ts';
+import { type Edge, END, type Join, START } from '../types.ts';
 
 /** What drawing a subgraph needs of it: its compiled graph's nodes, edges, joins and subgraphs. */
 export interface MermaidSubgraph {

@@ -1,8 +1,12 @@
-import type { CheckpointEntry, Checkpointer } from './checkpoint/types.ts';
-import type { StateSchema } from './state.ts';
-import type { Subgraph } from './subgraph.ts';
-import { type Superstep, superstepAfter } from './superstep.ts';
-import type { HistoryEntry } from './types.ts';
+import type { CheckpointEntry, Checkpointer } from '../checkpoint/types.ts';
+import {
+  parentRunOf,
+  subgraphThreadId,
+  subgraphThreadPrefix,
+} from '../planning/subgraph-thread-ids.ts';
+import { type Superstep, superstepAfter } from '../planning/superstep.ts';
+import type { StateSchema } from '../state.ts';
+import type { ChildGraph, HistoryEntry } from '../types.ts';
 
 type Entry = HistoryEntry<StateSchema>;
 
@@ -17,7 +21,7 @@ export async function withSubgraphEntries<Item>(
   threadId: string,
   log: readonly CheckpointEntry[],
   entries: readonly Item[],
-  subgraphs: ReadonlyMap<string, Subgraph>,
+  subgraphs: ReadonlyMap<string, ChildGraph>,
   checkpointer: Checkpointer,
 ): Promise<Item[]> {
   const runs = new Map<string, { entries: Entry[]; own: boolean[]; shown: number }>();
@@ -31,7 +35,7 @@ export async function withSubgraphEntries<Item>(
   ) => {
     const subgraph = subgraphs.get(node);
     if (subgraph === undefined) return [];
-    const id = subgraph.threadIdOf(threadId, runId, step, task);
+    const id = subgraphThreadId(threadId, subgraph.name, runId, step, task);
     let run = runs.get(id);
     if (run === undefined) {
       const inner = await innerHistory(subgraph, checkpointer, origins, runId, step, task);
@@ -81,7 +85,7 @@ export async function withSubgraphEntries<Item>(
 
 /** The history of one subgraph run, found on the thread or on the one it was forked from. */
 async function innerHistory(
-  subgraph: Subgraph,
+  subgraph: ChildGraph,
   checkpointer: Checkpointer,
   origins: readonly string[],
   runId: string,
@@ -90,7 +94,7 @@ async function innerHistory(
 ): Promise<Entry[]> {
   const graph = subgraph.bound(checkpointer);
   for (const origin of origins) {
-    const inner = await graph.history(subgraph.threadIdOf(origin, runId, step, task));
+    const inner = await graph.history(subgraphThreadId(origin, subgraph.name, runId, step, task));
     if (inner.length > 0) return inner;
   }
   return [];
@@ -118,17 +122,17 @@ async function originsOf(
  */
 export async function deleteSubgraphThreads(
   threadId: string,
-  subgraphs: ReadonlyMap<string, Subgraph>,
+  subgraphs: ReadonlyMap<string, ChildGraph>,
   checkpointer: Checkpointer,
   onlyRuns?: ReadonlySet<string>,
 ): Promise<void> {
   for (const subgraph of subgraphs.values()) {
-    const prefix = subgraph.threadPrefix(threadId);
+    const prefix = subgraphThreadPrefix(threadId, subgraph.name);
     for (const thread of await checkpointer.listThreads({ prefix })) {
       // A checkpointer written before `prefix` existed gives every thread.
       if (!thread.threadId.startsWith(prefix)) continue;
       if (onlyRuns !== undefined) {
-        const runId = subgraph.runIdOf(threadId, thread.threadId);
+        const runId = parentRunOf(threadId, subgraph.name, thread.threadId);
         if (runId === undefined || !onlyRuns.has(runId)) continue;
       }
       await checkpointer.deleteThread(thread.threadId);
@@ -143,12 +147,12 @@ export async function deleteSubgraphThreads(
 export async function endSubgraphRuns(
   threadId: string,
   runId: string,
-  subgraphs: ReadonlyMap<string, Subgraph>,
+  subgraphs: ReadonlyMap<string, ChildGraph>,
   checkpointer: Checkpointer,
   reason: string,
 ): Promise<void> {
   for (const subgraph of subgraphs.values()) {
-    const prefix = subgraph.threadPrefix(threadId, runId);
+    const prefix = subgraphThreadPrefix(threadId, subgraph.name, runId);
     for (const thread of await checkpointer.listThreads({ prefix })) {
       if (thread.status !== 'interrupted' && thread.status !== 'running') continue;
       // Its own subgraph runs only: those nested in them are ended by their own graph.

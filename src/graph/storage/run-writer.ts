@@ -1,9 +1,12 @@
-import type { CheckpointEntry, EntryPayload, RunStatus } from './checkpoint/types.ts';
-import { applyUpdate, prepareUpdate, type StateSchema } from './state.ts';
-import type { Subgraph } from './subgraph.ts';
-import { endSubgraphRuns } from './subgraph-threads.ts';
+import type {
+  CheckpointEntry,
+  Checkpointer,
+  EntryPayload,
+  RunStatus,
+} from '../checkpoint/types.ts';
+import { applyUpdate, prepareUpdate, type StateSchema } from '../state.ts';
+import { type Durability, END, type RunEnding } from '../types.ts';
 import type { ThreadRecord, ThreadStore } from './thread-store.ts';
-import { END, type RunEnding } from './types.ts';
 
 type Values = Record<string, unknown>;
 
@@ -26,18 +29,7 @@ export interface WritableGraph {
   closeRun:
     | ((values: Values, ending: RunEnding) => Record<string, unknown> | undefined)
     | undefined;
-  /** Its subgraphs, whose runs left open by an ended run are ended with it. */
-  subgraphs?: ReadonlyMap<string, Subgraph>;
 }
-
-/**
- * How much a run pays for durability: `sync` commits each entry before the run goes on,
- * `async` commits while the run goes on, `exit` commits every entry when the run ends.
- */
-export type Durability = 'sync' | 'async' | 'exit';
-
-/** The durability modes, for validation. */
-export const durabilityModes: readonly Durability[] = ['sync', 'async', 'exit'];
 
 /**
  * Commits the entries of one run of one thread, stamped with the run id and this
@@ -153,17 +145,21 @@ export class RunWriter {
     await store.commit(record, entry, after);
   }
 
+  /** The checkpointer the run commits to; undefined when it commits nothing. */
+  get checkpointer(): Checkpointer | undefined {
+    return this.record === undefined ? undefined : this.#store?.checkpointer;
+  }
+
   /**
-   * Ends the run without reaching END: commits the graph's `closeRun` update (tool calls
-   * closed, say) with the end entry, then ends the subgraph runs it left paused or going
-   * (with `subgraphReason`, by default the ending's message). Returns the state after it.
+   * Commits the end of a run that did not reach END, with the graph's `closeRun` update
+   * (tool calls closed, say), and waits for every entry to be committed. Returns the state
+   * after it. The subgraph runs it leaves open are the caller's to end (`endRun`).
    */
   async end(
     graph: WritableGraph,
     values: Values,
     step: number,
     ending: RunEnding,
-    subgraphReason = ending.error?.message ?? ending.status,
   ): Promise<Values> {
     const update = prepareUpdate(graph.schema, graph.closeRun?.(values, ending), '(run end)');
     const after = applyUpdate(graph.schema, values, update);
@@ -180,16 +176,6 @@ export class RunWriter {
       after,
     );
     await this.flush();
-    const { record } = this;
-    if (graph.subgraphs !== undefined && graph.subgraphs.size > 0 && record && this.#store) {
-      await endSubgraphRuns(
-        record.threadId,
-        this.runId,
-        graph.subgraphs,
-        this.#store.checkpointer,
-        subgraphReason,
-      );
-    }
     return after;
   }
 }

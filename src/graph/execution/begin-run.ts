@@ -1,22 +1,22 @@
-import { createId } from '../core/index.ts';
-import { runsElsewhere } from './checkpoint/host-identity.ts';
-import type { CheckpointEntry, PendingInterrupt } from './checkpoint/types.ts';
-import { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
-import { InterruptAnsweredError } from './errors/interrupt-answered-error.ts';
-import { InterruptNotFoundError } from './errors/interrupt-not-found-error.ts';
-import { InvalidRunConfigError } from './errors/invalid-run-config-error.ts';
-import { NotInterruptedError } from './errors/not-interrupted-error.ts';
-import { NothingToResumeError } from './errors/nothing-to-resume-error.ts';
-import { PendingRunError } from './errors/pending-run-error.ts';
-import { RunInterruptedError } from './errors/run-interrupted-error.ts';
-import type { ResumeInfo } from './interrupt.ts';
-import { type NextTasks, nextFields } from './next-tasks.ts';
-import { type Durability, RunWriter, type WritableGraph } from './run-writer.ts';
-import { applyUpdate, initialState, prepareUpdate } from './state.ts';
-import type { Subgraph } from './subgraph.ts';
-import type { Superstep } from './superstep.ts';
-import type { ThreadRecord, ThreadStore } from './thread-store.ts';
-import { START } from './types.ts';
+import { createId } from '../../core/index.ts';
+import { runsElsewhere } from '../checkpoint/host-identity.ts';
+import type { CheckpointEntry } from '../checkpoint/types.ts';
+import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
+import { InterruptAnsweredError } from '../errors/interrupt-answered-error.ts';
+import { InterruptNotFoundError } from '../errors/interrupt-not-found-error.ts';
+import { InvalidRunConfigError } from '../errors/invalid-run-config-error.ts';
+import { NotInterruptedError } from '../errors/not-interrupted-error.ts';
+import { NothingToResumeError } from '../errors/nothing-to-resume-error.ts';
+import { PendingRunError } from '../errors/pending-run-error.ts';
+import { RunInterruptedError } from '../errors/run-interrupted-error.ts';
+import type { ResumeInfo } from '../interrupt.ts';
+import { type NextTasks, nextFields } from '../planning/next-tasks.ts';
+import type { Superstep } from '../planning/superstep.ts';
+import { applyUpdate, initialState, prepareUpdate } from '../state.ts';
+import { RunWriter, type WritableGraph } from '../storage/run-writer.ts';
+import type { ThreadRecord, ThreadStore } from '../storage/thread-store.ts';
+import { type Durability, START } from '../types.ts';
+import { type EndableGraph, endRun } from './end-run.ts';
 
 type Values = Record<string, unknown>;
 
@@ -42,9 +42,8 @@ interface RunOptions {
   durability: Durability;
 }
 
-type RunGraph = WritableGraph & {
-  /** The graph's subgraph nodes: a run taken over ends the subgraph runs it was inside. */
-  subgraphs?: ReadonlyMap<string, Subgraph>;
+/** What opening a run needs of its graph (a run taken over ends the subgraph runs it was inside). */
+type RunGraph = EndableGraph & {
   route(finished: readonly string[], values: Values, joins: Record<string, string[]>): NextTasks;
 };
 
@@ -99,8 +98,9 @@ export async function beginRun(
     if (live || options.onPendingRun !== 'abandon') {
       throw new PendingRunError({ threadId, runId: last.runId, live });
     }
-    await new RunWriter(graph.store, record, last.runId).end(
+    await endRun(
       graph,
+      new RunWriter(graph.store, record, last.runId),
       (record as ThreadRecord).values,
       last.step,
       {
@@ -226,32 +226,4 @@ async function refuseAnswers(
 async function isLive(graph: WritableGraph, last: CheckpointEntry): Promise<boolean> {
   const checkpointer = graph.store?.checkpointer;
   return checkpointer !== undefined && runsElsewhere(checkpointer, last.owner);
-}
-
-/** Interrupts of a node with ids: an open question asked again keeps its id. */
-export function interruptsOf(
-  node: string,
-  requests: Array<{
-    key: string;
-    id?: string;
-    value: unknown;
-    createdAt?: number;
-    path?: string[];
-  }>,
-  resume: ResumeInfo | undefined,
-): PendingInterrupt[] {
-  const now = Date.now();
-  return requests.map((request) => {
-    const earlier = resume?.interrupts.find(
-      (pending) => pending.node === node && pending.key === request.key,
-    );
-    return {
-      id: request.id ?? earlier?.id ?? createId(),
-      key: request.key,
-      node,
-      value: request.value,
-      createdAt: request.createdAt ?? earlier?.createdAt ?? now,
-      ...(request.path === undefined ? {} : { path: request.path }),
-    };
-  });
 }

@@ -1,10 +1,10 @@
-import { createId } from '../core/index.ts';
-import type { CheckpointEntry } from './checkpoint/types.ts';
-import { CheckpointConflictError } from './errors/checkpoint-conflict-error.ts';
-import { ForkPointError } from './errors/fork-point-error.ts';
-import { ThreadExistsError } from './errors/thread-exists-error.ts';
-import { ThreadNotFoundError } from './errors/thread-not-found-error.ts';
-import { prepareUpdate, type StateSchema } from './state.ts';
+import { createId } from '../../core/index.ts';
+import type { CheckpointEntry } from '../checkpoint/types.ts';
+import { CheckpointConflictError } from '../errors/checkpoint-conflict-error.ts';
+import { ForkPointError } from '../errors/fork-point-error.ts';
+import { ThreadExistsError } from '../errors/thread-exists-error.ts';
+import { ThreadNotFoundError } from '../errors/thread-not-found-error.ts';
+import { prepareUpdate, type StateSchema } from '../state.ts';
 import type { ThreadStore } from './thread-store.ts';
 
 /** Where to fork a thread, under which id, and what to change on the fork. */
