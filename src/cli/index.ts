@@ -1,12 +1,2 @@
-export { askCommand } from './commands/ask-command.ts';
-export { chatCommand } from './commands/chat-command.ts';
-export { describeGraph, graphCommand } from './commands/graph-command.ts';
-export { ingestCommand } from './commands/ingest-command.ts';
-export { searchCommand } from './commands/search-command.ts';
-export { serveCommand } from './commands/serve-command.ts';
-export { sessionsCommand } from './commands/sessions-command.ts';
-export { commands } from './commands.ts';
-export { type Command, defineCommand } from './define-command.ts';
-export { UsageError } from './errors/usage-error.ts';
-export { type CliIo, type OutputStream, processIo } from './io.ts';
+export type { CliIo } from './io.ts';
 export { runCli } from './run-cli.ts';

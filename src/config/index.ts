@@ -1,6 +1,6 @@
-export { type App, type AppBase, buildApp } from './build-app.ts';
+export { type App, buildApp } from './build-app.ts';
 export { envWithConfig } from './config-env.ts';
-export { ConfigWatcher, type ConfigWatchHandlers } from './config-watcher.ts';
+export { ConfigWatcher } from './config-watcher.ts';
 export { defineConfig } from './define-config.ts';
 export {
   type Environment,
@@ -10,20 +10,13 @@ export {
 export type { TracingVariables } from './environment/tracing-variables.ts';
 export { ConfigError } from './errors/config-error.ts';
 export { ConfigFileError } from './errors/config-file-error.ts';
-export { configFileNames, findConfigFile } from './find-config-file.ts';
-export { importFresh } from './import-fresh.ts';
+export { findConfigFile } from './find-config-file.ts';
 export { loadConfigFile } from './load-config.ts';
 export type {
   AgentSettings,
-  BuiltinAgentName,
-  KnowledgeSettings,
   LoadedConfig,
   ModelsSettings,
   UserGraph,
   YeoulConfig,
 } from './types.ts';
-export {
-  configPath,
-  toolNamePattern,
-  validateConfig,
-} from './validate-config.ts';
+export { validateConfig } from './validate-config.ts';

@@ -1,4 +1,4 @@
-export { combineSignals, neverAbortedSignal, type ScopedSignal, scopedSignal } from './abort.ts';
+export { combineSignals, neverAbortedSignal, scopedSignal } from './abort.ts';
 export { AsyncQueue } from './async-queue.ts';
 export { blockedPort, blockedPortReason } from './blocked-port.ts';
 export { isDiskFull, toSqliteStoreError } from './classify-sqlite-error.ts';
@@ -6,7 +6,6 @@ export {
   deleteBlankVariables,
   environmentVariable,
   oneOf,
-  type VariableDoc,
   variableDocs,
   wholeNumber,
   withoutBlankValues,
@@ -15,12 +14,7 @@ export {
 export { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
 export { createId, graphNamePattern, sessionIdPattern } from './ids.ts';
-export { type ApplyMigrationsOptions, applyMigrations } from './postgres/apply-migrations.ts';
-export {
-  checkPostgresVersion,
-  minimumPostgresVersion,
-  type PostgresQueryable,
-} from './postgres/check-postgres-version.ts';
+export { applyMigrations } from './postgres/apply-migrations.ts';
 export {
   describePostgresTarget,
   isConnectionFailure,
@@ -33,16 +27,7 @@ export {
   type PostgresPoolOptions,
   poolTarget,
 } from './postgres/create-postgres-pool.ts';
-export { MigrationChecksumError } from './postgres/errors/migration-checksum-error.ts';
-export { MigrationDefinitionError } from './postgres/errors/migration-definition-error.ts';
-export { MigrationFailedError } from './postgres/errors/migration-failed-error.ts';
-export { PostgresVersionError } from './postgres/errors/postgres-version-error.ts';
-export {
-  type AppliedMigration,
-  type MigrationState,
-  type MigrationStatusEntry,
-  migrationStatus,
-} from './postgres/migration-status.ts';
+export { migrationStatus } from './postgres/migration-status.ts';
 export { combineMigrations, type Migration, migrationChecksum } from './postgres/migrations.ts';
 export { queryPostgres, withTransaction } from './postgres/with-transaction.ts';
 export { siblingModule } from './sibling-module.ts';
@@ -52,11 +37,10 @@ export {
   activeTraceIds,
   genAi,
   inSpan,
-  recordError,
   recordsTraceContent,
   type Span,
   SpanKind,
   SpanStatusCode,
   setTraceContentRecording,
 } from './tracing.ts';
-export { type YeoulManifest, yeoulManifest, yeoulRoot, yeoulVersion } from './version.ts';
+export { yeoulManifest, yeoulRoot, yeoulVersion } from './version.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { EvalRunItem, EvalStore } from './index.ts';
+import type { EvalStore } from './eval-store.ts';
+import type { EvalRunItem } from './types.ts';
 
 /** An evaluation store the suite opens, and how to release it. */
 export interface OpenedEvalStore {

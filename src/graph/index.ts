@@ -19,30 +19,12 @@ export {
   reducer,
   replace,
 } from './channels.ts';
-export { defaultLeaseMs, runsElsewhere } from './checkpoint/host-identity.ts';
+export { runsElsewhere } from './checkpoint/host-identity.ts';
 export { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
 export { checkpointMigrations } from './checkpoint/postgres-checkpoint-migrations.ts';
-export {
-  PostgresCheckpointer,
-  type PostgresCheckpointerOptions,
-} from './checkpoint/postgres-checkpointer.ts';
-export {
-  SqliteCheckpointer,
-  type SqliteCheckpointerOptions,
-} from './checkpoint/sqlite-checkpointer.ts';
-export type {
-  CheckpointEntry,
-  Checkpointer,
-  EntryKind,
-  EntryPayload,
-  ListThreadsOptions,
-  PendingInterrupt,
-  RunStatus,
-  Task,
-  ThreadInfo,
-  ThreadLog,
-  ThreadSnapshot,
-} from './checkpoint/types.ts';
+export { PostgresCheckpointer } from './checkpoint/postgres-checkpointer.ts';
+export { SqliteCheckpointer } from './checkpoint/sqlite-checkpointer.ts';
+export type { Checkpointer, PendingInterrupt } from './checkpoint/types.ts';
 export { CompiledGraph, type ResumeConfig } from './compiled-graph.ts';
 // Error codes name their subject first, in the runtime's own words: `graph_*` (the graph as
 // declared and what its nodes did), `subgraph_*`, `thread_*`, `run_*`, `interrupt_*`,
@@ -73,7 +55,6 @@ export {
   type InterruptRequest,
   interrupt,
   isInterrupt,
-  type ResumeInfo,
 } from './interrupt.ts';
 export {
   type MessageLike,
@@ -83,23 +64,13 @@ export {
   removeAllMessages,
   removeMessage,
 } from './messages.ts';
-export { isSend, type Send, send } from './send.ts';
-export {
-  defineState,
-  initialState,
-  type StateOf,
-  type StateSchema,
-  type UpdateOf,
-} from './state.ts';
-export type { ForkOptions } from './storage/fork-thread.ts';
+export { type Send, send } from './send.ts';
+export { defineState, type StateOf, type StateSchema, type UpdateOf } from './state.ts';
 export {
   type CompileOptions,
   type Durability,
-  durabilityModes,
   END,
   type GraphEvent,
-  type HistoryEntry,
-  type Join,
   type NodeContext,
   type NodeFunction,
   type NodeResult,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DocumentStore } from './index.ts';
 import { chunkOf, storedDocument } from './retriever-conformance.ts';
+import type { DocumentStore } from './types.ts';
 
 /**
  * The behaviour every DocumentStore backend (the outbox of an outside search index) must

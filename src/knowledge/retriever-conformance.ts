@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { Chunk, Retriever, StoredDocument } from './index.ts';
+import type { Chunk, Retriever, StoredDocument } from './types.ts';
 
 /** A stored document for the suite. */
 export function storedDocument(id: string, fields: Partial<StoredDocument> = {}): StoredDocument {

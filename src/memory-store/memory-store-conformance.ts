@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { Embedder } from '../models/index.ts';
-import {
-  InvalidMemoryNameError,
-  type MemoryStore,
-  MemoryValueTooLargeError,
-  maxMemoryValueBytes,
-} from './index.ts';
+import { InvalidMemoryNameError } from './errors/invalid-memory-name-error.ts';
+import { MemoryValueTooLargeError } from './errors/memory-value-too-large-error.ts';
+import { maxMemoryValueBytes } from './memory-names.ts';
+import type { MemoryStore } from './types.ts';
 
 /** A memory store the suite opens, and how to release it. */
 export interface OpenedMemoryStore {

@@ -9,7 +9,6 @@ export {
 export {
   forkBody,
   forkResponseSchema,
-  graphInterruptSchema,
   graphListSchema,
   graphRunBody,
   graphRunResponseSchema,

@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import {
   append,
   CheckpointConflictError,
-  type CheckpointEntry,
   type Checkpointer,
   defineState,
   END,
   START,
   StateGraph,
 } from '../index.ts';
+import type { CheckpointEntry } from './types.ts';
 
 /** Builds an entry for the suite; only the fields a test cares about need to be given. */
 export function entryFor(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { anonymousOwner, type SessionStore } from '../index.ts';
+import { anonymousOwner, type SessionStore } from './session-store.ts';
 
 /** A session store the suite opens, and how to release it. */
 export interface OpenedSessionStore {

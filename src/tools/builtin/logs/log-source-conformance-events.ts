@@ -1,4 +1,4 @@
-import type { LogEvent } from '../../index.ts';
+import type { LogEvent } from './types.ts';
 
 /** One group of alike events in the conformance dataset. */
 interface EventGroup {

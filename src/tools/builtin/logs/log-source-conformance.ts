@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { LogEvent, LogQuery, LogQueryResult, LogSource } from '../../index.ts';
 import { burstStartSeconds, conformanceEvents } from './log-source-conformance-events.ts';
+import type { LogEvent, LogQuery, LogQueryResult, LogSource } from './types.ts';
 
 /** A log source holding the conformance dataset, and how to take it down. */
 export interface OpenedLogSource {
