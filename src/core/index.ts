@@ -16,6 +16,7 @@ export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul
 export { createId, graphNamePattern, sessionIdPattern } from './ids.ts';
 export { applyMigrations } from './postgres/apply-migrations.ts';
 export {
+  causedByConnectionFailure,
   describePostgresTarget,
   isConnectionFailure,
   toStoreError,

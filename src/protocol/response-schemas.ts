@@ -91,6 +91,12 @@ export const statusResponseSchema = z.object({
       error: z.string().optional(),
     }),
   ),
+  limits: z
+    .object({
+      maxInputTokens: z.number().int().describe('tokens of one message (YEOUL_MAX_INPUT_TOKENS)'),
+      bodyLimit: z.number().int().describe('bytes of a JSON request body (YEOUL_BODY_LIMIT)'),
+    })
+    .describe('what one request may hold, so a client can refuse a message before sending it'),
 });
 
 const message = z.object({

@@ -51,8 +51,8 @@ export const errorTexts: Record<string, readonly [string, string]> = {
   ],
   empty_document: ['The document has no text.', '문서에 텍스트가 없습니다.'],
   payload_too_large: [
-    'The file is larger than the server accepts.',
-    '파일이 서버 허용 크기보다 큽니다.',
+    'The request is larger than the server accepts.',
+    '요청이 서버 허용 크기보다 큽니다.',
   ],
   store_unavailable: ['The server’s store is unreachable.', '서버 저장소에 연결할 수 없습니다.'],
   network_error: ['The server could not be reached.', '서버에 연결할 수 없습니다.'],

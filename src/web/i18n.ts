@@ -41,10 +41,7 @@ const texts = {
   deleteSession: ['Delete conversation “{title}”', '대화 “{title}” 삭제'],
   noSessions: ['No conversations yet', '아직 대화가 없습니다'],
   untitled: ['(untitled)', '(제목 없음)'],
-  emptyChat: [
-    'Ask anything — try “123 * 456 계산해줘”.',
-    '무엇이든 물어보세요 — 예: “123 * 456 계산해줘”',
-  ],
+  emptyChat: ['Ask anything.', '무엇이든 물어보세요.'],
   message: ['Message', '메시지'],
   placeholder: [
     'Message Yeoul (Enter sends, Shift+Enter adds a line)',
@@ -144,6 +141,18 @@ const texts = {
     '이 서버는 키를 요구합니다(YEOUL_API_KEYS). 키는 이 브라우저 세션 동안만 보관됩니다.',
   ],
   apiKey: ['API key', 'API 키'],
+  apiKeyRefused: [
+    'The server refused that key. Check it and enter it again.',
+    '서버가 이 키를 거부했습니다. 키를 확인하고 다시 입력하세요.',
+  ],
+  tooManyTokens: [
+    'The server takes at most {max} tokens per message (YEOUL_MAX_INPUT_TOKENS); this one has at least {tokens}. Shorten it and send again.',
+    '서버는 메시지 하나에 토큰 {max}개까지 받습니다(YEOUL_MAX_INPUT_TOKENS). 이 메시지는 최소 {tokens}개입니다. 줄여서 다시 보내세요.',
+  ],
+  tooManyBytes: [
+    'The server takes requests of at most {max} bytes (YEOUL_BODY_LIMIT). Shorten the message and send again.',
+    '서버는 요청을 {max}바이트까지 받습니다(YEOUL_BODY_LIMIT). 메시지를 줄여서 다시 보내세요.',
+  ],
   continue: ['Continue', '계속'],
 } as const satisfies Record<string, readonly [string, string]>;
 

@@ -47,6 +47,19 @@ export function isConnectionFailure(error: unknown): boolean {
   return error instanceof Error && driverMessages.test(error.message);
 }
 
+/**
+ * True when `error` or one of its causes (a few deep) means the database is unreachable: a
+ * run that failed inside a node, say, because its store went away.
+ */
+export function causedByConnectionFailure(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth += 1) {
+    if (isConnectionFailure(current)) return true;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return false;
+}
+
 function reasonOf(error: unknown): string {
   const code = codeOf(error);
   const message =

@@ -61,6 +61,10 @@ export function systemRoutes(context: RouteContext): RouteGroup {
         search,
         mcpServers: runtime.mcp.status(),
         config: runtime.configState,
+        limits: {
+          maxInputTokens: runtime.model.settings.maxInputTokens,
+          bodyLimit: runtime.config.bodyLimit,
+        },
       };
     },
   });

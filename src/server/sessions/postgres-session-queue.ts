@@ -1,4 +1,9 @@
-import { isConnectionFailure, type PostgresPool, queryPostgres } from '../../core/index.ts';
+import {
+  causedByConnectionFailure,
+  isConnectionFailure,
+  type PostgresPool,
+  queryPostgres,
+} from '../../core/index.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { PostgresNotifications } from '../scale-out/postgres-notifications.ts';
 import type { LeaveQueue, SessionQueue } from './session-queue.ts';
@@ -106,7 +111,7 @@ export class PostgresSessionQueue implements SessionQueue {
       void this.#release(
         place.id,
         sessionId,
-        failure !== undefined && isConnectionFailure(failure),
+        failure !== undefined && causedByConnectionFailure(failure),
       );
     };
     try {

@@ -21,7 +21,7 @@ const chromiumFlags = [
 /** A Chromium with a fresh profile; `close` ends it and removes the profile. */
 export interface TestBrowser {
   context: BrowserContext;
-  newPage(options?: { width?: number; height?: number; locale?: string }): Promise<Page>;
+  newPage(options?: { width?: number; height?: number }): Promise<Page>;
   close(): Promise<void>;
 }
 

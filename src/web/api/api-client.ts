@@ -3,10 +3,13 @@ import type { ErrorInfo } from './types.ts';
 
 const keyName = 'yeoul.apiKey';
 
-const unauthorizedListeners = new Set<() => void>();
+const unauthorizedListeners = new Set<(refusedKey: boolean) => void>();
 
-/** Calls `listener` whenever the server answers 401: the page asks for a key again. */
-export function onUnauthorized(listener: () => void): () => void {
+/**
+ * Calls `listener` whenever the server answers 401: the page asks for a key again, saying
+ * the key was refused when the request carried one (`refusedKey`).
+ */
+export function onUnauthorized(listener: (refusedKey: boolean) => void): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
 }
@@ -19,7 +22,7 @@ export function onUnauthorized(listener: () => void): () => void {
 export function reportUnauthorized(sentKey: string | null): void {
   if (apiKey() !== sentKey) return;
   setApiKey(null);
-  for (const listener of unauthorizedListeners) listener();
+  for (const listener of unauthorizedListeners) listener(sentKey !== null);
 }
 
 /** The API key of this browser session (sessionStorage), if one was given. */

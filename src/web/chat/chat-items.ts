@@ -43,6 +43,8 @@ export interface UserItem {
   key: string;
   text: string;
   messageId?: string;
+  /** Refused by the server before anything was stored: shown shortened, not editable. */
+  unsent?: boolean;
 }
 
 /** The agent's side of one turn: tool cards, the answer, and what the run reported. */
@@ -64,6 +66,8 @@ export interface AssistantItem {
   evaluation?: Evaluation;
   usage?: Usage;
   executionTime?: number;
+  /** The server refused the request, so no run was stored: nothing to rate, inspect or redo. */
+  unsent?: boolean;
 }
 
 export type ChatItem = UserItem | AssistantItem;

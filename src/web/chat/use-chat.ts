@@ -12,6 +12,7 @@ import {
   itemsFromMessages,
   startTurn,
 } from './chat-items.ts';
+import { shortened } from './message-limit.ts';
 import {
   joinRun,
   type RunEvents,
@@ -92,6 +93,20 @@ export function useChat(authVersion: number): ChatController {
     setItems((current) =>
       current.map((item) => (item.kind === 'assistant' && item.key === key ? update(item) : item)),
     );
+  /** The refused turn `key` and the message it answers: shown shortened, with no actions. */
+  const markUnsent = (key: string) => {
+    setInspectKey((inspected) => (inspected === key ? null : inspected));
+    setItems((current) => {
+      const at = current.findIndex((item) => item.kind === 'assistant' && item.key === key);
+      return current.map((item, index) => {
+        if (index === at && item.kind === 'assistant') return { ...item, unsent: true };
+        if (index === at - 1 && item.kind === 'user') {
+          return { ...item, text: shortened(item.text), unsent: true };
+        }
+        return item;
+      });
+    });
+  };
   const turnOf = (key: string) =>
     itemsRef.current.find(
       (item): item is AssistantItem => item.kind === 'assistant' && item.key === key,
@@ -127,8 +142,10 @@ export function useChat(authVersion: number): ChatController {
     const controller = new AbortController();
     active.current = { controller, key };
     let finished = false;
+    let received = 0;
     try {
       for await (const event of start(controller.signal)) {
+        received += 1;
         enqueue({ key, event: event.event, data: event.data, at: Date.now() });
         if (event.event === 'done') finished = true;
       }
@@ -138,6 +155,8 @@ export function useChat(authVersion: number): ChatController {
         if (sessionRef.current === id) await load(id, false);
       } else if (!controller.signal.aborted) {
         updateTurn(key, (item) => ({ ...item, errors: [...item.errors, toErrorInfo(error)] }));
+        // Refused before any event: nothing was stored, so the turn offers nothing to redo.
+        if (error instanceof YeoulApiError && received === 0) markUnsent(key);
       }
     } finally {
       flush();

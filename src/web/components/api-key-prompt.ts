@@ -2,8 +2,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 
-/** Asks for the server's API key (Enter submits); shown again whenever the API answers 401. */
-export function ApiKeyPrompt(props: { initial: string; onSubmit: (key: string) => void }) {
+/**
+ * Asks for the server's API key (Enter submits); shown again whenever the API answers 401,
+ * then saying that the key given was refused.
+ */
+export function ApiKeyPrompt(props: {
+  initial: string;
+  refused: boolean;
+  onSubmit: (key: string) => void;
+}) {
   const [key, setKey] = useState(props.initial);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
@@ -23,6 +30,11 @@ export function ApiKeyPrompt(props: { initial: string; onSubmit: (key: string) =
       >
         <h2 id="api-key-title">${t('apiKeyTitle')}</h2>
         <p>${t('apiKeyText')}</p>
+        ${
+          props.refused
+            ? html`<p class="error" data-testid="api-key-error" role="alert">${t('apiKeyRefused')}</p>`
+            : null
+        }
         <label for="api-key">${t('apiKey')}</label>
         <input
           id="api-key"

@@ -20,11 +20,19 @@ type View = 'chat' | 'documents' | 'memory' | 'graphs' | 'evals';
 export function App() {
   const [view, setView] = useState<View>('chat');
   const [needKey, setNeedKey] = useState(false);
+  const [keyRefused, setKeyRefused] = useState(false);
   const [authVersion, setAuthVersion] = useState(0);
   const chat = useChat(authVersion);
   const sessions = useSessions(chat.runsVersion, authVersion);
 
-  useEffect(() => onUnauthorized(() => setNeedKey(true)), []);
+  useEffect(
+    () =>
+      onUnauthorized((refused) => {
+        setNeedKey(true);
+        setKeyRefused(refused);
+      }),
+    [],
+  );
 
   const submitKey = (key: string) => {
     setApiKey(key);
@@ -100,7 +108,15 @@ export function App() {
             />`
           : null
       }
-      ${needKey ? html`<${ApiKeyPrompt} initial=${apiKey() ?? ''} onSubmit=${submitKey} />` : null}
+      ${
+        needKey
+          ? html`<${ApiKeyPrompt}
+              initial=${apiKey() ?? ''}
+              refused=${keyRefused}
+              onSubmit=${submitKey}
+            />`
+          : null
+      }
     </div>
   `;
 }

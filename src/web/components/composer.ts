@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api/api-client.ts';
 import { listGraphs } from '../api/graph-list.ts';
-import type { GraphName } from '../api/types.ts';
+import type { ErrorInfo, GraphName } from '../api/types.ts';
+import { overLimit, type RequestLimits } from '../chat/message-limit.ts';
 import type { RunOptions } from '../chat/run-stream.ts';
 import { savedRunOptions, saveRunOptions } from '../chat/saved-state.ts';
 import { html } from '../html.ts';
-import { t } from '../i18n.ts';
+import { formatNumber, t } from '../i18n.ts';
+import { ErrorView } from './error-view.ts';
 import { isSendKey } from './send-key.ts';
 
 interface ComposerProps {
@@ -15,16 +18,28 @@ interface ComposerProps {
 
 /**
  * The message box (Enter sends, Shift+Enter breaks the line, nothing is sent while a
- * Korean syllable is still being composed), Send or Stop, and the run options.
+ * Korean syllable is still being composed), Send or Stop, and the run options. A message
+ * surely longer than the server takes is refused here, naming the limit, and stays in the box.
  */
 export function Composer(props: ComposerProps) {
   const [text, setText] = useState('');
   const [options, setOptions] = useState<RunOptions>(savedRunOptions);
   // Until the server lists its graphs, the picker offers the saved choice alone.
   const [graphs, setGraphs] = useState<GraphName[]>(() => (options.graph ? [options.graph] : []));
+  const [refusal, setRefusal] = useState<ErrorInfo | null>(null);
+  const limits = useRef<RequestLimits | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => box.current?.focus(), []);
+  // What one request may hold, so an over-long message is refused before it is sent.
+  useEffect(() => {
+    api
+      .status()
+      .then((status) => {
+        limits.current = status.limits ?? null;
+      })
+      .catch(() => undefined);
+  }, []);
   // Every chat graph the server serves, the config file's included.
   useEffect(() => {
     let live = true;
@@ -47,6 +62,25 @@ export function Composer(props: ComposerProps) {
 
   const send = () => {
     if (!text.trim() || props.running) return;
+    const over = limits.current ? overLimit(text, limits.current) : undefined;
+    if (over) {
+      setRefusal(
+        over.limit === 'tokens'
+          ? {
+              code: 'input_too_long',
+              message: t('tooManyTokens', {
+                max: formatNumber(over.max),
+                tokens: formatNumber(over.tokens),
+              }),
+            }
+          : {
+              code: 'payload_too_large',
+              message: t('tooManyBytes', { max: formatNumber(over.max) }),
+            },
+      );
+      return;
+    }
+    setRefusal(null);
     props.onSend(text, options);
     setText('');
   };
@@ -74,9 +108,13 @@ export function Composer(props: ComposerProps) {
         rows="2"
         placeholder=${t('placeholder')}
         value=${text}
-        onInput=${(event: Event) => setText((event.target as HTMLTextAreaElement).value)}
+        onInput=${(event: Event) => {
+          setText((event.target as HTMLTextAreaElement).value);
+          if (refusal) setRefusal(null);
+        }}
         onKeyDown=${onKeyDown}
       ></textarea>
+      ${refusal ? html`<${ErrorView} error=${refusal} />` : null}
       <div class="composer-bar">
         <fieldset class="run-options">
           <legend class="visually-hidden">${t('options')}</legend>

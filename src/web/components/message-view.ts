@@ -53,7 +53,7 @@ export function UserMessage(props: UserProps) {
           : html`<p class="bubble">${props.item.text}</p>`
       }
       ${
-        editing || !props.editable
+        editing || !props.editable || props.item.unsent
           ? null
           : html`<button
               type="button"
@@ -75,7 +75,7 @@ interface AssistantProps {
   /** The chat's runsVersion (the sources read the stored history of that version). */
   runsVersion: number;
   inspected: boolean;
-  /** Whether this is the session's latest answer (the one 👍/👎 rate). */
+  /** Whether this is the session's latest answer (the one the thumbs rate). */
   latest: boolean;
   /** Asks the question again on a fork (only the latest answer, when no run is going). */
   onRegenerate?: () => void;
@@ -166,12 +166,12 @@ export function AssistantMessage(props: AssistantProps) {
             : null
         }
         ${
-          item.running || !item.text
+          item.running || !item.text || item.unsent
             ? null
             : html`<${FeedbackButtons} sessionId=${props.sessionId} latest=${props.latest} />`
         }
         ${
-          props.onRegenerate && !item.running
+          props.onRegenerate && !item.running && !item.unsent
             ? html`<button
                 type="button"
                 class="link-button"
@@ -183,7 +183,7 @@ export function AssistantMessage(props: AssistantProps) {
             : null
         }
         ${
-          item.running
+          item.running || item.unsent
             ? null
             : html`<button
                 type="button"
