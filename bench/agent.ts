@@ -1,5 +1,5 @@
-// `npm run bench:agent`: LLM calls and tokens of Yeoul's chat graph against the seed-004
-// design (the router asks the LLM every turn; memory as specified; no per-call token
+// `npm run bench:agent`: LLM calls and tokens of Yeoul's chat graph against the original
+// design (`seed`: the router asks the LLM every turn; memory 10/5/3; no per-call token
 // trimming), both driven by the same scripted model; and total prompt tokens over a
 // 50-message conversation against sending the whole history every turn. Ours also keeps
 // long-term memory (a real-model path: a profile fact costs one extraction call, only on
@@ -104,7 +104,7 @@ async function setUp(design: 'ours' | 'seed', memory?: Partial<MemorySettings>) 
       knowledge,
       routerMode: design === 'seed' ? 'llm' : 'heuristic',
       ...(memory ? { memory } : {}),
-      // The seed design has no long-term memory.
+      // The original design has no long-term memory.
       ...(design === 'ours' ? { longTermMemory: openSqliteMemoryStore({ path: ':memory:' }) } : {}),
     },
     { checkpointer: new MemoryCheckpointer() },
@@ -116,6 +116,7 @@ async function setUp(design: 'ours' | 'seed', memory?: Partial<MemorySettings>) 
   };
 }
 
+// `seedCalls`: the LLM calls the original design counts for the scenario in its own table.
 const scenarios: Array<{ name: string; seedCalls: number; warmUp: string[]; message: string }> = [
   { name: 'simple chat', seedCalls: 2, warmUp: [], message: '안녕하세요' },
   { name: 'tool use (calculator)', seedCalls: 3, warmUp: [], message: '123 * 456 계산해줘' },
@@ -228,7 +229,7 @@ try {
   const { perScenario, memoryExtracts, oursTurns } = await runScenarios();
   const memoryExtraCallsPer100Turns = Math.round((memoryExtracts / oursTurns) * 1000) / 10;
   const conversation = await runLongConversation();
-  // For comparison only: tighter memory numbers than the seed's 10/5/3.
+  // For comparison only: tighter memory numbers than the default 10/5/3.
   const tighter = await runLongConversation({ maxMessages: 4, keepRecent: 2, maxSummaries: 2 });
   const oursTotal = perScenario.reduce((sum, row) => sum + (row.ours?.llmCalls ?? 0), 0);
   const seedTotal = perScenario.reduce((sum, row) => sum + (row.seed?.llmCalls ?? 0), 0);
@@ -249,9 +250,9 @@ try {
       },
       targets: {
         llmCallsTotalRatio: target(ratio(seedTotal, oursTotal), 1.6, 'higher'),
-        // Extra calls long-term memory spends over the seed scenarios' turns (warm-ups included).
+        // Extra calls long-term memory spends over the five scenarios' turns (warm-ups included).
         memoryExtraCallsPer100Turns: target(memoryExtraCallsPer100Turns, 10, 'lower'),
-        // Fewer calls count only if every scenario still gets the seed design's answer.
+        // Fewer calls count only if every scenario still gets the original design's answer.
         scenarioAnswersKept: target(
           perScenario.filter((row) => row.sameAnswer).length,
           perScenario.length,
@@ -259,7 +260,7 @@ try {
         ),
         // The 50th message's prompt against sending the whole history that turn: what the
         // memory saves where it matters, so a regression shows (it replaced the total over
-        // all turns, which the seed's own memory numbers cannot reach).
+        // all turns, which the default memory numbers cannot reach).
         lastTurnPromptRatio50: target(conversation.lastTurn.ratio, 0.2, 'lower'),
       },
     }),

@@ -1,8 +1,8 @@
-// `npm run bench:eval`: what `yeoul eval` adds to the runs themselves. A 200-item dataset
-// (the seed scenarios that need no network, repeated) runs on the offline model through the
-// real runtime (SQLite store, tools, knowledge base): once without scoring, twice with the
-// default scorers (judge off). Reports runs/s each way, the time the scorers took against
-// the time the runs took, and whether the two scored runs gave the same scores.
+// `npm run bench:eval`: what `yeoul eval` adds to the runs themselves. A 200-item dataset (the
+// items of `evals/seed-scenarios.jsonl` that need no network, repeated) runs on the offline
+// model through the real runtime (SQLite store, tools, knowledge base): once without scoring,
+// twice with the default scorers (judge off). Reports runs/s each way, the time the scorers
+// took against the time the runs took, and whether the two scored runs gave the same scores.
 // Progress goes to stderr; the last line on stdout is one JSON object with `targets`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ const runtime = await createRuntime(
   readServerConfig({ YEOUL_DATA_DIR: dataDir, YEOUL_MODEL: 'offline', PORT: '0' }),
 );
 
-/** The seed scenarios without the ones whose tools reach the internet, repeated to `count`. */
+/** The items of `evals/seed-scenarios.jsonl` whose tools stay offline, repeated to `count`. */
 async function datasetOf(count: number): Promise<EvalItem[]> {
   const seeds = (
     await readDataset(join(import.meta.dirname, '..', 'evals', 'seed-scenarios.jsonl'))

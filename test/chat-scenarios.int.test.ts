@@ -64,10 +64,10 @@ async function run(
   return { state, steps, events, answer: state.messages.at(-1)?.content ?? '' };
 }
 
-describe('chat agent scenarios (seed 004, offline model)', () => {
+describe('chat agent scenarios (offline model)', () => {
   const graph = buildChatGraph(dependencies(), { checkpointer: new SqliteCheckpointer() });
 
-  it('1. greeting: one LLM call (the seed needs two)', async () => {
+  it('1. greeting: one LLM call (the original design needs two)', async () => {
     const { state, steps, answer } = await run(graph, '안녕하세요', 's1');
     assert.deepEqual(steps, ['router', 'memory', 'agent']);
     assert.equal(state.route, 'agent');
@@ -76,7 +76,7 @@ describe('chat agent scenarios (seed 004, offline model)', () => {
     assert.equal(state.usage.llmCalls, 1);
   });
 
-  it('2. calculator: agent → tools → agent, two LLM calls (seed: three)', async () => {
+  it('2. calculator: agent → tools → agent, two LLM calls (the original design: three)', async () => {
     const { state, steps, answer, events } = await run(graph, '123 * 456 계산해줘', 's2');
     assert.deepEqual(steps, ['router', 'memory', 'agent', 'tools', 'agent']);
     assert.equal(answer, '123 * 456 = 56,088입니다.');
@@ -199,7 +199,7 @@ describe('chat agent limits and failures', () => {
   });
 });
 
-describe('chat agent with a scripted model (seed 002 message-state traces)', () => {
+describe('chat agent with a scripted model (message-state traces)', () => {
   it('RAG + tool: "팀 예산이 얼마야? 20% 증가하면?" → context 1억원, calculator, 1.2억원', async () => {
     const model = scriptedLanguageModel((options) => {
       if (options.responseFormat?.type === 'json')
@@ -236,6 +236,9 @@ describe('chat agent with a scripted model (seed 002 message-state traces)', () 
     assert.equal(state.messages[2]?.content, '100000000 * 1.2 = 120000000');
     assert.equal(answer, '현재 팀 예산은 1억원이고, 20% 증가 시 1.2억원입니다.');
     assert.equal(state.sources[0]?.documentId, 'team-budget');
-    assert.ok(state.usage.llmCalls <= 3, `${state.usage.llmCalls} LLM calls (seed: 3)`);
+    assert.ok(
+      state.usage.llmCalls <= 3,
+      `${state.usage.llmCalls} LLM calls (the original design: 3)`,
+    );
   });
 });

@@ -74,7 +74,7 @@ function answer(request: ChatCompletionRequest): FakeCompletion {
   return { kind: 'text', text: retry ? script.retry : script.first };
 }
 
-describe('seed 001 through POST /api/agent/invoke with a scripted compat model', () => {
+describe('the ops workflow through POST /api/agent/invoke with a scripted compat model', () => {
   const root = mkdtempSync(join(tmpdir(), 'yeoul-ops-eval-'));
   let fake: FakeOpenAiServer;
   let server: RunningServer;
@@ -155,7 +155,7 @@ describe('seed 001 through POST /api/agent/invoke with a scripted compat model',
     assert.equal(body.status, 'published');
   });
 
-  it('blocks an answer with no grounding at all, with the seed’s warning prefix', async () => {
+  it('blocks an answer with no grounding at all, with the warning prefix', async () => {
     script.first = 'payment-service에는 500 에러가 없습니다. 결제는 정상입니다.';
     script.retry = script.first;
     const { status, body } = await invoke();

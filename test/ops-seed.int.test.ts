@@ -12,7 +12,7 @@ type Json = any;
 const root = mkdtempSync(join(tmpdir(), 'yeoul-ops-seed-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-describe('seed 001 on a fresh data folder (offline model, bundled sample logs)', () => {
+describe('the ops workflow on a fresh data folder (offline model, bundled sample logs)', () => {
   it('answers "payment-service에서 500 에러 로그 보여줘" through the ops loop: the count, the newest events, PASS', async () => {
     const runtime = await createRuntime(
       readServerConfig({ YEOUL_DATA_DIR: mkdtempSync(join(root, 'data-')), PORT: '0' }),

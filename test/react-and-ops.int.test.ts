@@ -43,7 +43,7 @@ const scripted = (script: ScriptedReply[], provider: 'offline' | 'openai' = 'off
     { retryBaseDelayMs: 1 },
   );
 
-describe('react agent (seeds 000/003)', () => {
+describe('react agent', () => {
   const graph = buildReactGraph(dependencies(), { checkpointer: new MemoryCheckpointer() });
 
   it('runs input → llm → tool → llm → response for a calculation', async () => {
@@ -111,7 +111,7 @@ describe('react agent (seeds 000/003)', () => {
   });
 });
 
-describe('agent runner payloads and the ops loop (seed 001)', () => {
+describe('agent runner payloads and the ops loop', () => {
   const logTool = defineTool({
     name: 'query_logs',
     description: 'Returns error log events of a service.',

@@ -1,6 +1,6 @@
 import { formatSummaryForPrompt } from './memory/summary-window.ts';
 
-/** The seed's persona: the first paragraph of every agent system prompt. */
+/** The default persona ("a helpful AI assistant"): the first paragraph of every system prompt. */
 export const defaultPersona = '당신은 도움이 되는 AI 어시스턴트입니다.';
 
 /** The summariser's instructions (the memory node's LLM call). */
@@ -8,7 +8,7 @@ export const summarizerPrompt =
   '다음 대화를 요약하세요. 사용자의 이름, 날짜, 숫자, 결정된 사항처럼 나중에 다시 필요할 사실은 빠짐없이 남기고, ' +
   '3~5문장으로 간결하게 쓰세요. Summarize the conversation below; keep names, dates, numbers and decisions.';
 
-/** The router's instructions, for the cases heuristics leave open (seed 004 ROUTER_PROMPT). */
+/** The router's instructions to the LLM, for the cases heuristics leave open: pick rag or agent. */
 export const routerPrompt = [
   '사용자의 질문을 어디로 보낼지 고르세요.',
   '- rag: 회사 문서, 정책, 규정 등 저장된 문서에서 정보를 찾아야 하는 질문',

@@ -16,11 +16,11 @@ export interface AgentDependencies {
    * users state about themselves in their `profile` and read it back. Unset = off.
    */
   longTermMemory?: MemoryStore;
-  /** The system prompt's first paragraph (default: the seed's persona). */
+  /** The system prompt's first paragraph (default: "a helpful AI assistant", in Korean). */
   persona?: string;
   /**
    * `heuristic` (default): the router decides clear cases without the LLM.
-   * `llm`: it asks the LLM every turn, as the seed design does (for comparisons).
+   * `llm`: it asks the LLM every turn, as the original design did (for comparisons).
    */
   routerMode?: 'heuristic' | 'llm';
 }

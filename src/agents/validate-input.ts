@@ -6,9 +6,9 @@ import type { AgentError } from './types.ts';
 const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**
- * Checks a user message (seed 000 InputNode): not empty, not only white space, no
- * control characters, and within the model's input budget. Returns the problem as a
- * value, or undefined when the message is fine.
+ * Checks a user message (the routes and the react agent's input node ask it): not empty,
+ * not only white space, no control characters, and within the model's input budget.
+ * Returns the problem as a value, or undefined when the message is fine.
  */
 export function validateInput(message: unknown, maxTokens: number): AgentError | undefined {
   if (typeof message !== 'string' || message.length === 0)

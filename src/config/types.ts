@@ -23,7 +23,7 @@ export interface AgentSettings {
   tools?: string[];
   /** `provider:model id`, or any AI SDK language model object. */
   model?: ModelSpec;
-  /** The conversation memory's limits (seed 004: 10 messages, 5 kept, 3 summaries). */
+  /** The conversation memory's limits (default: summary at 10 messages, 5 kept, 3 summaries). */
   memory?: Partial<MemorySettings>;
 }
 

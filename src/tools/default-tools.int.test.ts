@@ -15,7 +15,7 @@ after(async () => {
 });
 
 describe('default tools', () => {
-  it('registers the seed tools under their seed names', () => {
+  it('registers the built-in tools under their fixed names', () => {
     const env = createToolEnvironment({
       dataDir,
       keys: { tavily: 'key' },
@@ -52,7 +52,7 @@ describe('default tools', () => {
     assert.equal(names.length, 9);
   });
 
-  it('answers the seed questions offline: calculator, date and the demo database', async () => {
+  it('answers offline: calculator, date and the demo database', async () => {
     const env = createToolEnvironment({ dataDir, now: () => new Date('2026-11-22T03:04:05Z') });
     const executor = new ToolExecutor(tools.registry, { env });
     const product = await executor.execute({

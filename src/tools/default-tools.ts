@@ -13,7 +13,7 @@ import { webSearchTool } from './builtin/web-search.ts';
 import { writeFileTool } from './builtin/write-file.ts';
 import { ToolRegistry } from './registry.ts';
 
-/** The seed tools, registered; `close` stops the Python interpreters. */
+/** The built-in tools, registered; `close` stops the Python interpreters. */
 export interface DefaultTools {
   registry: ToolRegistry;
   python: PythonReplTool;

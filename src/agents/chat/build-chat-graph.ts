@@ -10,7 +10,7 @@ import { createRouterNode } from './router-node.ts';
 import { createToolsNode } from './tools-node.ts';
 
 /**
- * The chat agent of seeds 002/004: router → (rag →) memory → agent ⇄ tools → END, with
+ * The chat agent: router → (rag →) memory → agent ⇄ tools → END, with
  * a `limit` node that answers "request too complex" when the LLM ⇄ tool loop reaches the
  * request's `maxIterations`.
  */

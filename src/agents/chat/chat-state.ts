@@ -6,14 +6,14 @@ import type { AgentError, AgentOptions, AgentSource, AgentUsage, ChatMessage } f
 export const zeroUsage: AgentUsage = { llmCalls: 0, inputTokens: 0, outputTokens: 0 };
 
 /**
- * The chat agent's state (seed 004 AgentState plus what the payload reports). Fields
+ * The chat agent's state: the conversation, its memory, and what the payload reports. Fields
  * from `route` down belong to one run: every run's input resets them.
  */
 export const chatState = defineState({
   messages: messages<ChatMessage>(),
   /** Which agent graph ran the thread's last run (the react graph shares threads). */
   agent: replace<'chat' | 'react'>('chat'),
-  /** The sliding window of conversation summaries (seed 004). */
+  /** The sliding window of conversation summaries (the most recent `maxSummaries`). */
   summary: replace<string>(''),
   route: replace<'rag' | 'agent' | null>(null),
   routeReason: replace<string>(''),

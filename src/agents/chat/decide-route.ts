@@ -50,7 +50,7 @@ const noUsage = (): AgentUsage => ({ llmCalls: 0, inputTokens: 0, outputTokens: 
  * Routes a question to rag or agent. Clear signals decide without the LLM: no knowledge
  * base, tool-shaped questions, small talk, and how much of the question the best passage
  * covers. Only a middling match asks the LLM for a structured `{route, reason}` (the
- * seed asks it every turn).
+ * original design asked it every turn).
  */
 export async function decideRoute(
   question: string,

@@ -5,7 +5,7 @@ import type { ChatState } from './chat-state.ts';
 import { decideRoute } from './decide-route.ts';
 
 /**
- * The router node (seeds 002/004): decides whether the last user message needs the
+ * The chat agent's router node: decides whether the last user message needs the
  * knowledge base (`rag`) or goes straight to the agent, with the reason and any passages it
  * already found. Clear cases are decided without the LLM.
  */

@@ -32,7 +32,7 @@ interface MemoryState {
 /**
  * The memory node: long-term memory first (when the run has an owner and the store is on:
  * what the user states about themselves goes to their profile, and the profile block is
- * read for the system prompt), then the hybrid memory of seed 004: once the conversation
+ * read for the system prompt), then the hybrid short-term memory: once the conversation
  * reaches MAX_MESSAGES, the older messages are summarised by the LLM into the sliding
  * window of summaries and removed, keeping the KEEP_RECENT most recent ones.
  */

@@ -1,4 +1,4 @@
-/** The hybrid memory's numbers (seed 004), all configurable. */
+/** The hybrid memory's numbers (recent messages kept whole, older ones summarised). */
 export interface MemorySettings {
   /** Messages kept before older ones are summarised (MAX_MESSAGES, default 10). */
   maxMessages: number;
@@ -8,7 +8,7 @@ export interface MemorySettings {
   maxSummaries: number;
 }
 
-/** The numbers of seed 004. */
+/** The default numbers: summarise at 10 messages, keep the 5 most recent, keep 3 summaries. */
 export const defaultMemorySettings: MemorySettings = {
   maxMessages: 10,
   keepRecent: 5,

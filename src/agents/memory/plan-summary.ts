@@ -9,7 +9,7 @@ export interface SummaryPlan {
 
 /**
  * When the conversation has reached `maxMessages`, splits it into the older messages to
- * summarise and the last `keepRecent` to keep (seed 004). The cut moves earlier when it
+ * summarise and the last `keepRecent` to keep. The cut moves earlier when it
  * would separate a tool call from its results, so the kept part never starts with an
  * orphan tool result. Returns undefined while no summary is due.
  */

@@ -1,9 +1,9 @@
-/** Separator between the summaries kept in the window (seed 004). */
+/** Separator between the summaries kept in the sliding window of conversation summaries. */
 export const summarySeparator = '\n---SUMMARY_BREAK---\n';
 
 /**
  * Adds a summary to the sliding window of the most recent `maxSummaries` summaries,
- * oldest first, joined by the separator (seed 004 `add_summary_to_window`).
+ * oldest first, joined by the separator; older summaries drop out.
  */
 export function addSummaryToWindow(existing: string, summary: string, maxSummaries = 3): string {
   const summaries = existing.trim() === '' ? [] : existing.split(summarySeparator);

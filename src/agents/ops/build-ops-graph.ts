@@ -25,11 +25,12 @@ export interface OpsRunContext {
 }
 
 /**
- * The self-correcting workflow of seed 001: analyze (the chat or react agent, its events
+ * The self-correcting ops workflow: analyze (the chat or react agent, its events
  * streamed) → evaluate → decide → regenerate ↺ analyze, or finalize (also straight from
- * analyze or evaluate when the agent or the judge failed: status error). Verdicts,
- * thresholds, statuses and the BLOCK prefix follow the seed; max attempts 2 and 15 node
- * executions by default. The inner agent comes with each run (`context.inner`); when it
+ * analyze or evaluate when the agent or the judge failed: status error). The verdict is
+ * pass at a score ≥ 0.7, block below 0.3 (the answer shown with a warning prefix), otherwise
+ * regenerate with the evaluation's feedback — pass on the last attempt; max attempts 2 and
+ * 15 node executions by default. The inner agent comes with each run (`context.inner`); when it
  * pauses for an approval, the ops run pauses on the same questions (same ids) and,
  * resumed, hands the answers back to it.
  */
@@ -84,7 +85,7 @@ export function buildOpsGraph(deps: OpsDependencies = {}, options: CompileOption
         return { evaluation, usage };
       } catch (error) {
         // A judge that keeps failing (unreachable, or judgements that never parse) ends the
-        // run in seed 001's ERROR status with the model's error code — never a failed node.
+        // run in the `error` final status with the model's error code — never a failed node.
         if (context.signal.aborted || !isYeoulError(error)) throw error;
         return { error: { code: error.code, message: error.message }, response: '', usage };
       }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { blockPrefix, buildRetryPrompt, decideVerdict, finalizeAnswer } from './decide.ts';
 
-describe('seed 001 decision', () => {
+describe('the ops decision', () => {
   it('follows the decision matrix for max_attempts 2', () => {
     const matrix: Array<[number, number, string]> = [
       [1.0, 0, 'pass'],

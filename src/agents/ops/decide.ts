@@ -1,18 +1,18 @@
-/** The verdicts of seed 001. */
+/** The verdicts of the self-correcting ops workflow: pass, regenerate, block. */
 export type Verdict = 'pass' | 'regenerate' | 'block';
 
-/** A workflow's final status (seed 001 WorkflowStatus). */
+/** An ops workflow's final status: pending until finalized, then published, rejected or error. */
 export type FinalStatus = 'pending' | 'published' | 'rejected' | 'error';
 
-/** The prefix of a blocked answer (seed 001 FINALIZE). */
+/** The warning prefix a blocked answer is shown with when the workflow finalizes. */
 export const blockPrefix = '⚠️ 응답 품질 검증 주의\n\n';
 
-/** The feedback used when the evaluation gave none (seed 001 REGENERATE). */
+/** The feedback a REGENERATE verdict passes on when the evaluation gave none. */
 export const defaultFeedback =
   '이전 응답의 품질이 부족합니다. 도구 결과를 더 정확하게 인용해주세요.';
 
 /**
- * Seed 001 DECIDE: ≥ 0.7 PASS; < 0.3 BLOCK; otherwise REGENERATE, unless this was the
+ * The decide step: ≥ 0.7 PASS; < 0.3 BLOCK; otherwise REGENERATE, unless this was the
  * last attempt (attempt ≥ max_attempts − 1), then PASS.
  */
 export function decideVerdict(score: number, attempt: number, maxAttempts: number): Verdict {
@@ -22,7 +22,7 @@ export function decideVerdict(score: number, attempt: number, maxAttempts: numbe
   return 'regenerate';
 }
 
-/** Seed 001 FINALIZE: the answer shown and the status, from the verdict. */
+/** The finalize step: the answer shown and the status (BLOCK: prefixed, rejected). */
 export function finalizeAnswer(
   verdict: Verdict,
   response: string,
@@ -32,7 +32,7 @@ export function finalizeAnswer(
   return { finalResponse: response, finalStatus: 'published' };
 }
 
-/** The prompt of a retry: the question with the evaluation's feedback (seed 001 build_retry_prompt). */
+/** A retry's prompt: the question, the evaluation's feedback, and a request to answer again. */
 export function buildRetryPrompt(prompt: string, feedback: string): string {
   return `${prompt}\n\n[이전 응답에 대한 피드백]\n${feedback}\n위 피드백을 반영하여 다시 답변해주세요.`;
 }

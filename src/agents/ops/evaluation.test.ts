@@ -81,7 +81,7 @@ describe('evaluation checks', () => {
   });
 });
 
-describe('evaluation verdict bounds (seed 001)', () => {
+describe('evaluation verdict bounds of the ops workflow', () => {
   const logs = JSON.stringify({
     count: 17,
     events: [{ timestamp: '2025-03-14T05:07:38.837Z', status: 500, message: 'timed out' }],

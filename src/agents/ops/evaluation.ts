@@ -16,7 +16,7 @@ export type { CheckResult, Evaluation, EvaluationInput } from './evaluation-type
 
 /**
  * Where a contradicted answer's score is kept: at least 0.3 (not blocked: a retry told the
- * real value can fix it) and below 0.7 (never passed), so seed 001 regenerates it.
+ * real value can fix it) and below 0.7 (never passed), so the decide step regenerates it.
  */
 const contradictedRange = { min: 0.3, max: 0.6 } as const;
 /** The highest score of an ungrounded answer: below BLOCK's 0.3. */
@@ -52,7 +52,7 @@ export function answerFormCheck(input: EvaluationInput): CheckResult {
  * Runs the checks — grounding, answer form, the knowledge base when the answer cites a
  * document, and the judge when a real model is given — and combines them: the score is
  * their mean, kept between 0.3 and 0.7 when a count, number or citation contradicts the
- * sources (seed 001 REGENERATE) and below 0.3 when the answer denies what the tools found
+ * sources (a REGENERATE verdict) and below 0.3 when the answer denies what the tools found
  * (BLOCK). The judge's failure (after its retries) is thrown.
  * @example
  * const evaluation = await evaluateAnswer({ question, answer: '12건입니다', toolResults, context: '' });

@@ -27,7 +27,7 @@ const english = 'Show me the 500 errors of payment-service';
 const assess = (answer: string, question = korean, toolResults = [logResult]) =>
   assessGrounding({ question, answer, toolResults, context: '' });
 
-describe('grounding of counts (seed 001)', () => {
+describe('grounding of counts in ops answers', () => {
   it('accepts the tool’s count in any format', () => {
     for (const answer of [
       '500 에러가 17건 발생했습니다.',
@@ -52,7 +52,7 @@ describe('grounding of counts (seed 001)', () => {
     assert.equal(assess('17 events match. The newest 3: …', english).check.passed, true);
   });
 
-  it('contradicts a wrong count with the seed’s feedback naming the real count', () => {
+  it('contradicts a wrong count with feedback naming the real count', () => {
     const { check, finding } = assess('payment-service에서 500 에러가 12건 발생했습니다.');
     assert.equal(finding, 'contradicted');
     assert.equal(check.score, 0);

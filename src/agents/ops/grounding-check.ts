@@ -7,7 +7,7 @@ import { readToolFacts, type ToolFacts } from './tool-facts.ts';
 const passed = (): CheckResult => ({ name: 'grounding', score: 1, passed: true, feedback: '' });
 
 /**
- * (a) Grounding, seed 001's central check: every count and number the answer states must
+ * (a) Grounding, the ops evaluation's central check: every count and number the answer states must
  * agree with what the tools returned (format-insensitive: 4건 = 4 events = four; 56088 =
  * 56,088). A count ("17건", "17 events") is checked against the `count` of the log
  * searches — never against digits inside timestamps, ids, ports or paths; other numbers
@@ -105,7 +105,7 @@ function distinct(values: number[]): number[] {
   return [...new Set(values)];
 }
 
-/** Seed 001's feedback: "실제 이벤트 수는 N건입니다" (several searches: each count). */
+/** The feedback naming the real count: "실제 이벤트 수는 N건입니다" (one per log search). */
 function realCount(facts: ToolFacts, korean: boolean): string {
   const counts = distinct(facts.counts);
   if (korean) return `실제 이벤트 수는 ${counts.map((count) => `${count}건`).join(', ')}입니다.`;

@@ -3,7 +3,7 @@ import type { AgentError, AgentSource, AgentUsage } from '../types.ts';
 import type { FinalStatus, Verdict } from './decide.ts';
 import type { Evaluation } from './evaluation.ts';
 
-/** The self-correcting workflow's state (seed 001 OpsWorkflowState). */
+/** The self-correcting ops workflow's state: the attempt's answer, its evaluation and verdict. */
 export const opsState = defineState({
   prompt: replace<string>(''),
   response: replace<string>(''),

@@ -27,7 +27,7 @@ export function reactRunInput(message: string, options: AgentOptions, history: C
 }
 
 /**
- * The single agent of seeds 000/003: input → llm → (tool ↺ llm | response | error).
+ * The single (ReAct) agent: input → llm → (tool ↺ llm | response | error).
  * The iteration counter counts LLM calls of the run; past `maxIterations` the run goes
  * to the error node with the "request too complex" answer.
  */

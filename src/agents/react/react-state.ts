@@ -9,7 +9,7 @@ import {
 import type { ToolCall } from '../../models/index.ts';
 import type { AgentError, AgentOptions, AgentUsage, ChatMessage } from '../types.ts';
 
-/** One tool execution's outcome, as seed 003 keeps it. */
+/** One tool execution's outcome: the call's id, the tool, the result text, whether it failed. */
 export interface ToolExecutionResult {
   id: string;
   name: string;
@@ -18,7 +18,7 @@ export interface ToolExecutionResult {
 }
 
 /**
- * The single agent's state, with the reducers of seed 003 §4.2: messages append,
+ * The single agent's state, with these reducers: messages append,
  * toolExecutionRequests replace, toolExecutionResults append, currentStep replace,
  * iterationCount increment.
  */

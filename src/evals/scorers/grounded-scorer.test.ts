@@ -38,7 +38,7 @@ describe('grounded', () => {
     assert.match(result.reason, /56086/);
   });
 
-  it('fails on a wrong count of a log search, naming the real one (seed 001)', async () => {
+  it('fails on a wrong count of a log search, naming the real one', async () => {
     const outcome = evalOutcome({
       input: 'payment-service에서 500 에러 로그 보여줘',
       response: 'payment-service에서 500 에러가 12건 있습니다.',

@@ -79,7 +79,7 @@ function weatherAnswer(data: Json, korean: boolean): string {
   return `In ${place} it is ${conditions.toLowerCase()}, ${temperature}${details.length > 0 ? ` (${details.join(', ')})` : ''}.`;
 }
 
-/** The count first, then the newest events quoted (seed 001: the tool counted, not the model). */
+/** The count first, then the newest events quoted (the tool counts, never the model). */
 function logsAnswer(data: Json, korean: boolean): string {
   const count = Number(data.count ?? 0);
   const events = (Array.isArray(data.events) ? data.events : []) as Json[];

@@ -46,7 +46,7 @@ describe('query_logs', () => {
     }
   });
 
-  it('answers the seed question with the exact count first, then the newest events', async () => {
+  it('answers the payment-service 500s question with the exact count first, then the newest events', async () => {
     const result = await call(samplesEnv(), { service: 'payment-service', status: 500 });
     assert.equal(result.isError, false, result.content);
     assert.ok(result.content.startsWith('{"count":17,"events":['), result.content.slice(0, 40));

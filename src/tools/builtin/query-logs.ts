@@ -18,9 +18,9 @@ const statusSchema = z.union([
 ]);
 
 /**
- * `query_logs` (seed 001): searches the configured logs (`YEOUL_LOGS`: a folder, Loki,
- * CloudWatch Logs or Datadog) and returns `{count, events}` — the exact number of all
- * matching events first, then the newest `limit` of them, each cut to a bounded size.
+ * `query_logs` (a tool of the ops workflow): searches the configured logs (`YEOUL_LOGS`: a
+ * folder, Loki, CloudWatch Logs or Datadog) and returns `{count, events}` — the exact number of
+ * all matching events first, then the newest `limit` of them, each cut to a bounded size.
  * Offered only when a log source is wired into the environment.
  * @example
  * await executor.execute({ id: 'c1', name: 'query_logs', args: { service: 'payment-service', status: 500 } });

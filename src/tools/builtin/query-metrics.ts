@@ -32,7 +32,7 @@ const stepSchema = z.union([
 ]);
 
 /**
- * `query_metrics` (seed 001): a PromQL query against `YEOUL_PROMETHEUS_URL` — instant
+ * `query_metrics` (an ops tool): a PromQL query against `YEOUL_PROMETHEUS_URL` — instant
  * without `start`/`end`, a range query otherwise (step chosen for about 200 points unless
  * given) — summarised for the model: the result type, each series' labels and its value (or
  * last, min and max over the range), at most 20 series with the rest counted.

@@ -53,7 +53,7 @@ describe('sample logs', () => {
     assert.equal((await readdir(logs)).length, 3);
   });
 
-  it('holds the counts samples/README.md documents (the seed incident)', async () => {
+  it('holds the counts samples/README.md documents (the card-gateway incident)', async () => {
     const source = createFileLogSource({ directory: sampleLogsDir });
     const check = async (fields: Partial<LogQuery>, count: number, newest: string) => {
       const result = await source.query(

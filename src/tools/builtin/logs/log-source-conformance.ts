@@ -75,7 +75,7 @@ export function logSourceConformance(
       assert.equal(failedOrders.count, 7);
     });
 
-    it('returns the seed question: payment-service 500s with their fields, newest first', async () => {
+    it('returns payment-service 500s with their fields, newest first', async () => {
       const result = await query({
         service: 'payment-service',
         status: { from: 500, to: 500 },
