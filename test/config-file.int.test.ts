@@ -411,6 +411,10 @@ export default defineConfig({ graphs: { echo: new StateGraph(defineState({ messa
       ['--config', join(project, 'yeoul.config.ts')],
       'dev',
     );
+    let said = '';
+    dev.child.stderr.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+    });
     const ask = async () =>
       (await post(`${dev.url}/api/agent/invoke`, { message: 'hi', options: { graph: 'echo' } }))
         .body;
@@ -437,6 +441,9 @@ export default defineConfig({ graphs: { echo: new StateGraph(defineState({ messa
       await within2s(async () => (await status()).state === 'ok');
       writeFileSync(join(project, 'answer.ts'), `export const answer = () => 'third';\n`);
       await within2s(async () => (await ask()).response === 'third');
+      const [, count, word] = /reloaded .* \((\d+) (files?) watched\)/.exec(said) ?? [];
+      assert.ok(count, `a reload line on stderr: ${said}`);
+      assert.equal(word, count === '1' ? 'file' : 'files');
     } finally {
       await dev.stop();
     }

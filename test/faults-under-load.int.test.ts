@@ -15,8 +15,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import pg from 'pg';
 import {
-  type ChatCompletionRequest,
-  type FakeCompletion,
+  echoCompletion,
   type FakeOpenAiServer,
   type LoadTarget,
   type PostgresServer,
@@ -52,17 +51,6 @@ let model: FakeOpenAiServer;
 const logs = new Map<string, string>();
 /** Instances that exited while nobody meant them to. */
 const unexpectedExits: string[] = [];
-
-function lastUserText(request: ChatCompletionRequest): string {
-  const last = request.body.messages.findLast((message) => message.role === 'user');
-  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content);
-}
-
-function echo(request: ChatCompletionRequest): FakeCompletion {
-  const system = request.body.messages.find((message) => message.role === 'system');
-  if (String(system?.content ?? '').includes('요약하세요')) return { kind: 'text', text: '요약' };
-  return { kind: 'text', text: `echo: ${lastUserText(request)}` };
-}
 
 /** One named `yeoul serve`, its output kept for the log checks; `stopping` marks a planned exit. */
 interface Instance extends LoadTarget {
@@ -233,7 +221,7 @@ before(async () => {
   // Trust authentication takes any password: it is here to be looked for in the logs.
   url.password = password;
   databaseUrl = url.toString();
-  model = await startFakeOpenAiServer(echo, { delayMs: 150, keepRequests: false });
+  model = await startFakeOpenAiServer(echoCompletion, { delayMs: 150, keepRequests: false });
 });
 
 after(async () => {

@@ -6,9 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import {
   type ChatCompletionRequest,
-  type FakeCompletion,
+  echoCompletion,
   type FakeOpenAiServer,
   type FakeOpenSearch,
+  lastUserText,
   type PostgresServer,
   readEvents,
   runYeoul,
@@ -25,20 +26,6 @@ type Json = any;
 
 const leaseMs = 3000;
 const root = mkdtempSync(join(tmpdir(), 'yeoul-scale-out-'));
-
-/** Answers every request with the last user message echoed, so turns can be paired up. */
-/** The text of the request's last user message. */
-function lastUserText(request: ChatCompletionRequest): string {
-  const last = request.body.messages.findLast((message) => message.role === 'user');
-  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content);
-}
-
-function echo(request: ChatCompletionRequest): FakeCompletion {
-  const system = request.body.messages.find((message) => message.role === 'system');
-  // The memory's summary request: a short summary, or echoes of echoes would outgrow the budget.
-  if (String(system?.content ?? '').includes('요약하세요')) return { kind: 'text', text: '요약' };
-  return { kind: 'text', text: `echo: ${lastUserText(request)}` };
-}
 
 /** The line test's turns ("turn N") are answered in 400 ms, longer than the gap between them. */
 const fastDelay = (request: ChatCompletionRequest) =>
@@ -123,8 +110,8 @@ async function runningOn(server: ServeProcess, sessionId: string): Promise<void>
 before(async () => {
   database = await startPostgresServer();
   databaseUrl = await database.createDatabase();
-  fast = await startFakeOpenAiServer(echo, { delayMs: fastDelay, keepRequests: false });
-  slow = await startFakeOpenAiServer(echo, { delayMs: 1500, keepRequests: false });
+  fast = await startFakeOpenAiServer(echoCompletion, { delayMs: fastDelay, keepRequests: false });
+  slow = await startFakeOpenAiServer(echoCompletion, { delayMs: 1500, keepRequests: false });
 });
 
 after(async () => {
@@ -450,7 +437,7 @@ describe('a yeoul CLI run on the database of running instances', () => {
 
   before(async () => {
     // Slow enough that the CLI, however long it takes to start, arrives during the server's run.
-    slowest = await startFakeOpenAiServer(echo, { delayMs: 8000, keepRequests: false });
+    slowest = await startFakeOpenAiServer(echoCompletion, { delayMs: 8000, keepRequests: false });
     server = await startServeProcess(
       join(root, 'line-server'),
       {

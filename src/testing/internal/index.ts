@@ -11,6 +11,7 @@ export {
 export { closedPortUrl, freePort } from './closed-port.ts';
 export { makeConfigProject, yeoulDoor } from './config-project.ts';
 export { type CuttingProxy, startCuttingProxy } from './cutting-proxy.ts';
+export { echoCompletion, lastUserText } from './echo-completion.ts';
 export { MissingProgramError } from './errors/missing-program-error.ts';
 export { evalOutcome } from './eval-outcome.ts';
 export type { FakeAwsCredentials } from './fake-aws-signature.ts';
