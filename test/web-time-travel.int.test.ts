@@ -117,6 +117,13 @@ describe('web console: time travel and parallel tasks (real browser)', () => {
     assert.deepEqual(await texts(user), ['my name is Alice', 'what is my name?']);
 
     await page.getByTestId('edit-message').first().click();
+    // The editor puts the caret at the end when it opens: fill once it has.
+    await waitUntil(
+      async () =>
+        (await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) ===
+        'edit-input',
+      'the editor focused',
+    );
     await page.getByTestId('edit-input').fill('my name is Bob');
     await page.getByTestId('edit-input').press('Enter');
     await waitUntil(async () => (await currentSession()) !== original, 'the view on the fork');

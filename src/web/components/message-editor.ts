@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 import { isSendKey } from './send-key.ts';
@@ -17,7 +17,8 @@ interface MessageEditorProps {
 export function MessageEditor(props: MessageEditorProps) {
   const [text, setText] = useState(props.initial);
   const box = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
+  // Before the first paint, so the caret is at the end before anyone can type or select.
+  useLayoutEffect(() => {
     const element = box.current;
     if (!element) return;
     element.focus();
