@@ -65,6 +65,7 @@ function yeoul(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

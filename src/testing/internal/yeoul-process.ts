@@ -81,6 +81,7 @@ export async function startServeProcess(
   });
   const signal = (name: NodeJS.Signals) =>
     group && child.pid !== undefined ? process.kill(-child.pid, name) : child.kill(name);
+  child.stdin.on('error', () => undefined);
   child.stdin.end();
   const exited = new Promise<number | string>((resolve) =>
     child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
@@ -153,6 +154,8 @@ export function runYeoul(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A program that exits before reading its input (a refusal, say) closes the pipe: EPIPE.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
