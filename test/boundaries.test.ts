@@ -10,6 +10,7 @@ const sourceRoot = resolve(import.meta.dirname, '..', 'src');
 const allowed: Record<string, string[]> = {
   core: [],
   protocol: [],
+  identity: ['core'],
   graph: ['core'],
   models: ['core'],
   tools: ['core', 'models'],
@@ -28,6 +29,7 @@ const allowed: Record<string, string[]> = {
     'agents',
     'mcp',
     'evals',
+    'identity',
   ],
   server: [
     'core',
@@ -41,6 +43,7 @@ const allowed: Record<string, string[]> = {
     'mcp',
     'evals',
     'config',
+    'identity',
   ],
   cli: [
     'core',
@@ -55,6 +58,7 @@ const allowed: Record<string, string[]> = {
     'evals',
     'config',
     'server',
+    'identity',
   ],
   client: ['protocol'],
   web: ['client'],
@@ -73,6 +77,7 @@ const allowed: Record<string, string[]> = {
     'config',
     'server',
     'cli',
+    'identity',
   ],
 };
 

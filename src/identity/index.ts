@@ -1,0 +1,1 @@
+export { type Identity, type IdentityVia, type Scope, scopes } from './types.ts';
