@@ -230,11 +230,18 @@ describe('yeoul command line', { concurrency: 2 }, () => {
     }
   });
 
-  it('exits with 1 and one stderr line on a bad configuration', async () => {
+  it('exits with 2 and one stderr line naming every unknown provider of the model chain', async () => {
     const data = freshFolder('config');
-    const run = await yeoul(['ask', '안녕', '--data', data], { env: { YEOUL_MODEL: 'gemini:x' } });
-    assert.equal(run.code, 1);
-    assert.match(oneErrorLine(run), /gemini/);
+    const run = await yeoul(['ask', '안녕', '--data', data], {
+      env: { YEOUL_MODEL: 'gemini:x,offline,mistral:large', YEOUL_MODEL_COOLDOWN_MS: '-1' },
+    });
+    assert.equal(run.code, 2);
+    const line = oneErrorLine(run);
+    assert.match(line, /YEOUL_MODEL: names unknown providers "gemini", "mistral"/);
+    assert.match(
+      line,
+      /YEOUL_MODEL_COOLDOWN_MS: must be a whole number of milliseconds \(0 or more\)/,
+    );
     assert.equal(run.stdout, '');
   });
 });

@@ -78,6 +78,8 @@ export interface AgentResponse {
   sources?: AgentSource[];
   steps: string[];
   usage: AgentUsage;
+  /** The `<provider>:<model id>` of the run's last successful model call; absent when none succeeded. */
+  model?: string;
   evaluation?: { score: number; verdict: string; checks: Evaluation['checks'] };
 }
 

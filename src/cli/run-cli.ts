@@ -7,7 +7,7 @@ import { commandUsage, mainUsage } from './usage.ts';
 
 /**
  * Runs one `yeoul` command line and resolves to its exit code: 0 success, 1 error,
- * 2 bad usage. Errors are written to stderr as one line, `yeoul: <message>`.
+ * 2 bad usage (bad environment variables included). Errors are written to stderr as one line, `yeoul: <message>`.
  * @example
  * process.exitCode = await runCli(process.argv.slice(2));
  */
@@ -27,7 +27,11 @@ export async function runCli(args: string[], io: CliIo = processIo()): Promise<n
       return 2;
     }
     io.stderr.write(errorLine(error));
-    return isYeoulError(error, 'usage') ? 2 : 1;
+    // Bad environment variables refuse the start as bad usage does, every one named.
+    const badVariables =
+      isYeoulError(error, 'config_invalid') &&
+      (error as { environment?: unknown }).environment === true;
+    return isYeoulError(error, 'usage') || badVariables ? 2 : 1;
   }
 }
 

@@ -1,9 +1,11 @@
+import type { ModelChainSpec } from '../models/index.ts';
 import type { YeoulConfig } from './types.ts';
 
 /**
  * The environment with the config file's settings as defaults: what the environment sets
  * (non-empty) wins, so one deployment can override a project's file without editing it.
- * A model given as an AI SDK object is not an environment value; the runtime takes it as is.
+ * A model chain of strings is `YEOUL_MODEL=a,b`; a model (or a chain holding one) given as an
+ * AI SDK object is not an environment value: the runtime takes it as is.
  * @example
  * envWithConfig({ YEOUL_MODEL: 'openai:gpt-4o' }, { models: { default: 'anthropic:claude-haiku-4-5' } });
  * // → { YEOUL_MODEL: 'openai:gpt-4o' }
@@ -14,7 +16,8 @@ export function envWithConfig(
 ): Record<string, string | undefined> {
   if (config === undefined) return env;
   const fromConfig: Record<string, string | undefined> = {
-    YEOUL_MODEL: typeof config.models?.default === 'string' ? config.models.default : undefined,
+    YEOUL_MODEL: modelText(config.models?.default),
+    YEOUL_MODEL_COOLDOWN_MS: numberText(config.models?.cooldownMs),
     YEOUL_EMBEDDING_MODEL: config.models?.embedding,
     YEOUL_MODEL_TIMEOUT_MS: numberText(config.models?.timeoutMs),
     YEOUL_MAX_INPUT_TOKENS: numberText(config.models?.maxInputTokens),
@@ -32,6 +35,15 @@ export function envWithConfig(
     if (value !== undefined && (env[name] ?? '').trim() === '') merged[name] = value;
   }
   return merged;
+}
+
+/** `YEOUL_MODEL`'s text of a model or a chain of them, when every one is a string. */
+function modelText(spec: ModelChainSpec | undefined): string | undefined {
+  if (typeof spec === 'string') return spec;
+  if (Array.isArray(spec) && spec.every((model) => typeof model === 'string')) {
+    return spec.join(',');
+  }
+  return undefined;
 }
 
 function numberText(value: number | undefined): string | undefined {

@@ -6,7 +6,7 @@ import {
 } from '../agents/index.ts';
 import type { Scorer } from '../evals/index.ts';
 import type { StateGraph } from '../graph/index.ts';
-import type { ModelSpec } from '../models/index.ts';
+import type { ModelChainSpec } from '../models/index.ts';
 import type { Permission, ToolDefinition } from '../tools/index.ts';
 
 /** The built-in agents a config file may configure (its `agents` keys): the graph registry's. */
@@ -21,8 +21,11 @@ export interface AgentSettings {
   persona?: string;
   /** Exactly the tools the agent is offered, by name (built-in, MCP or the config's own). */
   tools?: string[];
-  /** `provider:model id`, or any AI SDK language model object. */
-  model?: ModelSpec;
+  /**
+   * `provider:model id`, or any AI SDK language model object; an array of them is a fallback
+   * chain, the primary first.
+   */
+  model?: ModelChainSpec;
   /** The conversation memory's limits (default: summary at 10 messages, 5 kept, 3 summaries). */
   memory?: Partial<MemorySettings>;
 }
@@ -36,8 +39,13 @@ export type UserGraph =
 
 /** What the environment sets about models, in a config file (the environment still wins). */
 export interface ModelsSettings {
-  /** The default model of every agent (`YEOUL_MODEL`), or an AI SDK model object. */
-  default?: ModelSpec;
+  /**
+   * The default model of every agent (`YEOUL_MODEL`), or an AI SDK model object; an array of
+   * them is a fallback chain, the primary first.
+   */
+  default?: ModelChainSpec;
+  /** `YEOUL_MODEL_COOLDOWN_MS`: how long a model whose call moved on is skipped (0: never). */
+  cooldownMs?: number;
   /** `YEOUL_EMBEDDING_MODEL`. */
   embedding?: string;
   /** `YEOUL_MODEL_TIMEOUT_MS`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { graphNamePattern } from '../core/index.ts';
-import { isLanguageModel } from '../models/index.ts';
+import { isLanguageModel, providers, unknownProviders } from '../models/index.ts';
 import { builtinAgentNames, type YeoulConfig } from './types.ts';
 
 /** Tool names: the built-ins' rule. */
@@ -16,11 +16,36 @@ const isSchema = (value: unknown) =>
   ('_zod' in value || '~standard' in value) &&
   typeof (value as { safeParse?: unknown }).safeParse === 'function';
 
-const modelSpec = z.custom<unknown>(
-  (value) =>
-    (typeof value === 'string' && /^[a-z][a-z0-9-]*(:.+)?$/i.test(value)) || isLanguageModel(value),
-  { error: 'a "provider:model id" string or an AI SDK language model object' },
-);
+const oneModelError = 'a "provider:model id" string or an AI SDK language model object';
+
+/** What is wrong with one model of a config (undefined: nothing). */
+function modelProblem(value: unknown): string | undefined {
+  if (isLanguageModel(value)) return undefined;
+  if (typeof value !== 'string' || !/^[a-z][a-z0-9-]*(:.+)?$/i.test(value)) return oneModelError;
+  const unknown = unknownProviders(value);
+  return unknown.length === 0
+    ? undefined
+    : `unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `"${name}"`).join(', ')}; use one of ${providers.join(', ')}`;
+}
+
+/** A model, or a fallback chain of them (the primary first): each bad model named by its index. */
+const modelSpec = z.unknown().superRefine((value, context) => {
+  if (!Array.isArray(value)) {
+    const problem = modelProblem(value);
+    if (problem === oneModelError) {
+      context.addIssue({ code: 'custom', message: `${oneModelError}, or an array of them` });
+    } else if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    return;
+  }
+  if (value.length === 0) {
+    context.addIssue({ code: 'custom', message: 'a fallback chain of at least one model' });
+  }
+  value.forEach((model, index) => {
+    const problem = modelProblem(model);
+    if (problem !== undefined)
+      context.addIssue({ code: 'custom', message: problem, path: [index] });
+  });
+});
 
 const toolSchema = z.looseObject({
   name: z.string({ error: 'a string' }).regex(toolNamePattern, {
@@ -88,6 +113,11 @@ const configSchema = z.strictObject({
     .strictObject({
       default: modelSpec.optional(),
       embedding: z.string().optional(),
+      cooldownMs: z
+        .number({ error: 'milliseconds' })
+        .int({ error: 'a whole number of milliseconds (0 or more)' })
+        .min(0, { error: 'a whole number of milliseconds (0 or more)' })
+        .optional(),
       timeoutMs: z.number().int().positive().optional(),
       maxInputTokens: z.number().int().positive().optional(),
       maxOutputTokens: z.number().int().positive().optional(),

@@ -8,12 +8,11 @@ import {
   tool,
 } from 'ai';
 import { z } from 'zod';
-import { inSpan, neverAbortedSignal, type Span, SpanKind, scopedSignal } from '../core/index.ts';
-import { type ClassifiedFailure, classifyModelError } from './classify-error.ts';
-import { ModelCallError } from './errors/model-call-error.ts';
+import { inSpan, type Span, SpanKind } from '../core/index.ts';
+import { callThroughChain } from './call-through-chain.ts';
+import { ModelChain, type ModelChoice } from './model-chain.ts';
 import { ModelHealth } from './model-health.ts';
 import { describeModelRequest, describeModelResult } from './model-span.ts';
-import { RetryFailure, withRetries } from './retry.ts';
 import { toModelMessages } from './to-model-messages.ts';
 import { type BudgetedPrompt, countTokens, fitToBudget } from './token-budget.ts';
 import type {
@@ -43,38 +42,48 @@ export const defaultModelSettings: ModelSettings = {
  */
 const telemetry = { isEnabled: false } as const;
 
-/** One failed attempt, sorted, and whether text had already streamed (then no retry). */
-class AttemptFailure extends Error {
-  readonly failure: ClassifiedFailure;
-  readonly emitted: boolean;
-
-  constructor(failure: ClassifiedFailure, emitted: boolean, cause: unknown) {
-    super(failure.detail, { cause });
-    this.failure = failure;
-    this.emitted = emitted;
-  }
+/** The models a ChatModel falls back to, after its own, and how long a failed one is skipped. */
+export interface FallbackOptions {
+  fallbacks?: readonly ModelChoice[];
+  /** How long a model whose call moved on is skipped, in ms (0: never; default 30 000). */
+  cooldownMs?: number;
 }
 
 /**
- * One model behind Yeoul's limits: every call fits the input token budget, caps the
- * output, times out, retries transient failures (never after text has streamed), and
- * reports usage. Tool calls come back to the caller; the graph executes them.
+ * One model (or a chain of them: a primary and its fallbacks) behind Yeoul's limits: every
+ * call fits the input token budget, caps the output, times out, retries transient failures
+ * (never after text has streamed), and reports usage. In a chain, each call goes to the
+ * first model not cooling down; a failure other than a refused request (400) moves it on at
+ * once to the next model (a model with a next one is tried once), unless text has streamed;
+ * the last model keeps the retries. Tool calls come back to the caller; the graph executes them.
  */
 export class ChatModel {
+  /** The primary model's provider and id. */
   readonly info: ModelInfo;
   readonly settings: ModelSettings;
+  /** The primary model. */
   readonly languageModel: LanguageModel;
-  /** Its last failure and success, for the status endpoint, logs and metrics. */
+  /** The models calls go to, in order, with each one's health and cool-down. */
+  readonly chain: ModelChain;
+  /**
+   * Every model's failures (each one told to the listeners, with the model a call moved on
+   * to), the latest answer, and whether the latest call found no model that answered.
+   */
   readonly health = new ModelHealth();
 
   constructor(
     languageModel: LanguageModel,
     info: ModelInfo,
     settings: Partial<ModelSettings> = {},
+    fallback: FallbackOptions = {},
   ) {
     this.languageModel = languageModel;
     this.info = info;
     this.settings = { ...defaultModelSettings, ...settings };
+    this.chain = new ModelChain(
+      [{ languageModel, info }, ...(fallback.fallbacks ?? [])],
+      fallback.cooldownMs,
+    );
   }
 
   /**
@@ -100,51 +109,60 @@ export class ChatModel {
       streamed: options.onTextDelta !== undefined,
       outputType: 'text',
     });
-    const { value, attempts } = await this.#withRetries(options.signal, async (signal, state) => {
-      // Nobody reading tokens: one non-streaming call, about five times cheaper in the SDK.
-      if (options.onTextDelta === undefined) {
-        const result = await generateText({
+    const { value, attempts, model } = await callThroughChain(
+      this,
+      options.signal,
+      async (signal, state, languageModel) => {
+        // Nobody reading tokens: one non-streaming call, about five times cheaper in the SDK.
+        if (options.onTextDelta === undefined) {
+          const result = await generateText({
+            ...request,
+            model: languageModel,
+            maxRetries: 0,
+            telemetry,
+            abortSignal: signal,
+          });
+          const toolCalls: ToolCall[] = result.content.flatMap((part) =>
+            part.type === 'tool-call' || part.type === 'tool-error'
+              ? [{ id: part.toolCallId, name: part.toolName, args: part.input }]
+              : [],
+          );
+          const usage = usageOf(result.usage, () => budget.tokenCount, result.text, toolCalls);
+          return { text: result.text, toolCalls, finishReason: result.finishReason, usage };
+        }
+        // One streamed model call. streamText would run the same call through its step loop
+        // and several more stream layers: about 4 ms of CPU per call instead of 1.5 ms.
+        const { stream } = await streamLanguageModelCall({
           ...request,
-          maxRetries: 0,
-          telemetry,
+          model: languageModel,
           abortSignal: signal,
         });
-        const toolCalls: ToolCall[] = result.content.flatMap((part) =>
-          part.type === 'tool-call' || part.type === 'tool-error'
-            ? [{ id: part.toolCallId, name: part.toolName, args: part.input }]
-            : [],
-        );
-        const usage = usageOf(result.usage, () => budget.tokenCount, result.text, toolCalls);
-        return { text: result.text, toolCalls, finishReason: result.finishReason, usage };
-      }
-      // One streamed model call. streamText would run the same call through its step loop
-      // and several more stream layers: about 4 ms of CPU per call instead of 1.5 ms.
-      const { stream } = await streamLanguageModelCall({ ...request, abortSignal: signal });
-      let text = '';
-      const toolCalls: ToolCall[] = [];
-      let finishReason = 'other';
-      let reported: { inputTokens?: number; outputTokens?: number } = {};
-      for await (const part of stream) {
-        if (part.type === 'text-delta' && part.text.length > 0) {
-          state.emitted = true;
-          text += part.text;
-          options.onTextDelta(part.text);
-        } else if (part.type === 'tool-call' || part.type === 'tool-error') {
-          // A tool-error here means the input did not parse: the executor reports it to the model.
-          toolCalls.push({ id: part.toolCallId, name: part.toolName, args: part.input });
-        } else if (part.type === 'error') {
-          throw part.error;
-        } else if (part.type === 'model-call-end') {
-          finishReason = part.finishReason;
-          reported = part.usage;
+        let text = '';
+        const toolCalls: ToolCall[] = [];
+        let finishReason = 'other';
+        let reported: { inputTokens?: number; outputTokens?: number } = {};
+        for await (const part of stream) {
+          if (part.type === 'text-delta' && part.text.length > 0) {
+            state.emitted = true;
+            text += part.text;
+            options.onTextDelta(part.text);
+          } else if (part.type === 'tool-call' || part.type === 'tool-error') {
+            // A tool-error here means the input did not parse: the executor reports it to the model.
+            toolCalls.push({ id: part.toolCallId, name: part.toolName, args: part.input });
+          } else if (part.type === 'error') {
+            throw part.error;
+          } else if (part.type === 'model-call-end') {
+            finishReason = part.finishReason;
+            reported = part.usage;
+          }
         }
-      }
-      // A stream cut short by the signal is not an answer.
-      if (signal.aborted) throw signal.reason ?? new Error('aborted');
-      const usage = usageOf(reported, () => budget.tokenCount, text, toolCalls);
-      return { text, toolCalls, finishReason, usage };
-    });
-    describeModelResult(span, { ...value, attempts });
+        // A stream cut short by the signal is not an answer.
+        if (signal.aborted) throw signal.reason ?? new Error('aborted');
+        const usage = usageOf(reported, () => budget.tokenCount, text, toolCalls);
+        return { text, toolCalls, finishReason, usage };
+      },
+    );
+    describeModelResult(span, { ...value, attempts, model });
     return { ...value, attempts, droppedMessages: budget.dropped };
   }
 
@@ -177,21 +195,26 @@ export class ChatModel {
       streamed: false,
       outputType: 'json',
     });
-    const { value, attempts } = await this.#withRetries(options.signal, async (signal) => {
-      const result = await generateText({
-        ...request,
-        output: Output.object({ schema }),
-        maxRetries: 0,
-        telemetry,
-        abortSignal: signal,
-      });
-      const object = result.output as T;
-      return {
-        object,
-        usage: usageOf(result.usage, () => budget.tokenCount, JSON.stringify(object), []),
-        finishReason: result.finishReason,
-      };
-    });
+    const { value, attempts, model } = await callThroughChain(
+      this,
+      options.signal,
+      async (signal, _state, languageModel) => {
+        const result = await generateText({
+          ...request,
+          model: languageModel,
+          output: Output.object({ schema }),
+          maxRetries: 0,
+          telemetry,
+          abortSignal: signal,
+        });
+        const object = result.output as T;
+        return {
+          object,
+          usage: usageOf(result.usage, () => budget.tokenCount, JSON.stringify(object), []),
+          finishReason: result.finishReason,
+        };
+      },
+    );
     const { finishReason, ...outcome } = value;
     describeModelResult(span, {
       text: JSON.stringify(outcome.object),
@@ -199,6 +222,7 @@ export class ChatModel {
       finishReason,
       usage: outcome.usage,
       attempts,
+      model,
     });
     return { ...outcome, attempts };
   }
@@ -209,7 +233,6 @@ export class ChatModel {
     budget: BudgetedPrompt,
   ) {
     return {
-      model: this.languageModel,
       ...(options.system ? { system: options.system } : {}),
       messages: toModelMessages(budget.messages),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
@@ -218,57 +241,6 @@ export class ChatModel {
         this.settings.maxOutputTokens,
       ),
     };
-  }
-
-  async #withRetries<T>(
-    callerSignal: AbortSignal | undefined,
-    attempt: (signal: AbortSignal, state: { emitted: boolean }) => Promise<T>,
-  ): Promise<{ value: T; attempts: number }> {
-    const caller = callerSignal ?? neverAbortedSignal;
-    try {
-      const outcome = await withRetries(
-        async () => {
-          const scope = scopedSignal(caller, this.settings.timeoutMs);
-          const state = { emitted: false };
-          try {
-            return await attempt(scope.signal, state);
-          } catch (cause) {
-            if (caller.aborted) throw cause;
-            throw new AttemptFailure(
-              classifyModelError(cause, scope.timedOut),
-              state.emitted,
-              cause,
-            );
-          } finally {
-            scope.release();
-          }
-        },
-        {
-          maxAttempts: this.settings.maxAttempts,
-          baseDelayMs: this.settings.retryBaseDelayMs,
-          maxDelayMs: this.settings.retryMaxDelayMs,
-          signal: caller,
-          classify: (error) => {
-            const { failure, emitted } = error as AttemptFailure;
-            return emitted ? { retryable: false } : failure;
-          },
-        },
-      );
-      this.health.recordSuccess();
-      return outcome;
-    } catch (error) {
-      if (caller.aborted || !(error instanceof RetryFailure)) throw error;
-      const { failure, cause } = error.lastError as AttemptFailure;
-      const failed = new ModelCallError({
-        reason: failure.reason,
-        ...(failure.status === undefined ? {} : { status: failure.status }),
-        attempts: error.attempts,
-        detail: failure.detail,
-        cause,
-      });
-      this.health.recordFailure(failed);
-      throw failed;
-    }
   }
 }
 

@@ -1,5 +1,11 @@
+export { AnsweringModelScope } from './answering-model.ts';
 export { ChatModel } from './chat-model.ts';
-export { chatModelFrom, isLanguageModel, type ModelSpec } from './chat-model-from.ts';
+export {
+  chatModelFrom,
+  isLanguageModel,
+  type ModelChainSpec,
+  type ModelSpec,
+} from './chat-model-from.ts';
 export { type Embedder, resolveEmbedder } from './embedding-model.ts';
 export { InputTooLongError } from './errors/input-too-long-error.ts';
 export { ModelCallError } from './errors/model-call-error.ts';
@@ -11,6 +17,7 @@ export { dateQuestion } from './offline/intents.ts';
 export { isLogQuestion } from './offline/log-intent.ts';
 export { longTermProfileHeading, nameStatedIn } from './offline/names.ts';
 export { promptTokens } from './prompt-text.ts';
+export { providers, unknownProviders } from './providers.ts';
 export { resolveModel } from './resolve-model.ts';
 export {
   countTokens,

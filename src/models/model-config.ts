@@ -8,33 +8,10 @@ import {
   readGoogleSettings,
 } from './cloud-settings.ts';
 import { ModelConfigError } from './errors/model-config-error.ts';
+import { defaultCooldownMs } from './model-chain.ts';
 import { defaultBaseUrls, type ModelVariables } from './model-variables.ts';
+import { defaultModelIds, providers } from './providers.ts';
 import type { ModelSettings, ProviderName } from './types.ts';
-
-/** The providers `YEOUL_MODEL` may name. */
-export const providers = [
-  'openai',
-  'anthropic',
-  'ollama',
-  'compat',
-  'bedrock',
-  'google',
-  'azure',
-  'offline',
-] as const;
-
-/**
- * Model ids used when `YEOUL_MODEL` names a provider without one, or is unset. Bedrock
- * (whose models depend on the account and region), Azure (whose deployments are named by
- * their owner) and compat have none: they need `<provider>:<model id>`.
- */
-export const defaultModelIds: Partial<Record<ProviderName, string>> = {
-  openai: 'gpt-4o-mini',
-  anthropic: 'claude-haiku-4-5',
-  ollama: 'llama3.1',
-  google: 'gemini-2.5-flash',
-  offline: 'rules',
-};
 
 /** The environment variables that hold a base URL a model is reached at. */
 const baseUrlNames = [
@@ -48,70 +25,69 @@ const baseUrlNames = [
   'AZURE_BASE_URL',
 ] as const;
 
+/** One model `YEOUL_MODEL` names. */
+export interface ModelName {
+  provider: ProviderName;
+  modelId: string;
+}
+
 /** Everything model resolution reads from the environment. */
 export interface ModelConfig {
-  model: { provider: ProviderName; modelId: string };
+  /** The primary model (the first of `models`). */
+  model: ModelName;
+  /** The chain: the primary, then its fallbacks in order. */
+  models: ModelName[];
+  /** How long a model whose call moved on to the next is skipped, in ms (0: never). */
+  cooldownMs: number;
   openai: { apiKey?: string; baseUrl: string };
   anthropic: { apiKey?: string; baseUrl: string };
   ollama: { baseUrl: string };
   compat: { baseUrl?: string; apiKey?: string };
-  /** Present when the provider is bedrock. */
+  /** Present when a model of the chain is bedrock's. */
   bedrock?: BedrockSettings;
-  /** Present when the provider is google. */
+  /** Present when a model of the chain is google's. */
   google?: GoogleSettings;
-  /** Present when the provider is azure. */
+  /** Present when a model of the chain is azure's. */
   azure?: AzureSettings;
   settings: Partial<ModelSettings>;
 }
 
 /**
  * Reads the model configuration from the model variables (trimmed, an empty value unset, the
- * limits parsed: see `modelVariables`): `YEOUL_MODEL=<provider>:<model id>`, else openai when
- * `OPENAI_API_KEY` is set, else anthropic when `ANTHROPIC_API_KEY` is set, else the offline
- * model. Reports every problem at once (unknown provider, missing key, region or URL, a base
- * URL on a port fetch refuses).
+ * limits parsed: see `modelVariables`): `YEOUL_MODEL=<provider>:<model id>`, or a chain
+ * `primary,fallback,…` of them, else openai when `OPENAI_API_KEY` is set, else anthropic when
+ * `ANTHROPIC_API_KEY` is set, else the offline model. Reports every problem at once (an
+ * unknown provider anywhere in the chain, a missing key, region or URL, a base URL on a port
+ * fetch refuses).
  * @example
- * const config = readModelConfig({ YEOUL_MODEL: 'ollama:qwen2.5:7b' });
+ * const config = readModelConfig({ YEOUL_MODEL: 'ollama:qwen2.5:7b,openai:gpt-4o-mini', OPENAI_API_KEY: key });
  */
 export function readModelConfig(env: ModelVariables): ModelConfig {
   const problems: string[] = [];
-  const spec = env.YEOUL_MODEL;
-  let provider: ProviderName;
-  let modelId: string | undefined;
-  if (spec === undefined) {
-    provider = env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
-  } else {
-    const separator = spec.indexOf(':');
-    const name = (separator === -1 ? spec : spec.slice(0, separator)).toLowerCase();
-    modelId = separator === -1 ? undefined : spec.slice(separator + 1).trim() || undefined;
-    if ((providers as readonly string[]).includes(name)) provider = name as ProviderName;
-    else {
-      problems.push(
-        `YEOUL_MODEL names unknown provider "${name}"; use one of ${providers.join(', ')} as <provider>:<model id>`,
-      );
-      provider = 'offline';
-    }
-  }
-  if (provider === 'openai' && !env.OPENAI_API_KEY)
+  const models =
+    env.YEOUL_MODEL === undefined
+      ? [defaultModel(env)]
+      : env.YEOUL_MODEL.split(',').flatMap((entry, index) => {
+          const model = parseModel(entry.trim(), index, problems);
+          return model === undefined ? [] : [model];
+        });
+  const used = new Set(models.map((model) => model.provider));
+  if (used.has('openai') && !env.OPENAI_API_KEY)
     problems.push('YEOUL_MODEL uses openai but OPENAI_API_KEY is not set');
-  if (provider === 'anthropic' && !env.ANTHROPIC_API_KEY) {
+  if (used.has('anthropic') && !env.ANTHROPIC_API_KEY) {
     problems.push('YEOUL_MODEL uses anthropic but ANTHROPIC_API_KEY is not set');
   }
-  if (provider === 'compat' && !env.YEOUL_COMPAT_BASE_URL) {
+  if (used.has('compat') && !env.YEOUL_COMPAT_BASE_URL) {
     problems.push(
       'YEOUL_MODEL uses compat but YEOUL_COMPAT_BASE_URL is not set (the server URL ending in /v1)',
     );
   }
-  if (defaultModelIds[provider] === undefined && modelId === undefined) {
-    const id = provider === 'azure' ? 'deployment' : 'model id';
-    problems.push(`YEOUL_MODEL=${provider} needs a ${id}: ${provider}:<${id}>`);
-  }
-  const bedrock = provider === 'bedrock' ? readBedrockSettings(env, problems) : undefined;
-  const google = provider === 'google' ? readGoogleSettings(env, problems) : undefined;
-  const azure = provider === 'azure' ? readAzureSettings(env, problems) : undefined;
+  const bedrock = used.has('bedrock') ? readBedrockSettings(env, problems) : undefined;
+  const google = used.has('google') ? readGoogleSettings(env, problems) : undefined;
+  const azure = used.has('azure') ? readAzureSettings(env, problems) : undefined;
   for (const name of baseUrlNames) {
     // The AWS endpoints serve other clients too (CloudWatch logs): judged only for Bedrock.
-    const url = name.startsWith('AWS_') && provider !== 'bedrock' ? undefined : env[name];
+    const url = name.startsWith('AWS_') && !used.has('bedrock') ? undefined : env[name];
     if (url === undefined) continue;
     if (!URL.canParse(url)) problems.push(`${name} is not a URL: ${url}`);
     const port = blockedPort(url);
@@ -119,7 +95,9 @@ export function readModelConfig(env: ModelVariables): ModelConfig {
   }
   if (problems.length > 0) throw new ModelConfigError({ problems });
   return {
-    model: { provider, modelId: modelId ?? (defaultModelIds[provider] as string) },
+    model: models[0] as ModelName,
+    models,
+    cooldownMs: env.YEOUL_MODEL_COOLDOWN_MS ?? defaultCooldownMs,
     openai: {
       ...optional('apiKey', env.OPENAI_API_KEY),
       baseUrl: env.OPENAI_BASE_URL ?? defaultBaseUrls.openai,
@@ -142,6 +120,38 @@ export function readModelConfig(env: ModelVariables): ModelConfig {
       ...optional('timeoutMs', env.YEOUL_MODEL_TIMEOUT_MS),
     },
   };
+}
+
+/** The model used when `YEOUL_MODEL` is unset: OpenAI's or Anthropic's when its key is set, else offline. */
+function defaultModel(env: ModelVariables): ModelName {
+  const provider = env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
+  return { provider, modelId: defaultModelIds[provider] as string };
+}
+
+/** One entry of `YEOUL_MODEL` (`<provider>:<model id>`, or a provider alone), its problems told. */
+function parseModel(spec: string, index: number, problems: string[]): ModelName | undefined {
+  const where = index === 0 ? 'YEOUL_MODEL' : `YEOUL_MODEL (model ${index + 1} of the chain)`;
+  if (spec === '') {
+    problems.push(`${where} is empty: give <provider>:<model id>, separated by commas`);
+    return undefined;
+  }
+  const separator = spec.indexOf(':');
+  const name = (separator === -1 ? spec : spec.slice(0, separator)).trim().toLowerCase();
+  const modelId = separator === -1 ? undefined : spec.slice(separator + 1).trim() || undefined;
+  if (!(providers as readonly string[]).includes(name)) {
+    problems.push(
+      `${where} names unknown provider "${name}"; use one of ${providers.join(', ')} as <provider>:<model id>`,
+    );
+    return undefined;
+  }
+  const provider = name as ProviderName;
+  const id = modelId ?? defaultModelIds[provider];
+  if (id === undefined) {
+    const what = provider === 'azure' ? 'deployment' : 'model id';
+    problems.push(`${where}=${provider} needs a ${what}: ${provider}:<${what}>`);
+  }
+  // Kept even without its id, so that the provider's own settings are checked too.
+  return { provider, modelId: id ?? '' };
 }
 
 function optional<Key extends string, Value>(

@@ -7,7 +7,22 @@ export interface ModelFailureRecord {
   message: string;
   /** Milliseconds since the epoch. */
   at: number;
+  /** The `<provider>:<model id>` that failed. */
+  model: string;
 }
+
+/** The latest successful model call: which model answered it, and when (ms since the epoch). */
+export interface ModelAnswer {
+  model: string;
+  at: number;
+}
+
+/** Told of every failed model: the failure, the error, and the model the call moves on to (if any). */
+export type FailureListener = (
+  failure: ModelFailureRecord,
+  error: ModelCallError,
+  next: string | undefined,
+) => void;
 
 /** Key-like strings a provider may echo in an error message ("Incorrect API key provided: sk-…"). */
 const secretPattern =
@@ -19,32 +34,58 @@ export function redactSecrets(text: string): string {
 }
 
 /**
- * How a model has been doing: its last failure and last success, and listeners told of
- * every failure (the server logs and counts them).
+ * How a model (or a chain of them) has been doing: its last failure, its latest answer,
+ * whether its latest call found no model that answered, and listeners told of every
+ * failure and every move to a fallback (the server logs and counts them).
  */
 export class ModelHealth {
   lastError: ModelFailureRecord | null = null;
   lastSuccessAt: number | null = null;
-  #listeners = new Set<(failure: ModelFailureRecord, error: ModelCallError) => void>();
+  answeredBy: ModelAnswer | null = null;
+  #failing = false;
+  #failureListeners = new Set<FailureListener>();
+  #fallbackListeners = new Set<(from: string, to: string) => void>();
 
-  /** True while the last call failed (no success since the last failure). */
+  /** True while the latest call failed: no model answered it. */
   get failing(): boolean {
-    return this.lastError !== null && (this.lastSuccessAt ?? 0) < this.lastError.at;
+    return this.#failing;
   }
 
-  recordSuccess(): void {
-    this.lastSuccessAt = Date.now();
+  /** A call was answered (by `model`, when known). */
+  recordSuccess(model?: string): void {
+    const at = Date.now();
+    this.lastSuccessAt = at;
+    if (model !== undefined) this.answeredBy = { model, at };
+    this.#failing = false;
   }
 
-  recordFailure(error: ModelCallError): void {
-    const failure = { code: error.code, message: redactSecrets(error.message), at: Date.now() };
+  /**
+   * A model failed. With `next`, the call moves on to that model and has not failed yet;
+   * without, the call failed.
+   */
+  recordFailure(error: ModelCallError, next?: string): void {
+    const failure: ModelFailureRecord = {
+      code: error.code,
+      message: redactSecrets(error.message),
+      at: Date.now(),
+      model: error.model ?? 'unknown',
+    };
     this.lastError = failure;
-    for (const listener of this.#listeners) listener(failure, error);
+    if (next === undefined) this.#failing = true;
+    for (const listener of this.#failureListeners) listener(failure, error, next);
+    if (next !== undefined)
+      for (const listener of this.#fallbackListeners) listener(failure.model, next);
   }
 
   /** Calls `listener` on every failure from now on; returns the function that stops it. */
-  onFailure(listener: (failure: ModelFailureRecord, error: ModelCallError) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  onFailure(listener: FailureListener): () => void {
+    this.#failureListeners.add(listener);
+    return () => this.#failureListeners.delete(listener);
+  }
+
+  /** Calls `listener` each time a call moves from one model to the next; returns the function that stops it. */
+  onFallback(listener: (from: string, to: string) => void): () => void {
+    this.#fallbackListeners.add(listener);
+    return () => this.#fallbackListeners.delete(listener);
   }
 }

@@ -21,6 +21,8 @@ export interface ModelSpanResult {
   finishReason: string;
   usage: ModelUsage;
   attempts: number;
+  /** The `<provider>:<model id>` that answered (a fallback, when the primary failed). */
+  model?: string;
 }
 
 /** The OpenTelemetry GenAI names of the providers whose name there differs from Yeoul's. */
@@ -59,7 +61,7 @@ export function describeModelRequest(span: Span, request: ModelSpanRequest): voi
   span.setAttribute(genAi.inputMessages, JSON.stringify(request.messages.map(messageParts)));
 }
 
-/** Sets a model call's outcome: finish reason, token usage, attempts; the answer only with content recording. */
+/** Sets a model call's outcome: finish reason, token usage, attempts, the model that answered; the answer only with content recording. */
 export function describeModelResult(span: Span, result: ModelSpanResult): void {
   if (!span.isRecording()) return;
   span.setAttributes({
@@ -68,6 +70,7 @@ export function describeModelResult(span: Span, result: ModelSpanResult): void {
     [genAi.outputTokens]: result.usage.outputTokens,
     'yeoul.model.usage_estimated': result.usage.estimated,
     'yeoul.model.attempts': result.attempts,
+    ...(result.model === undefined ? {} : { 'yeoul.model.answered_by': result.model }),
   });
   if (!recordsTraceContent()) return;
   const output = messageParts({

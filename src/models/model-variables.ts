@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { environmentVariable, wholeNumber } from '../core/index.ts';
 import { defaultModelSettings } from './chat-model.ts';
 import { cloudVariables } from './cloud-variables.ts';
+import { defaultCooldownMs } from './model-chain.ts';
+import { providers, unknownProviders } from './providers.ts';
 
 /** Where OpenAI, Anthropic and Ollama are reached unless their base URL variable says otherwise. */
 export const defaultBaseUrls = {
@@ -10,11 +12,21 @@ export const defaultBaseUrls = {
   ollama: 'http://127.0.0.1:11434',
 } as const;
 
+/** `YEOUL_MODEL`'s text: every model of the chain names a known provider (all unknown ones named). */
+const modelChainText = z.string().superRefine((spec, context) => {
+  const unknown = unknownProviders(spec);
+  if (unknown.length === 0) return;
+  context.addIssue({
+    code: 'custom',
+    message: `names unknown provider${unknown.length === 1 ? '' : 's'} ${unknown.map((name) => `"${name}"`).join(', ')}; use ${providers.join(', ')} as <provider>:<model id>, comma-separated for a fallback chain`,
+  });
+});
+
 /** The environment variables that choose the model and reach it (cloud providers included). */
 export const modelVariables = z.object({
-  YEOUL_MODEL: environmentVariable(z.string().optional(), {
+  YEOUL_MODEL: environmentVariable(modelChainText.optional(), {
     meaning:
-      '`<provider>:<model id>`; providers `openai`, `anthropic`, `ollama`, `compat`, `bedrock`, `google`, `azure`, `offline` (a provider alone takes its default model id)',
+      '`<provider>:<model id>`, or a fallback chain `primary,fallback,…` of them (each with its provider’s own settings); providers `openai`, `anthropic`, `ollama`, `compat`, `bedrock`, `google`, `azure`, `offline` (a provider alone takes its default model id)',
     default:
       '`openai:gpt-4o-mini` if `OPENAI_API_KEY` is set, else `anthropic:claude-haiku-4-5` if `ANTHROPIC_API_KEY`, else `offline`',
   }),
@@ -42,6 +54,14 @@ export const modelVariables = z.object({
   YEOUL_MODEL_TIMEOUT_MS: environmentVariable(
     wholeNumber({ min: 1, unit: 'milliseconds' }).optional(),
     { meaning: 'per-attempt model time-out', default: `\`${defaultModelSettings.timeoutMs}\`` },
+  ),
+  YEOUL_MODEL_COOLDOWN_MS: environmentVariable(
+    wholeNumber({ min: 0, unit: 'milliseconds' }).optional(),
+    {
+      meaning:
+        'how long a model of the chain whose call moved on to the next is skipped (`0`: never skipped; the last model never is)',
+      default: `\`${defaultCooldownMs}\``,
+    },
   ),
   YEOUL_MAX_INPUT_TOKENS: environmentVariable(wholeNumber({ min: 1 }).optional(), {
     meaning: 'input token budget of a model call (older history is left out to fit)',

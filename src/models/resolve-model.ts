@@ -3,17 +3,20 @@ import type { LanguageModel } from 'ai';
 import { awsCredentialChain } from './aws-credential-chain.ts';
 import { ChatModel } from './chat-model.ts';
 import { DeferredLanguageModel } from './deferred-language-model.ts';
-import type { ModelConfig } from './model-config.ts';
+import type { ModelChoice } from './model-chain.ts';
+import type { ModelConfig, ModelName } from './model-config.ts';
 import { OfflineLanguageModel } from './offline/offline-language-model.ts';
 import type { ModelSettings, ProviderName } from './types.ts';
 
 /**
- * The ChatModel a configuration names. OpenAI is spoken to through its chat-completions
- * API (so `OPENAI_BASE_URL` may point at any proxy that speaks it); Ollama through its
- * native API; `compat` through the OpenAI-compatible API at `YEOUL_COMPAT_BASE_URL`;
- * Bedrock through its Converse API, signed with SigV4 (or with a Bedrock API key); Gemini
- * through `generateContent`; Azure OpenAI through the Responses API, the Azure provider's
- * default. A provider's package loads on the model's first call, never before.
+ * The ChatModel a configuration names: its model, or its chain (the primary, then its
+ * fallbacks, with the cool-down of `YEOUL_MODEL_COOLDOWN_MS`). OpenAI is spoken to through
+ * its chat-completions API (so `OPENAI_BASE_URL` may point at any proxy that speaks it);
+ * Ollama through its native API; `compat` through the OpenAI-compatible API at
+ * `YEOUL_COMPAT_BASE_URL`; Bedrock through its Converse API, signed with SigV4 (or with a
+ * Bedrock API key); Gemini through `generateContent`; Azure OpenAI through the Responses API,
+ * the Azure provider's default. A provider's package loads on its model's first call, never
+ * before.
  * @example
  * const model = resolveModel(readModelConfig({ YEOUL_MODEL: 'ollama:llama3.1' }));
  */
@@ -21,11 +24,22 @@ export function resolveModel(
   config: ModelConfig,
   settings: Partial<ModelSettings> = {},
 ): ChatModel {
-  return new ChatModel(languageModelFor(config), config.model, { ...config.settings, ...settings });
+  const [primary, ...fallbacks] = modelChoices(config);
+  const { languageModel, info } = primary as ModelChoice;
+  return new ChatModel(
+    languageModel,
+    info,
+    { ...config.settings, ...settings },
+    { fallbacks, cooldownMs: config.cooldownMs },
+  );
 }
 
-function languageModelFor(config: ModelConfig): LanguageModel {
-  const { provider, modelId } = config.model;
+/** The models a configuration's chain names, in order, each ready to be called. */
+export function modelChoices(config: ModelConfig): ModelChoice[] {
+  return config.models.map((info) => ({ languageModel: languageModelFor(info, config), info }));
+}
+
+function languageModelFor({ provider, modelId }: ModelName, config: ModelConfig): LanguageModel {
   if (provider === 'offline') return new OfflineLanguageModel(modelId);
   return new DeferredLanguageModel({ provider, modelId }, () =>
     providerModel(provider, modelId, config),

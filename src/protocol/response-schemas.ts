@@ -39,6 +39,12 @@ export const invokeResponseSchema = z.object({
   sources: z.array(source).optional(),
   steps: z.array(z.string()),
   usage,
+  model: z
+    .string()
+    .optional()
+    .describe(
+      '`<provider>:<model id>` of the run’s last successful model call (a fallback when the primary failed); absent when none succeeded',
+    ),
   evaluation: z
     .object({
       score: z.number(),
@@ -55,12 +61,41 @@ export const invokeResponseSchema = z.object({
     .optional(),
 });
 
+/** A model's failure: its code, what went wrong (secrets removed), when. */
+const modelError = z.object({
+  code: z.string(),
+  message: z.string(),
+  at: z.string().describe('ISO time'),
+});
+
 /** GET /api/agent/status. */
 export const statusResponseSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
-  model: z.string().describe('<provider>:<model id>'),
-  lastModelError: z.object({ code: z.string(), message: z.string(), at: z.string() }).nullable(),
+  model: z.string().describe('the primary model, <provider>:<model id>'),
+  fallbacks: z
+    .array(z.string())
+    .describe('the models a failed call moves on to, in order (`YEOUL_MODEL=primary,fallback,…`)'),
+  lastModelError: modelError
+    .extend({ model: z.string().describe('the model that failed') })
+    .nullable()
+    .describe('the latest failure of any model of the chain'),
+  models: z
+    .array(
+      z.object({
+        model: z.string().describe('<provider>:<model id>'),
+        state: z
+          .enum(['ok', 'cooling-down', 'failing'])
+          .describe('cooling-down: skipped after a failure; failing: its latest call failed'),
+        lastError: modelError.nullable(),
+        coolingDownUntil: z.string().nullable().describe('ISO time; null when not cooling down'),
+      }),
+    )
+    .describe('the chain, primary first'),
+  answeredBy: z
+    .object({ model: z.string(), at: z.string().describe('ISO time') })
+    .nullable()
+    .describe('the model of this instance’s latest successful model call'),
   embeddingModel: z.string().nullable(),
   tools: z.array(z.string()),
   graphs: z.array(z.string()),

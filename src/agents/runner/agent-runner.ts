@@ -5,6 +5,7 @@ import {
   RunCancelledError,
   type StateSchema,
 } from '../../graph/index.ts';
+import { AnsweringModelScope } from '../../models/index.ts';
 import { type AgentRequest, type AgentResponse, approvalOf } from '../agent-payload.ts';
 import { isKorean } from '../prompts.ts';
 import {
@@ -59,17 +60,21 @@ export function createAgentRunner(
     const signal = combineSignals(request.signal, controller.signal);
     const seconds = () => Math.round(performance.now() - started) / 1000;
     const korean = isKorean(request.message ?? '');
+    // Every model call of the run, however deep, notes the model that answered it.
+    const answering = new AnsweringModelScope();
     try {
-      const payload = await work({
-        sessionId,
-        signal,
-        emit,
-        streamTokens: request.streamTokens ?? request.onEvent !== undefined,
-      });
-      return responseOf(payload, sessionId, seconds(), emit);
+      const payload = await answering.run(() =>
+        work({
+          sessionId,
+          signal,
+          emit,
+          streamTokens: request.streamTokens ?? request.onEvent !== undefined,
+        }),
+      );
+      return responseOf(payload, sessionId, seconds(), emit, answering.model);
     } catch (error) {
       if (!(error instanceof RunCancelledError)) throw error;
-      return cancelledResponse(korean, sessionId, seconds());
+      return cancelledResponse(korean, sessionId, seconds(), answering.model);
     } finally {
       untrack();
     }

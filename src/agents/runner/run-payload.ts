@@ -16,29 +16,33 @@ export type Payload = Omit<AgentResponse, 'sessionId' | 'executionTime'> & {
 
 /**
  * The response of a finished (or paused) run: its pending calls and its failure told to the
- * stream (`interrupt`, `error`), the error's message kept out (it may hold internals).
+ * stream (`interrupt`, `error`), the error's message kept out (it may hold internals), and
+ * the model of its last successful model call (`model`) when one succeeded.
  */
 export function responseOf(
   payload: Payload,
   sessionId: string,
   executionTime: number,
   emit: (name: string, data: unknown) => void,
+  model?: string,
 ): AgentResponse {
   for (const pending of payload.interrupts ?? []) emit('interrupt', pending);
   if (payload.status === 'error' && payload.errorCode) {
     emit('error', { code: payload.errorCode, message: payload.errorMessage });
   }
   const { errorMessage: _hidden, ...body } = payload;
-  return { ...body, sessionId, executionTime };
+  return { ...body, ...(model === undefined ? {} : { model }), sessionId, executionTime };
 }
 
-/** The response of a run stopped before its answer. */
+/** The response of a run stopped before its answer (with `model` when a model call had succeeded). */
 export function cancelledResponse(
   korean: boolean,
   sessionId: string,
   executionTime: number,
+  model?: string,
 ): AgentResponse {
   return {
+    ...(model === undefined ? {} : { model }),
     response: cancelledAnswer(korean),
     sessionId,
     toolsUsed: [],

@@ -42,5 +42,5 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     .toSorted((a, b) => order.indexOf(String(a.path[0])) - order.indexOf(String(b.path[0])))
     .map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   // A value can miss a format twice (a fraction below the minimum): one line says it.
-  throw new ConfigError({ problems: [...new Set(problems)] });
+  throw new ConfigError({ problems: [...new Set(problems)], environment: true });
 }

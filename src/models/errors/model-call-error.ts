@@ -39,12 +39,15 @@ export class ModelCallError extends YeoulError {
   readonly reason: ModelFailureReason;
   readonly status: number | undefined;
   readonly attempts: number;
+  /** The `<provider>:<model id>` that failed, when known. */
+  readonly model: string | undefined;
 
   constructor(fields: {
     reason: ModelFailureReason;
     status?: number;
     attempts: number;
     detail: string;
+    model?: string;
     cause?: unknown;
   }) {
     const status = fields.status === undefined ? '' : ` (HTTP ${fields.status})`;
@@ -56,5 +59,6 @@ export class ModelCallError extends YeoulError {
     this.reason = fields.reason;
     this.status = fields.status;
     this.attempts = fields.attempts;
+    this.model = fields.model;
   }
 }

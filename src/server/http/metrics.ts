@@ -13,8 +13,8 @@ export interface RunReport {
 /**
  * The server's Prometheus metrics, in a registry of its own (several servers may share a
  * process in tests): HTTP requests and latency per route, runs by status with their
- * duration, LLM calls, tokens, tool calls by tool, errors by code, interrupts and
- * decisions, active runs, and the process's own metrics.
+ * duration, LLM calls, tokens, tool calls by tool, errors by code, moves to a fallback
+ * model, interrupts and decisions, active runs, and the process's own metrics.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -26,6 +26,7 @@ export class Metrics {
   readonly tokens: Counter<'kind'>;
   readonly toolCalls: Counter<'tool'>;
   readonly errors: Counter<'code'>;
+  readonly modelFallbacks: Counter<'from' | 'to'>;
   readonly interrupts: Counter<'tool'>;
   readonly decisions: Counter<'decision'>;
 
@@ -78,6 +79,12 @@ export class Metrics {
       name: 'yeoul_errors_total',
       help: 'Errors, by code: failed model calls (model_*) and error answers of the API',
       labelNames: ['code'],
+      registers,
+    });
+    this.modelFallbacks = new Counter({
+      name: 'yeoul_model_fallbacks_total',
+      help: 'Model calls that moved on from a failed model to the next of the chain, by model',
+      labelNames: ['from', 'to'],
       registers,
     });
     this.interrupts = new Counter({

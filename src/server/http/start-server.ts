@@ -141,13 +141,23 @@ export async function startServer(
     version: yeoulVersion,
     ownerOf: (request) => ownerOfKey(config.apiKeys.length > 0 ? keyOf(request) : undefined),
   };
-  const stopWatchingModel = runtime.model.health.onFailure((failure, error) => {
+  // Every failed model is a warning naming it; a call that moves on says where to.
+  const stopWatchingModel = runtime.model.health.onFailure((failure, error, next) => {
     metrics.errors.inc({ code: failure.code });
     logger.warn(
-      { code: failure.code, cause: failure.message, attempts: error.attempts },
-      'model call failed',
+      {
+        code: failure.code,
+        cause: failure.message,
+        attempts: error.attempts,
+        model: failure.model,
+        ...(next === undefined ? {} : { next }),
+      },
+      next === undefined ? 'model call failed' : `model call failed; moving on to ${next}`,
     );
   });
+  const stopCountingFallbacks = runtime.model.health.onFallback((from, to) =>
+    metrics.modelFallbacks.inc({ from, to }),
+  );
 
   // A server span per agent request, `traceparent` in its response (only when tracing is on).
   if (runtime.tracing) traceRequests(app, protectedPath);
@@ -232,6 +242,7 @@ export async function startServer(
       // including runs whose stream client left. Connections close as their runs end.
       await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);
       stopWatchingModel();
+      stopCountingFallbacks();
       await coordination.close();
       await runtime.close();
     },

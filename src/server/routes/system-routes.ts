@@ -45,12 +45,24 @@ export function systemRoutes(context: RouteContext): RouteGroup {
     handler: async () => {
       const health = runtime.model.health;
       const search = runtime.searchHealth();
+      // The chain: the primary first, each with its state; a chain always has one model.
+      const models = runtime.model.chain.describe().map((link) => ({
+        ...link,
+        lastError: link.lastError && { ...link.lastError, at: isoTime(link.lastError.at) },
+        coolingDownUntil: link.coolingDownUntil === null ? null : isoTime(link.coolingDownUntil),
+      }));
       return {
+        // Degraded when the latest model call found no model that answered.
         status: health.failing || search.state !== 'ok' ? 'degraded' : 'ok',
         version: context.version,
-        model: `${runtime.model.info.provider}:${runtime.model.info.modelId}`,
+        model: models[0]?.model ?? '',
+        fallbacks: models.slice(1).map((link) => link.model),
         lastModelError: health.lastError
-          ? { ...health.lastError, at: new Date(health.lastError.at).toISOString() }
+          ? { ...health.lastError, at: isoTime(health.lastError.at) }
+          : null,
+        models,
+        answeredBy: health.answeredBy
+          ? { model: health.answeredBy.model, at: isoTime(health.answeredBy.at) }
           : null,
         embeddingModel: runtime.embedder?.name ?? null,
         tools: runtime.registry.describe(runtime.toolEnvironment).map((tool) => tool.name),
@@ -136,4 +148,8 @@ export function systemRoutes(context: RouteContext): RouteGroup {
     tag: { name: 'system', description: 'Status, health and metrics' },
     routes: [getStatus, health, metrics, docs, docsScript, docsFile],
   };
+}
+
+function isoTime(milliseconds: number): string {
+  return new Date(milliseconds).toISOString();
 }

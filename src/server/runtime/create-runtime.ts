@@ -33,7 +33,6 @@ import {
 } from '../../memory-store/index.ts';
 import {
   chatModelFrom,
-  isLanguageModel,
   readModelConfig,
   resolveEmbedder,
   resolveModel,
@@ -93,10 +92,13 @@ export async function createRuntime(
   const logger = options.logger ?? createLogger({ LOG_LEVEL: 'silent' });
   const userConfig = options.userConfig?.config;
   mkdirSync(config.dataDir, { recursive: true });
-  const objectModel = userConfig?.models?.default;
+  // A config model (or chain) holding AI SDK objects is no environment value: taken as is.
+  const configModel = userConfig?.models?.default;
   const model =
-    isLanguageModel(objectModel) && config.env.YEOUL_MODEL === undefined
-      ? chatModelFrom(objectModel, config.env, readModelConfig(config.env).settings)
+    configModel !== undefined &&
+    typeof configModel !== 'string' &&
+    config.env.YEOUL_MODEL === undefined
+      ? chatModelFrom(configModel, config.env, readModelConfig(config.env).settings)
       : resolveModel(readModelConfig(config.env));
   const embedder = resolveEmbedder(config.env);
   // python_repl's first call in a later run loads a kept snapshot: ~0.9 s instead of ~3.9 s.
