@@ -64,6 +64,28 @@ describe('config validation', () => {
     }
   });
 
+  it('takes a model or a fallback chain of them, and names each bad model of a chain', () => {
+    assert.deepEqual(
+      validateConfig({
+        models: { default: ['openai:gpt-4o-mini', 'ollama:llama3.1'], cooldownMs: 0 },
+        agents: { chat: { model: ['compat:local', 'offline'] } },
+      }),
+      [],
+    );
+    assert.deepEqual(
+      validateConfig({
+        models: { default: ['openai:gpt-4o-mini', 42, 'gemini:pro,mistral'], cooldownMs: 1.5 },
+        agents: { react: { model: [] } },
+      }),
+      [
+        'agents.react.model: a fallback chain of at least one model',
+        'models.default[1]: a "provider:model id" string or an AI SDK language model object',
+        'models.default[2]: unknown providers "gemini", "mistral"; use one of openai, anthropic, ollama, compat, bedrock, google, azure, offline',
+        'models.cooldownMs: a whole number of milliseconds (0 or more)',
+      ],
+    );
+  });
+
   it('writes paths as a user reads them', () => {
     assert.equal(configPath(['tools', 2, 'inputSchema']), 'tools[2].inputSchema');
     assert.equal(configPath(['graphs', 'triage']), 'graphs.triage');
