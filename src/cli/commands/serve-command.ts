@@ -86,14 +86,15 @@ export async function startServing(
   runtime.tools.registry.warmUp(['calculator']).catch((error: unknown) => {
     io.stderr.write(`The calculator could not start yet: ${(error as Error).message}\n`);
   });
-  const { provider, modelId } = runtime.model.info;
+  // The model, or its fallback chain in order.
+  const model = runtime.model.chain.links.map((link) => link.name).join(' → ');
   const store =
     runtime.store.backend === 'postgres'
       ? `, store postgres as instance ${runtime.checkpointer.instanceId}`
       : '';
   const file = runtime.configState.file ? `, config ${runtime.configState.file}` : '';
   io.stdout.write(
-    `Yeoul listening on ${listening.url} (model ${provider}:${modelId}, data ${runtime.config.dataDir}${store}${file})\n`,
+    `Yeoul listening on ${listening.url} (model ${model}, data ${runtime.config.dataDir}${store}${file})\n`,
   );
   return { runtime, listening, configFlag: values.config };
 }
