@@ -230,11 +230,25 @@ describe('yeoul command line', { concurrency: 2 }, () => {
     }
   });
 
-  it('exits with 1 and one stderr line on a bad configuration', async () => {
+  it('exits with 2 and one stderr line per problem on a bad configuration', async () => {
     const data = freshFolder('config');
     const run = await yeoul(['ask', '안녕', '--data', data], { env: { YEOUL_MODEL: 'gemini:x' } });
-    assert.equal(run.code, 1);
+    assert.equal(run.code, 2);
     assert.match(oneErrorLine(run), /gemini/);
     assert.equal(run.stdout, '');
+
+    const several = await yeoul(['ask', '안녕', '--data', data], {
+      env: { YEOUL_JWT_SECRET: 'short', YEOUL_JWT_JWKS: 'http://idp.example/jwks.json' },
+    });
+    assert.equal(several.code, 2);
+    assert.equal(several.stdout, '');
+    assert.deepEqual(
+      several.stderr
+        .trim()
+        .split('\n')
+        .map((line) => /^yeoul: (YEOUL_\w+): /.exec(line)?.[1]),
+      ['YEOUL_JWT_SECRET', 'YEOUL_JWT_JWKS', 'YEOUL_JWT_AUDIENCE'],
+    );
+    assert.doesNotMatch(several.stderr, /short/);
   });
 });
