@@ -179,8 +179,30 @@ describe('TokenVerifier', () => {
     );
     keys.push({ kid: 'two', algorithm: 'RS256', key: other.publicKey });
     assert.match(
-      await refusalOf(verifier, await token(rsa.privateKey, { aud: 'yeoul' })),
+      await refusalOf(verifier, await token(rsa.privateKey, { aud: 'yeoul', jti: 'later' })),
       /unknown key: it names no kid/,
     );
+  });
+
+  it('takes a token it accepted again without a second check, never past its exp', async () => {
+    let lookups = 0;
+    const verifier = new TokenVerifier({
+      ...base,
+      audience: ['yeoul'],
+      keySet: {
+        keys: () => {
+          lookups += 1;
+          return [{ kid: 'one', algorithm: 'RS256', key: rsa.publicKey }];
+        },
+      },
+    });
+    const jwt = await token(rsa.privateKey, { aud: 'yeoul' });
+    for (let round = 0; round < 3; round += 1) assert.ok((await verifier.verify(jwt)).ok);
+    assert.equal(lookups, 1);
+    const soon = await token(rsa.privateKey, { aud: 'yeoul', exp: now() + 1 });
+    assert.ok((await verifier.verify(soon)).ok);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.ok((await verifier.verify(soon)).ok, 'within the skew, checked again');
+    assert.equal(lookups, 3);
   });
 });

@@ -31,6 +31,11 @@ export type TokenOutcome = { ok: true; identity: Identity } | { ok: false; refus
 /** A refusal found while picking the key, carried out of jose's verification. */
 class Refused extends Error {}
 
+/** How long a verified token is taken again without a second check (never past its `exp`). */
+const acceptedForMs = 60_000;
+/** How many verified tokens are remembered; the oldest go first. */
+const acceptedLimit = 5_000;
+
 /**
  * Checks end-user tokens (JWT): three base64url parts; `alg` HS256 with the secret, or
  * RS256/ES256 with a configured public key of that type; the signature; `exp` present and
@@ -45,6 +50,8 @@ export class TokenVerifier {
   readonly #rules: TokenRules;
   readonly #algorithms: string[];
   readonly #cryptoKeys = new WeakMap<KeyObject, Promise<CryptoKey>>();
+  /** Tokens that passed every check, until a minute later (or their `exp`): a client sends the same token again and again. */
+  readonly #accepted = new Map<string, { identity: Identity; until: number }>();
   #secretKey: Promise<CryptoKey> | undefined;
 
   constructor(rules: TokenRules) {
@@ -62,6 +69,26 @@ export class TokenVerifier {
 
   /** The token's identity, or why it is refused (the message never holds the token). */
   async verify(token: string): Promise<TokenOutcome> {
+    const remembered = this.#accepted.get(token);
+    if (remembered !== undefined && remembered.until > Date.now()) {
+      return { ok: true, identity: remembered.identity };
+    }
+    this.#accepted.delete(token);
+    const outcome = await this.#check(token);
+    if (outcome.ok) {
+      const expires = outcome.identity.expiresAt?.getTime() ?? 0;
+      if (this.#accepted.size >= acceptedLimit) {
+        this.#accepted.delete(this.#accepted.keys().next().value as string);
+      }
+      this.#accepted.set(token, {
+        identity: outcome.identity,
+        until: Math.min(expires, Date.now() + acceptedForMs),
+      });
+    }
+    return outcome;
+  }
+
+  async #check(token: string): Promise<TokenOutcome> {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, (header) => this.#keyFor(header), {
