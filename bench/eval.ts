@@ -15,12 +15,8 @@ import {
   type Scorer,
   selectScorers,
 } from '../src/evals/index.ts';
-import {
-  anonymousOwner,
-  createRuntime,
-  evalTargetOf,
-  readServerConfig,
-} from '../src/server/index.ts';
+import { anonymousOwner } from '../src/identity/index.ts';
+import { createRuntime, evalTargetOf, readServerConfig } from '../src/server/index.ts';
 import { ratio, target } from './lib/stats.ts';
 
 const log = (...parts: unknown[]) => console.error('[eval]', ...parts);

@@ -1,7 +1,8 @@
 // The package's one public door (`import … from 'yeoul'`): re-exports only, each by name.
 // The built package points its `exports['.']` at this file's build (dist/index.js).
 // It holds defineConfig, defineTool, the graph builder (StateGraph, channels, interrupts),
-// the built-in agents' nodes and states for reuse in a graph of one's own, and the errors.
+// the built-in agents' nodes and states for reuse in a graph of one's own, the types of a
+// config's `auth` (its hook and end-user token settings), and the errors.
 
 export {
   type AgentDependencies,
@@ -96,6 +97,14 @@ export {
   type ThreadState,
   type UpdateOf,
 } from './graph/index.ts';
+export type {
+  AuthenticateHook,
+  AuthHookIdentity,
+  AuthRequest,
+  AuthSettings,
+  JwtSettings,
+  Scope,
+} from './identity/index.ts';
 export { InputTooLongError, ModelCallError, ModelConfigError } from './models/index.ts';
 export {
   defineTool,

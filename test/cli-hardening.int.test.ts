@@ -69,7 +69,7 @@ describe('configuration refused at start', () => {
     const run = await runYeoul(['ask', 'hi', '--data', mkdtempSync(join(root, 'data-'))], {
       env: { YEOUL_TOOL_PERMISSIONS: 'write_file:allow,nope:ask' },
     });
-    assert.equal(run.code, 1);
+    assert.equal(run.code, 2);
     assert.match(run.stderr, /^yeoul: .*YEOUL_TOOL_PERMISSIONS: there is no tool "nope"/);
   });
 

@@ -230,18 +230,38 @@ describe('yeoul command line', { concurrency: 2 }, () => {
     }
   });
 
-  it('exits with 2 and one stderr line naming every unknown provider of the model chain', async () => {
+  it('exits with 2 and one stderr line per problem on a bad configuration', async () => {
     const data = freshFolder('config');
     const run = await yeoul(['ask', '안녕', '--data', data], {
       env: { YEOUL_MODEL: 'gemini:x,offline,mistral:large', YEOUL_MODEL_COOLDOWN_MS: '-1' },
     });
     assert.equal(run.code, 2);
-    const line = oneErrorLine(run);
-    assert.match(line, /YEOUL_MODEL: names unknown providers "gemini", "mistral"/);
-    assert.match(
-      line,
-      /YEOUL_MODEL_COOLDOWN_MS: must be a whole number of milliseconds \(0 or more\)/,
+    const lines = run.stderr.trim().split('\n');
+    assert.equal(lines.length, 2, run.stderr);
+    assert.ok(
+      lines.some((line) => /YEOUL_MODEL: names unknown providers "gemini", "mistral"/.test(line)),
+      run.stderr,
+    );
+    assert.ok(
+      lines.some((line) =>
+        /YEOUL_MODEL_COOLDOWN_MS: must be a whole number of milliseconds \(0 or more\)/.test(line),
+      ),
+      run.stderr,
     );
     assert.equal(run.stdout, '');
+
+    const several = await yeoul(['ask', '안녕', '--data', data], {
+      env: { YEOUL_JWT_SECRET: 'short', YEOUL_JWT_JWKS: 'http://idp.example/jwks.json' },
+    });
+    assert.equal(several.code, 2);
+    assert.equal(several.stdout, '');
+    assert.deepEqual(
+      several.stderr
+        .trim()
+        .split('\n')
+        .map((line) => /^yeoul: (YEOUL_\w+): /.exec(line)?.[1]),
+      ['YEOUL_JWT_SECRET', 'YEOUL_JWT_JWKS', 'YEOUL_JWT_AUDIENCE'],
+    );
+    assert.doesNotMatch(several.stderr, /short/);
   });
 });

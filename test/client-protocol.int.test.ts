@@ -39,6 +39,7 @@ import {
   memoryItemSchema,
   memoryListSchema,
   memoryPutBody,
+  meResponseSchema,
   searchBody,
   searchResponseSchema,
   sessionIdPattern,
@@ -153,6 +154,13 @@ const routes: Route[] = [
     method: 'get',
     path: '/api/agent/status',
     response: statusResponseSchema,
+  },
+  {
+    name: 'me',
+    call: (c) => c.me(),
+    method: 'get',
+    path: '/api/me',
+    response: meResponseSchema,
   },
   {
     name: 'search',
@@ -498,6 +506,7 @@ describe('the client and the server share one protocol', () => {
       answers.push(['documents.list', documentListSchema, await client.documents.list()]);
       answers.push(['search', searchResponseSchema, await client.search('rapids')]);
       answers.push(['status', statusResponseSchema, await client.status()]);
+      answers.push(['me', meResponseSchema, await client.me()]);
       const invoked = await client.invoke({ message: '2 + 3 계산해줘' });
       answers.push(['invoke', invokeResponseSchema, invoked]);
       // A fork, so that the listing and the fork's own answer carry `forkedFrom`.

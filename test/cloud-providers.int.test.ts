@@ -105,18 +105,24 @@ describe('the agent on Bedrock, Gemini and Azure OpenAI (fakes on their wire for
 });
 
 describe('a cloud provider without its settings', () => {
-  it('stops the CLI at start with one line naming what to set', async () => {
+  it('stops the CLI at start (exit 2) with a line naming each setting to set', async () => {
     const home = mkdtempSync(join(root, 'home-'));
     const data = mkdtempSync(join(root, 'data-'));
     const bedrock = await runYeoul(['ask', '안녕', '--data', data], {
       env: { YEOUL_MODEL: 'bedrock:amazon.nova-lite-v1:0', HOME: home },
     });
-    assert.equal(bedrock.code, 1);
+    assert.equal(bedrock.code, 2);
     assert.equal(bedrock.stdout, '');
-    const line = bedrock.stderr.trim();
-    assert.equal(line.split('\n').length, 1, line);
-    assert.match(line, /^yeoul: .*no AWS region is set: set AWS_REGION \(or AWS_DEFAULT_REGION\)/);
-    assert.match(line, /set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY .* or AWS_PROFILE/);
+    const lines = bedrock.stderr.trim().split('\n');
+    assert.equal(lines.length, 2, bedrock.stderr);
+    assert.match(
+      lines[0] ?? '',
+      /^yeoul: .*no AWS region is set: set AWS_REGION \(or AWS_DEFAULT_REGION\)/,
+    );
+    assert.match(
+      lines[1] ?? '',
+      /^yeoul: .*set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY .* or AWS_PROFILE/,
+    );
 
     const azure = await runYeoul(['ask', '안녕', '--data', data], {
       env: {
@@ -125,7 +131,7 @@ describe('a cloud provider without its settings', () => {
         AZURE_BASE_URL: 'http://127.0.0.1:6669',
       },
     });
-    assert.equal(azure.code, 1);
+    assert.equal(azure.code, 2);
     assert.match(
       azure.stderr,
       /AZURE_BASE_URL \(http:\/\/127\.0\.0\.1:6669\): port 6669 is blocked/,

@@ -332,6 +332,7 @@ export default defineConfig({
   ],
   agents: { chat: { persona: 3 }, writer: {} },
   graphs: { Triage: () => null, chat: () => null },
+  auth: { authenticate: 'the header x-user' },
   colour: 'blue',
 } as never);
 `,
@@ -351,6 +352,7 @@ export default defineConfig({
       /agents: unknown key "writer"/,
       /graphs\.Triage: graph names match/,
       /graphs\.chat: "chat" is a built-in graph/,
+      /auth\.authenticate: a function \(request\) => \{owner, scopes\?\} \| null/,
       /unknown key "colour"/,
     ]) {
       assert.match(run.stderr, expected);

@@ -7,7 +7,8 @@ import { commandUsage, mainUsage } from './usage.ts';
 
 /**
  * Runs one `yeoul` command line and resolves to its exit code: 0 success, 1 error,
- * 2 bad usage (bad environment variables included). Errors are written to stderr as one line, `yeoul: <message>`.
+ * 2 bad usage or a configuration that cannot work. Errors are written to stderr as one
+ * line, `yeoul: <message>`; a configuration's problems a line each.
  * @example
  * process.exitCode = await runCli(process.argv.slice(2));
  */
@@ -17,13 +18,15 @@ export async function runCli(args: string[], io: CliIo = processIo()): Promise<n
   } catch (error) {
     // A config that cannot work: every problem on a line of its own, each with its path.
     const { problems, file } = error as { problems?: unknown; file?: unknown };
-    if (
-      isYeoulError(error, 'config_invalid') &&
-      Array.isArray(problems) &&
-      typeof file === 'string'
-    ) {
+    const listed = Array.isArray(problems) && problems.length > 0;
+    if (isYeoulError(error, 'config_invalid') && listed && typeof file === 'string') {
       io.stderr.write(`yeoul: ${file} cannot be used:\n`);
       for (const problem of problems) io.stderr.write(`  ${String(problem)}\n`);
+      return 2;
+    }
+    // Bad environment values (the model's included): a line each, every variable named.
+    if ((isYeoulError(error, 'config_invalid') || isYeoulError(error, 'model_config')) && listed) {
+      for (const problem of problems) io.stderr.write(errorLine(String(problem)));
       return 2;
     }
     io.stderr.write(errorLine(error));

@@ -18,7 +18,8 @@ export async function runTurn(
   io: CliIo,
   ask: AskLine | undefined,
 ): Promise<AgentResponse> {
-  const { anonymousOwner, inSessionLine } = await import('../server/index.ts');
+  const { inSessionLine } = await import('../server/index.ts');
+  const { anonymousOwner } = await import('../identity/index.ts');
   const graph = request.options?.graph;
   if (graph !== undefined) {
     const { requireChatGraph } = await import('../server/index.ts');

@@ -22,6 +22,7 @@ export type {
   GraphRunResponse,
   InvokeRequest,
   InvokeResponse,
+  Me,
   MemoryItem,
   MemoryList,
   MemoryListQuery,

@@ -24,6 +24,7 @@ import type {
   invokeResponseSchema,
   memoryItemSchema,
   memoryListSchema,
+  meResponseSchema,
   searchResponseSchema,
   sessionListSchema,
   sessionSchema,
@@ -38,6 +39,8 @@ export type InvokeResponse = z.output<typeof invokeResponseSchema>;
 export type Decision = z.input<typeof decisionSchema>;
 /** `GET /api/agent/status`. */
 export type StatusResponse = z.output<typeof statusResponseSchema>;
+/** `GET /api/me`: the caller's owner, how it signed in, its scopes, and when its token expires. */
+export type Me = z.output<typeof meResponseSchema>;
 /** `GET /api/sessions`. */
 export type SessionList = z.output<typeof sessionListSchema>;
 /** `GET /api/sessions/:id`. */

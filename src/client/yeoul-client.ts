@@ -20,6 +20,7 @@ import type {
   GraphRunResponse,
   InvokeRequest,
   InvokeResponse,
+  Me,
   MemoryItem,
   MemoryList,
   MemoryListQuery,
@@ -110,6 +111,11 @@ export class YeoulClient {
   /** `GET /api/agent/status`: the model, tools, store, search and MCP servers. */
   status(options: RequestOptions = {}): Promise<StatusResponse> {
     return this.#json('GET', '/api/agent/status', undefined, options);
+  }
+
+  /** `GET /api/me`: who the server takes these credentials for, and what they may do. */
+  me(options: RequestOptions = {}): Promise<Me> {
+    return this.#json('GET', '/api/me', undefined, options);
   }
 
   /** The knowledge base's passages that best answer `query`, best first. */

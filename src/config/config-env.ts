@@ -1,3 +1,4 @@
+import type { JwtSettings } from '../identity/index.ts';
 import type { ModelChainSpec } from '../models/index.ts';
 import type { YeoulConfig } from './types.ts';
 
@@ -29,6 +30,7 @@ export function envWithConfig(
         : String(config.knowledge.sampleDocuments),
     YEOUL_LOGS: config.logs,
     YEOUL_PROMETHEUS_URL: config.prometheusUrl,
+    ...jwtVariables(config.auth?.jwt),
   };
   const merged: Record<string, string | undefined> = { ...env };
   for (const [name, value] of Object.entries(fromConfig)) {
@@ -44,6 +46,20 @@ function modelText(spec: ModelChainSpec | undefined): string | undefined {
     return spec.join(',');
   }
   return undefined;
+}
+
+/** The config's `auth.jwt` as the `YEOUL_JWT_*` variables it stands for. */
+function jwtVariables(jwt: JwtSettings | undefined): Record<string, string | undefined> {
+  if (jwt === undefined) return {};
+  return {
+    YEOUL_JWT_SECRET: jwt.secret,
+    YEOUL_JWT_PUBLIC_KEY: jwt.publicKey,
+    YEOUL_JWT_JWKS: jwt.jwks,
+    YEOUL_JWT_ISSUER: jwt.issuer,
+    YEOUL_JWT_AUDIENCE: Array.isArray(jwt.audience) ? jwt.audience.join(',') : jwt.audience,
+    YEOUL_JWT_OWNER_CLAIM: jwt.ownerClaim,
+    YEOUL_JWT_SCOPES_CLAIM: jwt.scopesClaim,
+  };
 }
 
 function numberText(value: number | undefined): string | undefined {

@@ -6,6 +6,7 @@ import {
 } from '../agents/index.ts';
 import type { Scorer } from '../evals/index.ts';
 import type { StateGraph } from '../graph/index.ts';
+import type { AuthSettings } from '../identity/index.ts';
 import type { ModelChainSpec } from '../models/index.ts';
 import type { Permission, ToolDefinition } from '../tools/index.ts';
 
@@ -85,6 +86,8 @@ export interface YeoulConfig {
   logs?: string;
   /** Prometheus HTTP API base for `query_metrics` (`YEOUL_PROMETHEUS_URL`). */
   prometheusUrl?: string;
+  /** Who may call: end-user tokens (`auth.jwt`, the `YEOUL_JWT_*` variables win) and a hook of its own. */
+  auth?: AuthSettings;
 }
 
 /** A config file, read and checked. */

@@ -24,6 +24,10 @@ describe('config validation', () => {
         models: { default: 'offline', maxOutputTokens: 100 },
         permissions: { write_file: 'allow' },
         knowledge: { sampleDocuments: false },
+        auth: {
+          authenticate: async () => null,
+          jwt: { jwks: 'https://idp.example/jwks.json', audience: ['a', 'b'], defaultScopes: [] },
+        },
       }),
       [],
     );
@@ -39,6 +43,7 @@ describe('config validation', () => {
       agents: { chat: { persona: 3, model: 42 }, writer: {} },
       graphs: { Triage: () => undefined, ops: () => undefined, fine: 7 },
       permissions: { calculator: 'sometimes' },
+      auth: { authenticate: 'yes', jwt: { defaultScopes: ['read'], clockSkewSeconds: -1, x: 1 } },
       extra: true,
     });
     const expected = [
@@ -54,6 +59,10 @@ describe('config validation', () => {
       'graphs.Triage: graph names match',
       'graphs.ops: "ops" is a built-in graph',
       "permissions.calculator: one of 'allow', 'ask', 'deny'",
+      'auth.authenticate: a function (request) => {owner, scopes?} | null',
+      'auth.jwt.defaultScopes[0]: one of yeoul:read, yeoul:write, yeoul:documents, yeoul:admin',
+      'auth.jwt.clockSkewSeconds: 0 or more seconds',
+      'auth.jwt: unknown key "x"',
       'unknown key "extra"',
     ];
     for (const start of expected) {
@@ -106,5 +115,19 @@ describe('the environment and the config file', () => {
     assert.equal(env.YEOUL_MAX_INPUT_TOKENS, '3000');
     assert.equal(env.YEOUL_LOGS, 'file:/var/log/app');
     assert.equal(env.YEOUL_SAMPLE_KNOWLEDGE, 'false');
+  });
+
+  it('reads auth.jwt as the YEOUL_JWT_* variables, the environment winning', () => {
+    const env = envWithConfig(
+      { YEOUL_JWT_ISSUER: 'https://env.example/' },
+      {
+        auth: {
+          jwt: { issuer: 'https://file.example/', audience: ['a', 'b'], secret: 's'.repeat(32) },
+        },
+      },
+    );
+    assert.equal(env.YEOUL_JWT_ISSUER, 'https://env.example/');
+    assert.equal(env.YEOUL_JWT_AUDIENCE, 'a,b');
+    assert.equal(env.YEOUL_JWT_SECRET, 's'.repeat(32));
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { graphNamePattern } from '../core/index.ts';
+import { scopes } from '../identity/index.ts';
 import { isLanguageModel, providers, unknownProviders } from '../models/index.ts';
 import { builtinAgentNames, type YeoulConfig } from './types.ts';
 
@@ -91,6 +92,34 @@ const graphSchema = z.custom<unknown>(
   },
 );
 
+const text = z.string({ error: 'a string' }).min(1, { error: 'an empty string' });
+
+const authSchema = z.strictObject({
+  authenticate: z
+    .custom<unknown>(isFunction, {
+      error: 'a function (request) => {owner, scopes?} | null, which may be async',
+    })
+    .optional(),
+  jwt: z
+    .strictObject({
+      secret: text.optional(),
+      publicKey: text.optional(),
+      jwks: text.optional(),
+      issuer: text.optional(),
+      audience: z.union([text, z.array(text).min(1)], { error: 'a string or strings' }).optional(),
+      ownerClaim: text.optional(),
+      scopesClaim: text.optional(),
+      defaultScopes: z.array(z.enum(scopes, { error: `one of ${scopes.join(', ')}` })).optional(),
+      clockSkewSeconds: z
+        .number({ error: 'seconds' })
+        .int({ error: 'whole seconds' })
+        .min(0, { error: '0 or more seconds' })
+        .max(3600, { error: 'at most 3600 seconds' })
+        .optional(),
+    })
+    .optional(),
+});
+
 const configSchema = z.strictObject({
   tools: z.array(toolSchema).optional(),
   agents: z
@@ -130,6 +159,7 @@ const configSchema = z.strictObject({
     .optional(),
   logs: z.string().optional(),
   prometheusUrl: z.string().optional(),
+  auth: authSchema.optional(),
 });
 
 /** `tools[1].name`, `graphs.triage`, `agents.chat.persona`: a problem's place in the config. */

@@ -13,6 +13,7 @@ export {
   graphRunBody,
   graphRunResponseSchema,
 } from './graph-schemas.ts';
+export { meResponseSchema, scopeSchema } from './identity-schemas.ts';
 export { memoryItemSchema, memoryListSchema, memoryPutBody } from './memory-schemas.ts';
 export {
   decisionSchema,

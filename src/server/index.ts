@@ -10,4 +10,3 @@ export { storeMigrations } from './scale-out/server-migrations.ts';
 export { forkSession } from './sessions/fork-session.ts';
 export { inSessionLine } from './sessions/in-session-line.ts';
 export { parseRetentionDuration, pruneSessions } from './sessions/prune-sessions.ts';
-export { anonymousOwner, ownerOfKey } from './sessions/session-store.ts';

@@ -106,9 +106,8 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const run = await withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
-    const { anonymousOwner, evalGraphNames, evalTargetOf, userScorersOf } = await import(
-      '../../server/index.ts'
-    );
+    const { evalGraphNames, evalTargetOf, userScorersOf } = await import('../../server/index.ts');
+    const { anonymousOwner } = await import('../../identity/index.ts');
     const graphs = evalGraphNames(runtime);
     for (const graph of [values.graph, ...items.map((item) => item.graph)]) {
       if (graph !== undefined && !graphs.includes(graph)) {
@@ -201,7 +200,7 @@ async function compare(args: string[], io: CliIo): Promise<number> {
     io.env,
     { dataDir: values.data },
     async (runtime) => {
-      const { anonymousOwner } = await import('../../server/index.ts');
+      const { anonymousOwner } = await import('../../identity/index.ts');
       const find = async (reference: string): Promise<EvalRun> => {
         const run =
           (await runtime.evals.get(reference, anonymousOwner)) ??

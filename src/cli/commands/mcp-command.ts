@@ -31,8 +31,10 @@ export const mcpCommand = defineCommand({
     );
     // Only protocol messages may reach standard output: a library's console.log goes to stderr.
     for (const method of ['log', 'info', 'debug'] as const) console[method] = console.error;
-    const { anonymousOwner, createLogger, createMcpBackend, createRuntime, readServerConfig } =
-      await import('../../server/index.ts');
+    const { createLogger, createMcpBackend, createRuntime, readServerConfig } = await import(
+      '../../server/index.ts'
+    );
+    const { anonymousOwner } = await import('../../identity/index.ts');
     const { serveMcpOnStdio } = await import('../../mcp/index.ts');
     const userConfig = await loadUserConfig(io.env, values.config);
     const { envWithConfig } = await import('../../config/index.ts');

@@ -67,7 +67,7 @@ export const memoryCommand = defineCommand({
     const [namespace = '', key = '', text = ''] = rest;
     const value = action === 'put' ? parseJson(text) : undefined;
     const { checkMemoryNames } = await import('../../memory-store/index.ts');
-    const { ownerOfKey } = await import('../../server/index.ts');
+    const { ownerOfKey } = await import('../../identity/index.ts');
     const owner = ownerOfKey(values.key);
     const json = values.json === true;
     // Names are checked before the data folder is opened: a bad one is bad usage (exit 2).

@@ -167,7 +167,8 @@ async function forkSession(
   atStep: number,
   json: boolean,
 ): Promise<number> {
-  const { anonymousOwner, forkSession: fork } = await import('../../server/index.ts');
+  const { forkSession: fork } = await import('../../server/index.ts');
+  const { anonymousOwner } = await import('../../identity/index.ts');
   let forked: string;
   let forkedFrom: { sessionId: string; step: number };
   try {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { identityVariables } from '../../identity/index.ts';
 import { knowledgeVariables } from '../../knowledge/index.ts';
 import { mcpVariables } from '../../mcp/index.ts';
 import { modelVariables, readModelConfig } from '../../models/index.ts';
@@ -90,6 +91,24 @@ describe('readEnvironment', () => {
     );
   });
 
+  it('names a variable that another one needs beside the bad values, in the schema’s order', () => {
+    assert.deepEqual(
+      problemsOf({
+        PORT: 'x',
+        YEOUL_JWT_SECRET: 'too short',
+        YEOUL_JWT_JWKS: 'ftp://idp.example/keys',
+        YEOUL_MAX_INPUT_TOKENS: '0',
+      }),
+      [
+        'PORT: must be a whole number from 0 to 65535',
+        'YEOUL_JWT_SECRET: must be at least 32 bytes',
+        'YEOUL_JWT_JWKS: must be an https:// URL (http:// only on a loopback address)',
+        'YEOUL_JWT_AUDIENCE: required with YEOUL_JWT_PUBLIC_KEY or YEOUL_JWT_JWKS (the aud of tokens meant for this server)',
+        'YEOUL_MAX_INPUT_TOKENS: must be a positive whole number',
+      ],
+    );
+  });
+
   it('says the whole configuration is not valid, every problem in the message', () => {
     assert.throws(() => readEnvironment({ YEOUL_BODY_LIMIT: '10', LOG_LEVEL: 'loud' }), {
       code: 'config_invalid',
@@ -101,6 +120,7 @@ describe('readEnvironment', () => {
   it('composes every folder’s variables, none declared twice', () => {
     const fragments = [
       serverVariables,
+      identityVariables,
       modelVariables,
       knowledgeVariables,
       toolVariables,

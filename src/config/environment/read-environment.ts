@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { withoutBlankValues } from '../../core/index.ts';
+import { identityVariableProblems, identityVariables } from '../../identity/index.ts';
 import { knowledgeVariables } from '../../knowledge/index.ts';
 import { mcpVariables } from '../../mcp/index.ts';
 import { modelVariables } from '../../models/index.ts';
@@ -14,6 +15,7 @@ import { tracingVariables } from './tracing-variables.ts';
  */
 export const environmentSchema = z.object({
   ...serverVariables.shape,
+  ...identityVariables.shape,
   ...modelVariables.shape,
   ...knowledgeVariables.shape,
   ...toolVariables.shape,
@@ -36,11 +38,20 @@ export type Environment = z.output<typeof environmentSchema>;
  * environment.PORT; // 8787 unless PORT says otherwise
  */
 export function readEnvironment(env: Readonly<Record<string, string | undefined>>): Environment {
-  const parsed = environmentSchema.safeParse(withoutBlankValues(env));
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues
-    .toSorted((a, b) => order.indexOf(String(a.path[0])) - order.indexOf(String(b.path[0])))
-    .map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const values = withoutBlankValues(env);
+  const parsed = environmentSchema.safeParse(values);
+  // What variables cannot be together (a public key without an audience, say).
+  const together = identityVariableProblems(values);
+  if (parsed.success && together.length === 0) return parsed.data;
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues).map((issue) => ({
+      variable: String(issue.path[0]),
+      line: `${issue.path.join('.')}: ${issue.message}`,
+    })),
+    ...together.map((line) => ({ variable: line.split(':')[0] as string, line })),
+  ]
+    .toSorted((a, b) => order.indexOf(a.variable) - order.indexOf(b.variable))
+    .map((problem) => problem.line);
   // A value can miss a format twice (a fraction below the minimum): one line says it.
   throw new ConfigError({ problems: [...new Set(problems)], environment: true });
 }

@@ -13,7 +13,7 @@ function commaList() {
 
 /**
  * The variables of the process as a whole, which the server and the command line both read:
- * where it listens and keeps its data, who may call it, its store, durability and logging.
+ * where it listens and keeps its data, its store, durability and logging.
  */
 export const serverVariables = z.object({
   PORT: environmentVariable(wholeNumber({ min: 0, max: 65_535 }).default(8787), {
@@ -28,10 +28,6 @@ export const serverVariables = z.object({
   YEOUL_CONFIG: environmentVariable(z.string().optional(), {
     meaning: 'the config file (`--config` wins)',
     default: '`yeoul.config.{ts,mjs,js}` in the working directory, if any',
-  }),
-  YEOUL_API_KEYS: environmentVariable(commaList().optional(), {
-    meaning: 'comma-separated keys, each an owner; with any, every request needs one',
-    default: 'unset = no auth, loopback only',
   }),
   YEOUL_CORS_ORIGINS: environmentVariable(commaList().optional(), {
     meaning: 'comma-separated origins allowed by CORS',

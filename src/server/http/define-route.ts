@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { Scope } from '../../identity/index.ts';
 
 /** A JSON Schema written out, for what zod does not describe (streams, uploads, raw JSON-RPC). */
 export type JsonSchema = Record<string, unknown>;
@@ -76,8 +77,6 @@ export interface DocumentedRoute<Request extends RouteRequest = RouteRequest>
   responses: Record<number, RouteResponse>;
   /** Statuses of the error answers, in the group's error body. */
   errors?: number[];
-  /** Open without an API key. */
-  public?: true;
   /**
    * The OpenAPI path and its parameters when Fastify's path cannot say them: a `*` that
    * holds several parts, which the handler splits itself.
@@ -91,10 +90,20 @@ export interface HiddenRoute<Request extends RouteRequest = RouteRequest>
   hidden: true;
 }
 
+/**
+ * Who may call a route, declared by every route: anyone (`public: true`: health, metrics,
+ * the console's and the docs' files), or callers whose credentials hold `scope` — `null`
+ * for any accepted credentials. Reading the caller's things needs `yeoul:read`; running or
+ * changing them `yeoul:write`; changing the shared knowledge base `yeoul:documents`.
+ */
+export type RouteAccess = { public: true; scope?: never } | { public?: never; scope: Scope | null };
+
 /** One HTTP route, declared once: Fastify's registration and /openapi.json both come from it. */
-export type Route<Request extends RouteRequest = RouteRequest> =
+export type Route<Request extends RouteRequest = RouteRequest> = (
   | DocumentedRoute<Request>
-  | HiddenRoute<Request>;
+  | HiddenRoute<Request>
+) &
+  RouteAccess;
 
 /** The routes of one area, with what they share. */
 export interface RouteGroup {
@@ -114,6 +123,7 @@ export interface RouteGroup {
  * @example
  * defineRoute({
  *   method: 'GET', path: '/api/sessions/:id', operationId: 'getSession', summary: 'A session',
+ *   scope: 'yeoul:read',
  *   request: { params: sessionParams }, responses: { 200: { description: 'the session', schema: sessionSchema } },
  *   handler: async (request, _reply, input) => load(input.params().id),
  * });

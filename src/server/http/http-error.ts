@@ -29,6 +29,8 @@ const statusOfCode: Record<string, number> = {
   invalid_fork_point: 400,
   invalid_memory_name: 400,
   unauthorized: 401,
+  invalid_token: 401,
+  insufficient_scope: 403,
   not_found: 404,
   thread_not_found: 404,
   no_active_run: 404,

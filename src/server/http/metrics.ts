@@ -14,7 +14,8 @@ export interface RunReport {
  * The server's Prometheus metrics, in a registry of its own (several servers may share a
  * process in tests): HTTP requests and latency per route, runs by status with their
  * duration, LLM calls, tokens, tool calls by tool, errors by code, moves to a fallback
- * model, interrupts and decisions, active runs, and the process's own metrics.
+ * model, interrupts and decisions, refused credentials by code (never by owner), active
+ * runs, and the process's own metrics.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -29,6 +30,7 @@ export class Metrics {
   readonly modelFallbacks: Counter<'from' | 'to'>;
   readonly interrupts: Counter<'tool'>;
   readonly decisions: Counter<'decision'>;
+  readonly authFailures: Counter<'code'>;
 
   constructor(options: { activeRuns: () => number; startedAt: number }) {
     const registers = [this.registry];
@@ -97,6 +99,12 @@ export class Metrics {
       name: 'yeoul_decisions_total',
       help: 'Approval decisions applied, by decision (approve, deny)',
       labelNames: ['decision'],
+      registers,
+    });
+    this.authFailures = new Counter({
+      name: 'yeoul_auth_failures_total',
+      help: 'Requests refused for their credentials, by code (unauthorized, invalid_token, insufficient_scope)',
+      labelNames: ['code'],
       registers,
     });
     new Gauge({

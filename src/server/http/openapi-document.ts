@@ -4,6 +4,7 @@ import type {
   DocumentedRoute,
   JsonSchema,
   Route,
+  RouteAccess,
   RouteGroup,
   RouteRequest,
   RouteResponse,
@@ -55,7 +56,11 @@ export function openApiDocument(groups: RouteGroup[], version: string) {
   };
 }
 
-function operationOf(route: DocumentedRoute, group: RouteGroup, errorBody: JsonSchema) {
+function operationOf(
+  route: DocumentedRoute & RouteAccess,
+  group: RouteGroup,
+  errorBody: JsonSchema,
+) {
   const request = route.request ?? {};
   const parameters = [
     ...parametersIn('path', route.documentedPath?.params ?? request.params),
@@ -70,7 +75,13 @@ function operationOf(route: DocumentedRoute, group: RouteGroup, errorBody: JsonS
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = responseOf(response);
   }
-  for (const status of route.errors ?? []) {
+  // Every route behind credentials may answer 401; one that needs a scope, 403.
+  const errors = new Set([
+    ...(route.errors ?? []),
+    ...(route.public ? [] : [401]),
+    ...(route.public || route.scope === null ? [] : [403]),
+  ]);
+  for (const status of [...errors].sort()) {
     responses[String(status)] = {
       description: 'error',
       content: { 'application/json': { schema: errorBody } },
@@ -81,6 +92,7 @@ function operationOf(route: DocumentedRoute, group: RouteGroup, errorBody: JsonS
     summary: route.summary,
     ...(group.tag ? { tags: [group.tag.name] } : {}),
     ...(route.public ? { security: [] } : {}),
+    ...(route.public || route.scope === null ? {} : { security: [{ bearer: [route.scope] }] }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(Object.keys(requestContent).length > 0
       ? { requestBody: { required: true, content: requestContent } }

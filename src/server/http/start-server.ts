@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import Fastify, {
@@ -17,8 +16,8 @@ import { serverRoutes } from '../routes/server-routes.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
 import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
-import { ownerOfKey } from '../sessions/session-store.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
+import { authenticateRequests, protectedPath } from './authenticate-requests.ts';
 import { errorResponse, HttpError } from './http-error.ts';
 import { traceRequests } from './http-tracing.ts';
 import { Metrics } from './metrics.ts';
@@ -30,8 +29,6 @@ const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
 const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 /** How long shutting down waits for running runs before it cancels them. */
 const shutdownGraceMs = 10_000;
-/** Paths that need a key when YEOUL_API_KEYS is set. */
-const protectedPath = /^\/(?:api|v1|mcp)(?:\/|$|\?)/;
 
 /** A listening server. */
 export interface RunningServer {
@@ -41,9 +38,10 @@ export interface RunningServer {
 }
 
 /**
- * Starts the HTTP API on the runtime. Without API keys it listens on loopback only (and
- * refuses another host); with keys every /api, /v1 and /mcp request needs
- * `Authorization: Bearer`. Model failures are logged (warn) and counted.
+ * Starts the HTTP API on the runtime. Without authentication (no key, token key or config
+ * hook) it listens on loopback only (and refuses another host); with it every route not
+ * declared public needs credentials, and each is held to the scope it declares. Model
+ * failures are logged (warn) and counted.
  */
 export async function startServer(
   runtime: Runtime,
@@ -54,11 +52,12 @@ export async function startServer(
   loadTokenizer();
   const host = options.host ?? config.host;
   const port = options.port ?? config.port;
-  if (config.apiKeys.length === 0 && !loopbackHosts.has(host)) {
+  const { identity } = runtime;
+  if (!identity.enabled && !loopbackHosts.has(host)) {
     throw new HttpError({
       status: 500,
       code: 'config_invalid',
-      message: `refusing to listen on ${host} without YEOUL_API_KEYS: set keys, or listen on 127.0.0.1`,
+      message: `refusing to listen on ${host} without YEOUL_API_KEYS (or YEOUL_ADMIN_KEYS, a YEOUL_JWT_* key, the config's auth.authenticate): set one, or listen on 127.0.0.1`,
     });
   }
   const logger =
@@ -96,6 +95,7 @@ export async function startServer(
       allowedHeaders: [
         'content-type',
         'authorization',
+        'x-api-key',
         'last-event-id',
         'x-request-id',
         'x-session-id',
@@ -110,11 +110,6 @@ export async function startServer(
     throwFileSizeLimit: true,
   });
 
-  const keyDigests = config.apiKeys.map((key) => createHash('sha256').update(key).digest());
-  const keyOf = (request: FastifyRequest): string | undefined => {
-    const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
-    return match?.[1]?.trim();
-  };
   const startedAt = Date.now();
   const metrics = new Metrics({ activeRuns: () => runtime.runner.activeRuns, startedAt });
   // Instances sharing PostgreSQL queue sessions, relay run events and cancel through it.
@@ -139,7 +134,8 @@ export async function startServer(
     logger: app.log,
     startedAt,
     version: yeoulVersion,
-    ownerOf: (request) => ownerOfKey(config.apiKeys.length > 0 ? keyOf(request) : undefined),
+    identityOf: (request) => callers.identityOf(request),
+    ownerOf: (request) => callers.identityOf(request).owner,
   };
   // Every failed model is a warning naming it; a call that moves on says where to.
   const stopWatchingModel = runtime.model.health.onFailure((failure, error, next) => {
@@ -172,26 +168,9 @@ export async function startServer(
         message: 'the server is shutting down',
       });
     }
-    if (
-      keyDigests.length === 0 ||
-      request.method === 'OPTIONS' ||
-      !protectedPath.test(request.url)
-    ) {
-      return;
-    }
-    const key = keyOf(request);
-    const digest = createHash('sha256')
-      .update(key ?? '')
-      .digest();
-    const known =
-      key !== undefined && keyDigests.some((candidate) => timingSafeEqual(candidate, digest));
-    if (!known)
-      throw new HttpError({
-        status: 401,
-        code: 'unauthorized',
-        message: 'a valid Authorization: Bearer <key> header is required',
-      });
   });
+  // Who is calling, worked out once per request after the shutdown check.
+  const callers = authenticateRequests(app, identity, metrics);
   // While shutting down, answers close their connection, so that a keep-alive client
   // does not hold the server open for Fastify's 72 s keep-alive timeout.
   app.addHook('onSend', async (_request, reply) => {
@@ -216,8 +195,16 @@ export async function startServer(
   });
   app.setNotFoundHandler((request, reply) => notFound(app, request, reply));
 
-  registerRoutes(app, serverRoutes(context), { version: context.version });
+  registerRoutes(app, serverRoutes(context), {
+    version: context.version,
+    guard: {
+      identityOf: callers.identityOf,
+      onRefused: () => metrics.authFailures.inc({ code: 'insufficient_scope' }),
+    },
+  });
 
+  // A JWK Set at a URL is fetched before the first request (a failure keeps none, and says so).
+  await identity.start();
   try {
     await app.listen({ port, host });
   } catch (error) {
@@ -230,7 +217,7 @@ export async function startServer(
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  if (config.apiKeys.length === 0)
+  if (!identity.enabled)
     app.log.warn(`no YEOUL_API_KEYS: listening on loopback only (${url}), no authentication`);
   const stopSessionTtl = startSessionTtl(runtime, app.log);
   return {

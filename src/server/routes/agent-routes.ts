@@ -56,6 +56,7 @@ export function agentRoutes(context: RouteContext): RouteGroup {
   const invokeAgent = defineRoute({
     method: 'POST',
     path: '/api/agent/invoke',
+    scope: 'yeoul:write',
     operationId: 'invokeAgent',
     summary: 'Run the agent on a message (or resume a paused run with decisions)',
     request: { body: invokeBody },
@@ -79,6 +80,7 @@ export function agentRoutes(context: RouteContext): RouteGroup {
   const streamAgent = defineRoute({
     method: 'POST',
     path: '/api/agent/stream',
+    scope: 'yeoul:write',
     operationId: 'streamAgent',
     summary:
       'Run the agent and stream its events (Server-Sent Events: step, token, tool-call, tool-result, interrupt, error, done)',
@@ -133,6 +135,7 @@ export function agentRoutes(context: RouteContext): RouteGroup {
   const joinSessionStream = defineRoute({
     method: 'GET',
     path: '/api/sessions/:id/stream',
+    scope: 'yeoul:read',
     operationId: 'joinSessionStream',
     summary: 'Join the session’s running run: replay after Last-Event-ID, then live',
     request: {

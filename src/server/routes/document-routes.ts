@@ -60,6 +60,7 @@ export function documentRoutes(context: RouteContext): RouteGroup {
   const addDocuments = defineRoute({
     method: 'POST',
     path: '/api/documents',
+    scope: 'yeoul:documents',
     operationId: 'addDocuments',
     summary: 'Add documents (JSON) or upload files (multipart: file, id?, title?, metadata?)',
     request: { body: documentsBody, bodyContent: { 'multipart/form-data': uploadSchema } },
@@ -92,6 +93,7 @@ export function documentRoutes(context: RouteContext): RouteGroup {
   const listDocuments = defineRoute({
     method: 'GET',
     path: '/api/documents',
+    scope: 'yeoul:read',
     operationId: 'listDocuments',
     summary: 'The stored documents',
     responses: { 200: { description: 'documents', schema: documentListSchema } },
@@ -109,6 +111,7 @@ export function documentRoutes(context: RouteContext): RouteGroup {
   const deleteDocument = defineRoute({
     method: 'DELETE',
     path: '/api/documents/:id',
+    scope: 'yeoul:documents',
     operationId: 'deleteDocument',
     summary: 'Delete a document and its passages',
     request: { params: documentParams },
@@ -125,6 +128,7 @@ export function documentRoutes(context: RouteContext): RouteGroup {
   const searchKnowledge = defineRoute({
     method: 'POST',
     path: '/api/search',
+    scope: 'yeoul:read',
     operationId: 'searchKnowledge',
     summary: 'The passages that best answer a query',
     request: { body: searchBody },

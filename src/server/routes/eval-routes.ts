@@ -50,6 +50,7 @@ export function evalRoutes(context: RouteContext): RouteGroup {
   const listEvalRuns = defineRoute({
     method: 'GET',
     path: '/api/evals',
+    scope: 'yeoul:read',
     operationId: 'listEvalRuns',
     summary: 'The caller’s evaluation runs, newest first (at least the latest 100)',
     responses: { 200: { description: 'runs', schema: evalRunListSchema } },
@@ -61,6 +62,7 @@ export function evalRoutes(context: RouteContext): RouteGroup {
   const getEvalRun = defineRoute({
     method: 'GET',
     path: '/api/evals/:id',
+    scope: 'yeoul:read',
     operationId: 'getEvalRun',
     summary: 'An evaluation run: summary, and each item with its scores and session',
     request: { params: evalRunParams },
@@ -83,6 +85,7 @@ export function evalRoutes(context: RouteContext): RouteGroup {
   const startEvalRun = defineRoute({
     method: 'POST',
     path: '/api/evals',
+    scope: 'yeoul:write',
     operationId: 'startEvalRun',
     summary: 'Run items through a chat graph and score them, in the background',
     request: { body: evalRunBody, emptyBody: {} },
@@ -152,6 +155,7 @@ export function evalRoutes(context: RouteContext): RouteGroup {
   const rateSessionAnswer = defineRoute({
     method: 'POST',
     path: '/api/sessions/:id/feedback',
+    scope: 'yeoul:write',
     operationId: 'rateSessionAnswer',
     summary: 'Rate the session’s last answer 👍 (1) or 👎 (-1), with an optional comment',
     request: { params: sessionParams, body: feedbackBody, emptyBody: {} },

@@ -28,6 +28,7 @@ export function graphRoutes(context: RouteContext): RouteGroup {
   const listGraphs = defineRoute({
     method: 'GET',
     path: '/api/graphs',
+    scope: 'yeoul:read',
     operationId: 'listGraphs',
     summary: 'The built-in and user graphs, with Mermaid flowcharts',
     responses: { 200: { description: 'graphs', schema: graphListSchema } },
@@ -93,6 +94,7 @@ export function graphRoutes(context: RouteContext): RouteGroup {
   const invokeGraph = defineRoute({
     method: 'POST',
     path: '/api/graphs/:name/invoke',
+    scope: 'yeoul:write',
     operationId: 'invokeGraph',
     summary: 'Run any graph on a state update, on a new thread or a continued one',
     request: graphRunRequest,
@@ -111,6 +113,7 @@ export function graphRoutes(context: RouteContext): RouteGroup {
   const streamGraph = defineRoute({
     method: 'POST',
     path: '/api/graphs/:name/stream',
+    scope: 'yeoul:write',
     operationId: 'streamGraph',
     summary:
       'Run any graph and stream its events (Server-Sent Events: step, custom, interrupt, done)',

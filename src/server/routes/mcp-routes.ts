@@ -19,13 +19,15 @@ const methodNotAllowed = JSON.stringify({
  * Yeoul as an MCP server over Streamable HTTP at /mcp, stateless: every POST gets its own
  * server and transport, answering on the raw response (Fastify steps aside), with
  * progress notifications streamed as SSE while `ask` runs. `ask` runs like `/api`'s
- * requests (the queue bound, recorded events, metrics) for the key's owner; the bearer
- * keys are checked by the server's auth hook like every /mcp request.
+ * requests (the queue bound, recorded events, metrics) for the caller's owner. Credentials
+ * are checked before like every /mcp request's: listing tools and `search_knowledge` need
+ * `yeoul:read`, `ask` `yeoul:write` (a tool error without it).
  */
 export function mcpRoutes(context: RouteContext): RouteGroup {
   const mcp = defineRoute({
     method: 'POST',
     path: '/mcp',
+    scope: 'yeoul:read',
     operationId: 'mcp',
     summary:
       'MCP (Model Context Protocol) over Streamable HTTP, stateless: JSON-RPC requests for the tools ask {message, sessionId?} and search_knowledge {query, k?}',
@@ -44,8 +46,10 @@ export function mcpRoutes(context: RouteContext): RouteGroup {
     },
     errors: [401],
     handler: async (request, reply) => {
+      const caller = context.identityOf(request);
       const backend = createMcpBackend(context.runtime, {
-        owner: context.ownerOf(request),
+        owner: caller.owner,
+        canRun: caller.scopes.has('yeoul:write'),
         version: context.version,
         run: (call, options) =>
           runAgentCall(context, call, {
@@ -87,6 +91,7 @@ export function mcpRoutes(context: RouteContext): RouteGroup {
       method,
       path: '/mcp',
       hidden: true,
+      scope: null,
       handler: async (_request, reply) =>
         reply.code(405).header('allow', 'POST').type('application/json').send(methodNotAllowed),
     }),

@@ -59,6 +59,7 @@ export function memoryRoutes(context: RouteContext): RouteGroup {
   const listMemory = defineRoute({
     method: 'GET',
     path: '/api/memory',
+    scope: 'yeoul:read',
     operationId: 'listMemory',
     summary: "The owner's long-term memory items: newest first, or best first with a query",
     request: { query: memoryListQuery },
@@ -74,6 +75,7 @@ export function memoryRoutes(context: RouteContext): RouteGroup {
   const putMemory = defineRoute({
     method: 'PUT',
     path: '/api/memory/*',
+    scope: 'yeoul:write',
     documentedPath: itemDocumentedPath,
     operationId: 'putMemory',
     summary: 'Store a JSON value (at most 65,536 bytes as JSON) under a namespace and key',
@@ -90,6 +92,7 @@ export function memoryRoutes(context: RouteContext): RouteGroup {
   const getMemory = defineRoute({
     method: 'GET',
     path: '/api/memory/*',
+    scope: 'yeoul:read',
     documentedPath: itemDocumentedPath,
     operationId: 'getMemory',
     summary: 'One memory item',
@@ -106,6 +109,7 @@ export function memoryRoutes(context: RouteContext): RouteGroup {
   const deleteMemory = defineRoute({
     method: 'DELETE',
     path: '/api/memory/*',
+    scope: 'yeoul:write',
     documentedPath: itemDocumentedPath,
     operationId: 'deleteMemory',
     summary: 'Delete a memory item',

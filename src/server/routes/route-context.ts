@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Identity } from '../../identity/index.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { RunStreamHub } from '../runs/run-streams.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
@@ -17,6 +18,8 @@ export interface RouteContext {
   logger: FastifyBaseLogger;
   startedAt: number;
   version: string;
-  /** The owner tag of the request's API key (`anonymous` without keys). */
+  /** Who is calling: the owner, how it was proved, its scopes (anonymous without authentication). */
+  identityOf(request: FastifyRequest): Identity;
+  /** The caller's owner: a key's tag, `jwt:<claim>`, `hook:<owner>`, or `anonymous`. */
   ownerOf(request: FastifyRequest): string;
 }

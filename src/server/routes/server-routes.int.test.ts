@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { anonymousIdentity } from '../../identity/index.ts';
 import type { RouteGroup } from '../http/define-route.ts';
 import { Metrics } from '../http/metrics.ts';
 import { type RouteDocumentation, registerRoutes } from '../http/register-routes.ts';
@@ -17,6 +18,7 @@ interface RegisteredRoute {
   method: string;
   url: string;
   openapi: RouteDocumentation['openapi'] | undefined;
+  access: RouteDocumentation['access'] | undefined;
 }
 
 interface Document {
@@ -30,7 +32,7 @@ async function register(groups: RouteGroup[], around?: (app: FastifyInstance) =>
   app.addHook('onRoute', (route) => {
     const config = route.config as Partial<RouteDocumentation> | undefined;
     for (const method of [route.method].flat()) {
-      routes.push({ method, url: route.url, openapi: config?.openapi });
+      routes.push({ method, url: route.url, openapi: config?.openapi, access: config?.access });
     }
   });
   registerRoutes(app, groups, { version: 'test' });
@@ -84,6 +86,7 @@ describe('the server’s routes and /openapi.json', () => {
       logger: Fastify().log,
       startedAt: 0,
       version: 'test',
+      identityOf: () => anonymousIdentity,
       ownerOf: () => 'anonymous',
     };
     groups = serverRoutes(context);
@@ -126,6 +129,61 @@ describe('the server’s routes and /openapi.json', () => {
       ),
       [],
     );
+  });
+
+  it('declares who may call each route: read, write, documents, any credentials or anyone', async () => {
+    const { routes } = await register(groups);
+    const access = Object.fromEntries(
+      routes.map((route) => [`${route.method} ${route.url}`, route.access]),
+    );
+    const expected: Record<string, RouteDocumentation['access']> = {
+      'POST /api/agent/invoke': 'yeoul:write',
+      'POST /api/agent/stream': 'yeoul:write',
+      'GET /api/sessions/:id/stream': 'yeoul:read',
+      'GET /api/sessions': 'yeoul:read',
+      'GET /api/sessions/:id': 'yeoul:read',
+      'GET /api/sessions/:id/history': 'yeoul:read',
+      'POST /api/sessions/:id/fork': 'yeoul:write',
+      'DELETE /api/sessions/:id': 'yeoul:write',
+      'POST /api/sessions/:id/cancel': 'yeoul:write',
+      'DELETE /api/sessions/:id/interrupts': 'yeoul:write',
+      'POST /api/sessions/:id/feedback': 'yeoul:write',
+      'GET /api/evals': 'yeoul:read',
+      'GET /api/evals/:id': 'yeoul:read',
+      'POST /api/evals': 'yeoul:write',
+      'POST /api/documents': 'yeoul:documents',
+      'GET /api/documents': 'yeoul:read',
+      'DELETE /api/documents/:id': 'yeoul:documents',
+      'POST /api/search': 'yeoul:read',
+      'GET /api/memory': 'yeoul:read',
+      'GET /api/memory/*': 'yeoul:read',
+      'PUT /api/memory/*': 'yeoul:write',
+      'DELETE /api/memory/*': 'yeoul:write',
+      'GET /api/graphs': 'yeoul:read',
+      'POST /api/graphs/:name/invoke': 'yeoul:write',
+      'POST /api/graphs/:name/stream': 'yeoul:write',
+      'GET /api/agent/status': 'yeoul:read',
+      'GET /api/me': null,
+      'GET /v1/models': 'yeoul:read',
+      'POST /v1/chat/completions': 'yeoul:write',
+      'POST /mcp': 'yeoul:read',
+      'GET /mcp': null,
+      'DELETE /mcp': null,
+      'GET /healthz': 'public',
+      'GET /metrics': 'public',
+      'GET /openapi.json': 'public',
+      'GET /docs': 'public',
+      'GET /': 'public',
+    };
+    for (const [route, wanted] of Object.entries(expected)) {
+      assert.equal(access[route], wanted, route);
+    }
+    // Everything else is the console's or the docs page's files: open to anyone.
+    for (const [route, declared] of Object.entries(access)) {
+      if (route in expected) continue;
+      assert.match(route, /^GET \/(?:favicon|web|client|vendor|docs)/, route);
+      assert.equal(declared, 'public', route);
+    }
   });
 
   it('fails on a route registered around the declarations', async () => {

@@ -3,6 +3,7 @@ import { agentRoutes } from './agent-routes.ts';
 import { documentRoutes } from './document-routes.ts';
 import { evalRoutes } from './eval-routes.ts';
 import { graphRoutes } from './graph-routes.ts';
+import { identityRoutes } from './identity-routes.ts';
 import { mcpRoutes } from './mcp-routes.ts';
 import { memoryRoutes } from './memory-routes.ts';
 import type { RouteContext } from './route-context.ts';
@@ -21,6 +22,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
     memoryRoutes(context),
     graphRoutes(context),
     systemRoutes(context),
+    identityRoutes(context),
     v1Routes(context),
     mcpRoutes(context),
     webRoutes(),

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { defaultGraphName, isSessionThread } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
+import { anonymousOwner } from '../../identity/index.ts';
 import {
   forkBody,
   forkResponseSchema,
@@ -14,7 +15,7 @@ import { HttpError } from '../http/http-error.ts';
 import { sessionParams } from '../http/schemas.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { forkSession } from '../sessions/fork-session.ts';
-import { anonymousOwner, notFound } from '../sessions/session-store.ts';
+import { notFound } from '../sessions/session-store.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**
@@ -39,6 +40,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
   const listSessions = defineRoute({
     method: 'GET',
     path: '/api/sessions',
+    scope: 'yeoul:read',
     operationId: 'listSessions',
     summary: 'The caller’s sessions, newest first',
     responses: { 200: { description: 'sessions', schema: sessionListSchema } },
@@ -88,6 +90,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
   const getSession = defineRoute({
     method: 'GET',
     path: '/api/sessions/:id',
+    scope: 'yeoul:read',
     operationId: 'getSession',
     summary: 'A session’s memory window, summary and pending approvals',
     request: { params: sessionParams },
@@ -118,6 +121,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
   const forkAtStep = defineRoute({
     method: 'POST',
     path: '/api/sessions/:id/fork',
+    scope: 'yeoul:write',
     operationId: 'forkSession',
     summary: 'A new session whose state is this one’s after step atStep (-1: before any)',
     request: { params: sessionParams, body: forkBody },
@@ -147,6 +151,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
   const getSessionHistory = defineRoute({
     method: 'GET',
     path: '/api/sessions/:id/history',
+    scope: 'yeoul:read',
     operationId: 'getSessionHistory',
     summary: 'Every stored step of the session, oldest first: node, update, time',
     request: { params: sessionParams },
@@ -176,6 +181,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
   const deleteSession = defineRoute({
     method: 'DELETE',
     path: '/api/sessions/:id',
+    scope: 'yeoul:write',
     operationId: 'deleteSession',
     summary: 'Delete a session and everything stored for it',
     request: { params: sessionParams },
@@ -198,6 +204,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
   const cancelSessionRun = defineRoute({
     method: 'POST',
     path: '/api/sessions/:id/cancel',
+    scope: 'yeoul:write',
     operationId: 'cancelSessionRun',
     summary: 'Stop the session’s run (or abandon an interrupted or paused one)',
     request: { params: sessionParams },
@@ -220,6 +227,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
   const denyPendingCalls = defineRoute({
     method: 'DELETE',
     path: '/api/sessions/:id/interrupts',
+    scope: 'yeoul:write',
     operationId: 'denyPendingCalls',
     summary: 'Deny every tool call waiting for approval; the run goes on to its answer',
     request: { params: sessionParams },

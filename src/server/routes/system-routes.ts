@@ -39,6 +39,7 @@ export function systemRoutes(context: RouteContext): RouteGroup {
   const getStatus = defineRoute({
     method: 'GET',
     path: '/api/agent/status',
+    scope: 'yeoul:read',
     operationId: 'getStatus',
     summary: 'Server status, model, store and search state',
     responses: { 200: { description: 'status', schema: statusResponseSchema } },
@@ -111,6 +112,7 @@ export function systemRoutes(context: RouteContext): RouteGroup {
     method: 'GET',
     path: '/docs',
     hidden: true,
+    public: true,
     logLevel: 'debug',
     handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage),
   });
@@ -118,6 +120,7 @@ export function systemRoutes(context: RouteContext): RouteGroup {
     method: 'GET',
     path: '/docs/init.js',
     hidden: true,
+    public: true,
     logLevel: 'debug',
     handler: async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(docsInit),
   });
@@ -127,6 +130,7 @@ export function systemRoutes(context: RouteContext): RouteGroup {
     method: 'GET',
     path: '/docs/:file',
     hidden: true,
+    public: true,
     logLevel: 'debug',
     handler: async (request, reply) => {
       const { file } = request.params as { file: string };

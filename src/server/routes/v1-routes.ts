@@ -127,6 +127,7 @@ export function v1Routes(context: RouteContext): RouteGroup {
   const listModels = defineRoute({
     method: 'GET',
     path: '/models',
+    scope: 'yeoul:read',
     operationId: 'listModels',
     summary: 'OpenAI-compatible: the graphs as models',
     responses: { 200: { description: 'the models', schema: modelListSchema } },
@@ -137,6 +138,7 @@ export function v1Routes(context: RouteContext): RouteGroup {
   const createChatCompletion = defineRoute({
     method: 'POST',
     path: '/chat/completions',
+    scope: 'yeoul:write',
     operationId: 'createChatCompletion',
     summary:
       'OpenAI-compatible chat completion (stream: true for chat.completion.chunk Server-Sent Events ending with data: [DONE]). With x-session-id the session’s memory is used and only the last user message is new; without it the messages are the whole conversation and nothing is stored.',

@@ -59,7 +59,7 @@ export function webRoutes(): RouteGroup {
   // The console's files are not API operations: none of them is in /openapi.json, and their
   // request lines are logged at debug (a page load adds no info line).
   const fileRoute = (path: string, handler: Route['handler']) =>
-    defineRoute({ method: 'GET', path, hidden: true, logLevel: 'debug', handler });
+    defineRoute({ method: 'GET', path, hidden: true, public: true, logLevel: 'debug', handler });
 
   const consolePage = fileRoute('/', async (request, reply) => {
     const page = assets.get(join(webRoot, 'index.html'));

@@ -3,6 +3,7 @@ import pretty from 'pino-pretty';
 import type { Environment } from '../../config/index.ts';
 import { activeTraceIds } from '../../core/index.ts';
 import { serializeError } from './serialize-error.ts';
+import { serializeRequest } from './serialize-request.ts';
 
 /** Header and body paths that never reach a log line. */
 const redactedPaths = [
@@ -16,7 +17,7 @@ const redactedPaths = [
 /**
  * The process's logger: `LOG_LEVEL` (default info), pretty coloured lines when standard
  * output is a terminal, JSON lines otherwise (what log collectors read). Authorization
- * headers and request bodies are never logged; an error is logged as its type, message,
+ * headers, request bodies and credentials in a URL are never logged; an error is logged as its type, message,
  * stack, codes and causes only (`serializeError`). A line written inside a traced span
  * carries its `trace_id` and `span_id`.
  * @example
@@ -30,7 +31,7 @@ export function createLogger(
   const options = {
     level: env.LOG_LEVEL ?? 'info',
     redact: { paths: redactedPaths, censor: '[redacted]' },
-    serializers: { err: serializeError, error: serializeError },
+    serializers: { err: serializeError, error: serializeError, req: serializeRequest },
     // pino merges the log's own fields into this object: a fresh one each time.
     mixin: () => activeTraceIds() ?? {},
   };

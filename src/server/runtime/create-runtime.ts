@@ -12,6 +12,7 @@ import {
 import { yeoulVersion } from '../../core/index.ts';
 import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../../evals/index.ts';
 import { type Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
+import { createIdentityResolver, identitySettingsOf } from '../../identity/index.ts';
 import {
   KnowledgeBase,
   resolveSearchBackend,
@@ -244,6 +245,11 @@ export async function createRuntime(
   await mcp.start(startWaitMs);
   let currentConfig = userConfig;
   let configFiles = options.userConfig?.files ?? [];
+  // Who is calling: keys, tokens and the config's hook (read per request, so a reload applies).
+  const identity = createIdentityResolver(identitySettingsOf(config.env, userConfig?.auth?.jwt), {
+    hook: () => currentConfig?.auth?.authenticate,
+    onJwksFailure: (problem) => logger.warn(problem),
+  });
   let configState: ConfigState = {
     state: 'ok',
     loadedAt: (options.userConfig?.loadedAt ?? new Date()).toISOString(),
@@ -313,6 +319,8 @@ export async function createRuntime(
     },
     runner,
     sessions,
+    /** Works out who is calling (keys, the config's hook, end-user tokens); `start` keeps a JWK Set fresh. */
+    identity,
     /** Evaluation runs and answer ratings (yeoul eval, /api/evals, feedback). */
     evals,
     /** The long-term memory store of every owner (`forOwner` gives one owner's view). */
@@ -326,6 +334,7 @@ export async function createRuntime(
     /** What the first start ingested from the samples (undefined on later starts). */
     sampleIngested,
     async close() {
+      identity.close();
       await mcp.close();
       await tools.close();
       await checkpointer.close();

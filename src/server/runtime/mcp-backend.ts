@@ -14,22 +14,31 @@ export type RunMcpCall = (
 ) => Promise<AgentResponse>;
 
 /**
- * What Yeoul's MCP server serves from, for one caller (`owner`: the API key's tag, or
- * anonymous): `ask` checks the message as `/api` does, claims the session (a new one
- * when none is named) and runs the agent; a paused run's answer says what waits for
- * approval and how to decide. `search_knowledge` searches the knowledge base.
+ * What Yeoul's MCP server serves from, for one caller (`owner`: as the HTTP layer names
+ * it, or anonymous): `ask` checks the message as `/api` does, claims the session (a new
+ * one when none is named) and runs the agent; a paused run's answer says what waits for
+ * approval and how to decide. A caller without `yeoul:write` (`canRun: false`) gets a
+ * tool error naming `insufficient_scope` from `ask`, and nothing runs.
+ * `search_knowledge` searches the knowledge base.
  * @example
  * const backend = createMcpBackend(runtime, { owner: anonymousOwner, run: (call, options) =>
  *   runtime.runner.invoke({ ...call, ...options, streamTokens: true }) });
  */
 export function createMcpBackend(
   runtime: Runtime,
-  options: { owner: string; version: string; run: RunMcpCall },
+  options: { owner: string; version: string; run: RunMcpCall; canRun?: boolean },
 ): McpBackend {
   return {
     version: options.version,
     builtinGraphs: builtinGraphNames,
     async ask(request, { signal, onEvent }): Promise<McpAnswer> {
+      if (options.canRun === false) {
+        throw new HttpError({
+          status: 403,
+          code: 'insufficient_scope',
+          message: 'insufficient_scope: ask needs yeoul:write, which these credentials do not hold',
+        });
+      }
       const problem = validateInput(request.message, runtime.model.settings.maxInputTokens);
       if (problem) {
         throw new HttpError({

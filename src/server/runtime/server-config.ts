@@ -6,8 +6,6 @@ export interface ServerConfig {
   port: number;
   host: string;
   dataDir: string;
-  /** Bearer keys; empty = no auth, and the server refuses to listen beyond loopback. */
-  apiKeys: string[];
   /** Requests waiting on one session beyond the running one before 409 (default 64). */
   sessionQueueLimit: number;
   /** Largest request body in bytes (default 1 MiB; 20 MiB for file uploads). */
@@ -49,7 +47,6 @@ export function readServerConfig(
     port: overrides.port ?? environment.PORT,
     host: overrides.host ?? environment.HOST,
     dataDir: resolve(overrides.dataDir ?? environment.YEOUL_DATA_DIR),
-    apiKeys: environment.YEOUL_API_KEYS ?? [],
     sessionQueueLimit: environment.YEOUL_SESSION_QUEUE_LIMIT,
     corsOrigins: (environment.YEOUL_CORS_ORIGINS ?? []).map((origin) => origin.replace(/\/+$/, '')),
     bodyLimit: environment.YEOUL_BODY_LIMIT,

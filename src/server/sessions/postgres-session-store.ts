@@ -1,6 +1,6 @@
 import { type PostgresPool, queryPostgres } from '../../core/index.ts';
+import { anonymousOwner } from '../../identity/index.ts';
 import {
-  anonymousOwner,
   checkGraph,
   type ForkOrigin,
   notFound,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { anonymousOwner, type SessionStore } from './session-store.ts';
+import { anonymousOwner } from '../../identity/index.ts';
+import type { SessionStore } from './session-store.ts';
 
 /** A session store the suite opens, and how to release it. */
 export interface OpenedSessionStore {

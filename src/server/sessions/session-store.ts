@@ -1,9 +1,5 @@
-import { createHash } from 'node:crypto';
 import { defaultGraphName, isBuiltinGraph } from '../../agents/index.ts';
 import { HttpError } from '../http/http-error.ts';
-
-/** The owner of sessions made without an API key: the CLI, or a server without keys. */
-export const anonymousOwner = 'anonymous';
 
 /** One session as listings show it. */
 export interface SessionSummary {
@@ -107,11 +103,4 @@ export function checkGraph(sessionId: string, stored: string, requested: string 
 /** The 404 of a session that does not exist, or is another owner's. */
 export function notFound(sessionId: string): HttpError {
   return new HttpError({ status: 404, code: 'not_found', message: `no session "${sessionId}"` });
-}
-
-/** The owner tag of a key (a hash, never the key); `anonymous` without one. */
-export function ownerOfKey(key: string | undefined): string {
-  return key === undefined
-    ? anonymousOwner
-    : createHash('sha256').update(key).digest('hex').slice(0, 32);
 }

@@ -1,7 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { SqliteWriteBatch } from '../../core/index.ts';
+import { anonymousOwner } from '../../identity/index.ts';
 import {
-  anonymousOwner,
   checkGraph,
   type ForkOrigin,
   notFound,

@@ -40,6 +40,12 @@ export {
   type RecordedRequest,
   startFakeHttpServer,
 } from './fake-http-server.ts';
+export {
+  type FakeIdentityProvider,
+  hs256Token,
+  type SignOptions,
+  startFakeIdentityProvider,
+} from './fake-identity-provider.ts';
 export { type FakeLoki, type FakeLokiStream, startFakeLoki } from './fake-loki.ts';
 export { type FakeMcpMode, fakeMcpServerCommand, runFakeMcpServer } from './fake-mcp-server.ts';
 export {
