@@ -1,7 +1,6 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: Playwright's innerText is the text a person sees
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
@@ -9,15 +8,12 @@ import {
   type ConsoleServer,
   collectPageErrors,
   launchBrowser,
+  seriousViolations,
   serveConsole,
   type TestBrowser,
 } from '../src/testing/internal/browser.ts';
 import { startFakeOpenAiServer, waitUntil } from '../src/testing/internal/index.ts';
 
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 /** YEOUL_SCREENSHOTS=docs/screenshots saves the views there (for the README). */
 const screenshotDir = process.env.YEOUL_SCREENSHOTS ? resolve(process.env.YEOUL_SCREENSHOTS) : '';
 
@@ -25,23 +21,6 @@ async function screenshot(target: Page | Locator, name: string) {
   if (!screenshotDir) return;
   mkdirSync(screenshotDir, { recursive: true });
   await target.screenshot({ path: join(screenshotDir, `${name}.png`) });
-}
-
-/** axe-core's critical and serious violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol: the page's CSP does not apply.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations as Array<{
-      id: string;
-      impact: string;
-      nodes: Array<{ target: string[] }>;
-    }>;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`);
 }
 
 /** Nothing on the page scrolls sideways. */

@@ -21,7 +21,15 @@ export const errorTexts: Record<string, readonly [string, string]> = {
     'The model refused the request or the conversation history.',
     '모델이 요청이나 대화 기록을 거부했습니다.',
   ],
-  unauthorized: ['A valid API key is needed.', '유효한 API 키가 필요합니다.'],
+  unauthorized: ['A valid API key or token is needed.', '유효한 API 키 또는 토큰이 필요합니다.'],
+  invalid_token: [
+    'The token was refused (expired or not valid).',
+    '토큰이 거부되었습니다(만료되었거나 유효하지 않습니다).',
+  ],
+  insufficient_scope: [
+    'These credentials may not do this.',
+    '이 자격 증명으로는 할 수 없는 작업입니다.',
+  ],
   awaiting_approval: [
     'A tool call is waiting for your decision: approve or deny it first.',
     '도구 호출이 결정을 기다리고 있습니다. 먼저 승인하거나 거부하세요.',

@@ -135,15 +135,25 @@ const texts = {
     'The config file has an error (the last good version is serving): {message}',
     '설정 파일에 오류가 있습니다(마지막으로 정상이던 버전으로 동작 중): {message}',
   ],
-  apiKeyTitle: ['API key needed', 'API 키가 필요합니다'],
+  apiKeyTitle: ['API key or token needed', 'API 키 또는 토큰이 필요합니다'],
   apiKeyText: [
-    'This server asks for a key (YEOUL_API_KEYS). It is kept for this browser session only.',
-    '이 서버는 키를 요구합니다(YEOUL_API_KEYS). 키는 이 브라우저 세션 동안만 보관됩니다.',
+    'This server asks who you are: enter an API key or a sign-in token (JWT). It is kept for this browser session only.',
+    '이 서버는 사용자 확인을 요구합니다. API 키나 로그인 토큰(JWT)을 입력하세요. 이 브라우저 세션 동안만 보관됩니다.',
   ],
-  apiKey: ['API key', 'API 키'],
+  apiKey: ['API key or token', 'API 키 또는 토큰'],
   apiKeyRefused: [
-    'The server refused that key. Check it and enter it again.',
-    '서버가 이 키를 거부했습니다. 키를 확인하고 다시 입력하세요.',
+    'The server refused that key or token (a token may have expired). Check it and enter it again.',
+    '서버가 이 키 또는 토큰을 거부했습니다(토큰이 만료되었을 수 있습니다). 확인하고 다시 입력하세요.',
+  ],
+  signedInAs: ['Signed in as', '로그인 사용자'],
+  readOnly: [
+    'Read-only access: these credentials may read conversations and documents, but not send messages or change anything (they lack yeoul:write).',
+    '읽기 전용 접근입니다. 이 자격 증명으로는 대화와 문서를 읽을 수만 있고, 메시지를 보내거나 바꿀 수는 없습니다(yeoul:write 권한 없음).',
+  ],
+  readOnlyShort: ['Read-only access', '읽기 전용 접근'],
+  documentsReadOnly: [
+    'These credentials may search the knowledge base but not add or delete documents (they lack yeoul:documents).',
+    '이 자격 증명으로는 지식 베이스를 검색할 수만 있고, 문서를 추가하거나 삭제할 수는 없습니다(yeoul:documents 권한 없음).',
   ],
   tooManyTokens: [
     'The server takes at most {max} tokens per message (YEOUL_MAX_INPUT_TOKENS); this one has at least {tokens}. Shorten it and send again.',

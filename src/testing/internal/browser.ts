@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -114,4 +115,24 @@ export async function askConsole(page: Page, text: string) {
     `the answer to "${text}"`,
   );
   return answer;
+}
+
+/** axe-core's critical and serious violations on the page as it is now (`id: targets` each). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol: the page's CSP does not apply.
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.evaluate(
+      readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'),
+    );
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations as Array<{
+      id: string;
+      impact: string;
+      nodes: Array<{ target: string[] }>;
+    }>;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`);
 }

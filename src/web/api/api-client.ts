@@ -6,8 +6,9 @@ const keyName = 'yeoul.apiKey';
 const unauthorizedListeners = new Set<(refusedKey: boolean) => void>();
 
 /**
- * Calls `listener` whenever the server answers 401: the page asks for a key again, saying
- * the key was refused when the request carried one (`refusedKey`).
+ * Calls `listener` whenever the server answers 401: the page asks for a key or token again,
+ * saying it was refused when the request carried one (`refusedKey`) — a wrong key, an expired
+ * token.
  */
 export function onUnauthorized(listener: (refusedKey: boolean) => void): () => void {
   unauthorizedListeners.add(listener);
@@ -25,7 +26,10 @@ export function reportUnauthorized(sentKey: string | null): void {
   for (const listener of unauthorizedListeners) listener(sentKey !== null);
 }
 
-/** The API key of this browser session (sessionStorage), if one was given. */
+/**
+ * The credential of this browser session (sessionStorage): an API key or an end-user token,
+ * typed or taken from the address; null when none was given.
+ */
 export function apiKey(): string | null {
   try {
     return sessionStorage.getItem(keyName);
@@ -34,6 +38,7 @@ export function apiKey(): string | null {
   }
 }
 
+/** Keeps `key` (an API key or a token) for this browser session; null forgets it. */
 export function setApiKey(key: string | null): void {
   try {
     if (key) sessionStorage.setItem(keyName, key);

@@ -3,8 +3,8 @@ import { html } from '../html.ts';
 import { t } from '../i18n.ts';
 
 /**
- * Asks for the server's API key (Enter submits); shown again whenever the API answers 401,
- * then saying that the key given was refused.
+ * Asks for an API key or an end-user token, in one field (Enter submits); shown again whenever
+ * the API answers 401 (a wrong key, an expired token), then saying that what was given was refused.
  */
 export function ApiKeyPrompt(props: {
   initial: string;

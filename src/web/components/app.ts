@@ -4,6 +4,7 @@ import { useChat } from '../chat/use-chat.ts';
 import { useSessions } from '../chat/use-sessions.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
+import { AccessContext, useCallerAccess } from './access-context.ts';
 import { ApiKeyPrompt } from './api-key-prompt.ts';
 import { ChatView } from './chat-view.ts';
 import { DocumentsView } from './documents-view.ts';
@@ -16,7 +17,10 @@ import { StatusBar } from './status-bar.ts';
 
 type View = 'chat' | 'documents' | 'memory' | 'graphs' | 'evals';
 
-/** The console: header with the views, status bar, sessions, the view, and the run inspector. */
+/**
+ * The console: header with the views, status bar, sessions, the view, and the run inspector;
+ * what the signed-in credentials may not do is hidden or disabled throughout.
+ */
 export function App() {
   const [view, setView] = useState<View>('chat');
   const [needKey, setNeedKey] = useState(false);
@@ -24,6 +28,7 @@ export function App() {
   const [authVersion, setAuthVersion] = useState(0);
   const chat = useChat(authVersion);
   const sessions = useSessions(chat.runsVersion, authVersion);
+  const access = useCallerAccess(authVersion);
 
   useEffect(
     () =>
@@ -58,6 +63,7 @@ export function App() {
   const showInspector = view === 'chat' && inspected !== undefined;
 
   return html`
+    <${AccessContext.Provider} value=${access}>
     <div class=${`app view-${view}${showInspector ? ' with-inspector' : ''}`}>
       <header class="topbar">
         <h1 class="brand"><span aria-hidden="true">≋</span> 여울 Yeoul</h1>
@@ -118,5 +124,6 @@ export function App() {
           : null
       }
     </div>
+    <//>
   `;
 }

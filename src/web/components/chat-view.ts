@@ -3,6 +3,7 @@ import type { SessionSummary } from '../api/types.ts';
 import type { ChatController } from '../chat/use-chat.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
+import { useAccess } from './access-context.ts';
 import { Composer } from './composer.ts';
 import { ErrorView } from './error-view.ts';
 import { ForkLinks } from './fork-links.ts';
@@ -17,11 +18,12 @@ interface ChatViewProps {
 
 /**
  * The conversation (scrolling with new text while the reader is at the bottom), its fork
- * links, and the composer. User messages can be edited and the last answer regenerated:
- * both run on a fork.
+ * links, and the composer. User messages can be edited and the last answer regenerated
+ * (credentials that may write): both run on a fork.
  */
 export function ChatView(props: ChatViewProps) {
   const { chat } = props;
+  const { write } = useAccess();
   const log = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
@@ -55,7 +57,7 @@ export function ChatView(props: ChatViewProps) {
             ? html`<${UserMessage}
                 key=${item.key}
                 item=${item}
-                editable=${!chat.running}
+                editable=${write && !chat.running}
                 onEdit=${(text: string) => chat.askOnFork(item.key, text)}
               />`
             : html`<${AssistantMessage}
@@ -66,7 +68,7 @@ export function ChatView(props: ChatViewProps) {
                 inspected=${chat.inspectKey === item.key}
                 latest=${item.key === lastAnswerKey}
                 onRegenerate=${
-                  item.key === lastAnswerKey && lastUser && !chat.running
+                  write && item.key === lastAnswerKey && lastUser && !chat.running
                     ? () => chat.askOnFork(lastUser.key, lastUser.text)
                     : undefined
                 }

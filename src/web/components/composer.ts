@@ -7,6 +7,7 @@ import type { RunOptions } from '../chat/run-stream.ts';
 import { savedRunOptions, saveRunOptions } from '../chat/saved-state.ts';
 import { html } from '../html.ts';
 import { formatNumber, t } from '../i18n.ts';
+import { useAccess } from './access-context.ts';
 import { ErrorView } from './error-view.ts';
 import { isSendKey } from './send-key.ts';
 
@@ -20,6 +21,8 @@ interface ComposerProps {
  * The message box (Enter sends, Shift+Enter breaks the line, nothing is sent while a
  * Korean syllable is still being composed), Send or Stop, and the run options. A message
  * surely longer than the server takes is refused here, naming the limit, and stays in the box.
+ * Credentials that may not write (no `yeoul:write`) are told the access is read-only, and
+ * nothing can be sent.
  */
 export function Composer(props: ComposerProps) {
   const [text, setText] = useState('');
@@ -29,6 +32,7 @@ export function Composer(props: ComposerProps) {
   const [refusal, setRefusal] = useState<ErrorInfo | null>(null);
   const limits = useRef<RequestLimits | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
+  const { write } = useAccess();
 
   useEffect(() => box.current?.focus(), []);
   // What one request may hold, so an over-long message is refused before it is sent.
@@ -61,7 +65,7 @@ export function Composer(props: ComposerProps) {
   useEffect(() => saveRunOptions(options), [options]);
 
   const send = () => {
-    if (!text.trim() || props.running) return;
+    if (!text.trim() || props.running || !write) return;
     const over = limits.current ? overLimit(text, limits.current) : undefined;
     if (over) {
       setRefusal(
@@ -107,6 +111,7 @@ export function Composer(props: ComposerProps) {
         data-testid="chat-input"
         rows="2"
         placeholder=${t('placeholder')}
+        aria-describedby=${write ? undefined : 'read-only-notice'}
         value=${text}
         onInput=${(event: Event) => {
           setText((event.target as HTMLTextAreaElement).value);
@@ -114,6 +119,13 @@ export function Composer(props: ComposerProps) {
         }}
         onKeyDown=${onKeyDown}
       ></textarea>
+      ${
+        write
+          ? null
+          : html`<p class="read-only-notice" id="read-only-notice" data-testid="read-only" role="status">
+              ${t('readOnly')}
+            </p>`
+      }
       ${refusal ? html`<${ErrorView} error=${refusal} />` : null}
       <div class="composer-bar">
         <fieldset class="run-options">
@@ -160,7 +172,7 @@ export function Composer(props: ComposerProps) {
             ? html`<button type="button" class="danger" data-testid="stop" onClick=${props.onStop}>
                 ■ ${t('stop')}
               </button>`
-            : html`<button type="submit" class="primary" data-testid="send" disabled=${!text.trim()}>
+            : html`<button type="submit" class="primary" data-testid="send" disabled=${!text.trim() || !write}>
                 ${t('send')} ➤
               </button>`
         }

@@ -3,12 +3,17 @@ import { api, toErrorInfo } from '../api/api-client.ts';
 import type { DocumentInfo, ErrorInfo } from '../api/types.ts';
 import { html } from '../html.ts';
 import { locale, t } from '../i18n.ts';
+import { useAccess } from './access-context.ts';
 import { DocumentSearch } from './document-search.ts';
 import { DocumentUpload } from './document-upload.ts';
 import { ErrorView } from './error-view.ts';
 
-/** The knowledge base: add files, see and delete documents, and try a search. */
+/**
+ * The knowledge base: see documents and try a search; add and delete files with credentials
+ * that may change it (`yeoul:documents`), else a note says they may not.
+ */
 export function DocumentsView(props: { version: number }) {
+  const { documents: mayChange } = useAccess();
   const [documents, setDocuments] = useState<DocumentInfo[] | null>(null);
   const [error, setError] = useState<ErrorInfo | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -37,7 +42,11 @@ export function DocumentsView(props: { version: number }) {
   return html`
     <section class="documents-view" aria-labelledby="documents-title">
       <h2 id="documents-title">${t('documents')}</h2>
-      <${DocumentUpload} onUploaded=${() => setReloads((count) => count + 1)} />
+      ${
+        mayChange
+          ? html`<${DocumentUpload} onUploaded=${() => setReloads((count) => count + 1)} />`
+          : html`<p class="muted" data-testid="documents-read-only">${t('documentsReadOnly')}</p>`
+      }
       <${DocumentSearch} />
       ${error ? html`<${ErrorView} error=${error} />` : null}
       <h3>${t('storedDocuments', { n: documents?.length ?? 0 })}</h3>
@@ -55,14 +64,18 @@ export function DocumentsView(props: { version: number }) {
                 ${document.updatedAt ? ` · ${new Date(document.updatedAt).toLocaleString(locale)}` : ''}
               </span>
             </div>
-            <button
-              type="button"
-              data-testid="document-delete"
-              aria-label=${t('deleteDocument', { title: document.title || document.id })}
-              onClick=${() => remove(document.id)}
-            >
-              ${t('delete')}
-            </button>
+            ${
+              mayChange
+                ? html`<button
+                    type="button"
+                    data-testid="document-delete"
+                    aria-label=${t('deleteDocument', { title: document.title || document.id })}
+                    onClick=${() => remove(document.id)}
+                  >
+                    ${t('delete')}
+                  </button>`
+                : null
+            }
           </li>`,
         )}
       </ul>

@@ -3,6 +3,7 @@ import type { Interrupt } from '../api/types.ts';
 import type { Decision } from '../chat/chat-items.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
+import { useAccess } from './access-context.ts';
 import { formatArgs } from './tool-card.ts';
 
 interface InterruptProps {
@@ -10,14 +11,18 @@ interface InterruptProps {
   onDecide: (interrupt: Interrupt, approve: boolean, reason?: string) => void;
 }
 
-/** A tool call waiting for a person: the tool, its arguments, Approve, or Deny with a reason. */
+/**
+ * A tool call waiting for a person: the tool, its arguments, Approve, or Deny with a reason
+ * (disabled, saying the access is read-only, for credentials that may not write).
+ */
 export function InterruptCard(props: InterruptProps) {
   const { interrupt } = props;
+  const { write } = useAccess();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const reasonId = `reason-${interrupt.id}`;
   const decide = (approve: boolean) => {
-    if (busy) return;
+    if (busy || !write) return;
     setBusy(true);
     props.onDecide(interrupt, approve, approve ? undefined : reason.trim() || undefined);
   };
@@ -35,12 +40,13 @@ export function InterruptCard(props: InterruptProps) {
           class="reason"
           placeholder=${t('reason')}
           value=${reason}
+          disabled=${!write}
           onInput=${(event: Event) => setReason((event.target as HTMLInputElement).value)}
         />
-        <button type="button" class="primary" data-testid="approve" disabled=${busy} onClick=${() => decide(true)}>
+        <button type="button" class="primary" data-testid="approve" disabled=${busy || !write} title=${write ? undefined : t('readOnlyShort')} onClick=${() => decide(true)}>
           ${t('approve')}
         </button>
-        <button type="button" class="danger" data-testid="deny" disabled=${busy} onClick=${() => decide(false)}>
+        <button type="button" class="danger" data-testid="deny" disabled=${busy || !write} title=${write ? undefined : t('readOnlyShort')} onClick=${() => decide(false)}>
           ${t('deny')}
         </button>
       </div>

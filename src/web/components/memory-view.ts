@@ -3,10 +3,15 @@ import { api, toErrorInfo } from '../api/api-client.ts';
 import type { ErrorInfo, MemoryItemInfo } from '../api/types.ts';
 import { html } from '../html.ts';
 import { locale, t } from '../i18n.ts';
+import { useAccess } from './access-context.ts';
 import { ErrorView } from './error-view.ts';
 
-/** Long-term memory: what Yeoul keeps about the owner across conversations; delete any of it. */
+/**
+ * Long-term memory: what Yeoul keeps about the owner across conversations; credentials that
+ * may write delete any of it.
+ */
 export function MemoryView(props: { version: number }) {
+  const { write } = useAccess();
   const [items, setItems] = useState<MemoryItemInfo[] | null>(null);
   const [error, setError] = useState<ErrorInfo | null>(null);
 
@@ -59,14 +64,18 @@ export function MemoryView(props: { version: number }) {
                 ${` · ${new Date(item.updatedAt).toLocaleString(locale)}`}
               </span>
             </div>
-            <button
-              type="button"
-              data-testid="memory-delete"
-              aria-label=${t('deleteMemory', { key: `${item.namespace}/${item.key}` })}
-              onClick=${() => remove(item)}
-            >
-              ${t('delete')}
-            </button>
+            ${
+              write
+                ? html`<button
+                    type="button"
+                    data-testid="memory-delete"
+                    aria-label=${t('deleteMemory', { key: `${item.namespace}/${item.key}` })}
+                    onClick=${() => remove(item)}
+                  >
+                    ${t('delete')}
+                  </button>`
+                : null
+            }
           </li>`,
         )}
       </ul>

@@ -4,6 +4,7 @@ import type { AssistantItem, UserItem } from '../chat/chat-items.ts';
 import { html } from '../html.ts';
 import { formatNumber, t } from '../i18n.ts';
 import { renderMarkdown } from '../markdown.ts';
+import { useAccess } from './access-context.ts';
 import { ErrorView } from './error-view.ts';
 import { FeedbackButtons } from './feedback-buttons.ts';
 import { DecisionNote, InterruptCard } from './interrupt-card.ts';
@@ -112,9 +113,13 @@ function useAnswerHtml(text: string, running: boolean): string {
   return rendered.current.html;
 }
 
-/** The agent's turn: tool cards, approvals, the answer as sanitized Markdown, sources, verdict. */
+/**
+ * The agent's turn: tool cards, approvals, the answer as sanitized Markdown, sources, verdict;
+ * the thumbs for credentials that may write.
+ */
 export function AssistantMessage(props: AssistantProps) {
   const { item } = props;
+  const { write } = useAccess();
   const answer = useAnswerHtml(item.text, item.running);
   const waiting = item.running && !item.text && item.tools.length === 0;
   const usage = item.usage;
@@ -166,7 +171,7 @@ export function AssistantMessage(props: AssistantProps) {
             : null
         }
         ${
-          item.running || !item.text || item.unsent
+          item.running || !item.text || item.unsent || !write
             ? null
             : html`<${FeedbackButtons} sessionId=${props.sessionId} latest=${props.latest} />`
         }

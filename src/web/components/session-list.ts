@@ -1,6 +1,7 @@
 import type { SessionSummary } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
+import { useAccess } from './access-context.ts';
 
 /** A row of the list: a listed session, or the open one the server does not list yet. */
 type SessionRow = Pick<SessionSummary, 'sessionId' | 'title'> & Partial<SessionSummary>;
@@ -18,10 +19,11 @@ interface SessionListProps {
 
 /**
  * The conversations, newest first, each named by its first message (a fork marked so):
- * open, delete, or start anew.
+ * open, delete (credentials that may write), or start anew.
  */
 export function SessionList(props: SessionListProps) {
   const { sessions } = props;
+  const { write } = useAccess();
   const listed = sessions.some((session) => session.sessionId === props.current);
   const shown: SessionRow[] =
     !listed && props.pendingTitle
@@ -56,16 +58,20 @@ export function SessionList(props: SessionListProps) {
               ${title}
             </button>
             ${session.forkedFrom ? html`<span class="badge fork-badge" data-testid="fork-badge">${t('fork')}</span>` : null}
-            <button
-              type="button"
-              class="icon-button"
-              data-testid="delete-session"
-              aria-label=${t('deleteSession', { title })}
-              title=${t('deleteSession', { title })}
-              onClick=${() => props.onDelete(session.sessionId)}
-            >
-              <span aria-hidden="true">×</span>
-            </button>
+            ${
+              write
+                ? html`<button
+                    type="button"
+                    class="icon-button"
+                    data-testid="delete-session"
+                    aria-label=${t('deleteSession', { title })}
+                    title=${t('deleteSession', { title })}
+                    onClick=${() => props.onDelete(session.sessionId)}
+                  >
+                    <span aria-hidden="true">×</span>
+                  </button>`
+                : null
+            }
           </li>`;
         })}
       </ul>

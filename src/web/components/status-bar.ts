@@ -3,10 +3,16 @@ import { api } from '../api/api-client.ts';
 import type { AgentStatus } from '../api/types.ts';
 import { html } from '../html.ts';
 import { t } from '../i18n.ts';
+import { useAccess } from './access-context.ts';
 
-/** The model in use, its last error, and how to configure a real one when it is the offline model. */
+/**
+ * Who is signed in (`identity`: the owner as `GET /api/me` names it; nothing when no one
+ * signs in), the model in use, its last error, and how to configure a real one when it is the
+ * offline model.
+ */
 export function StatusBar(props: { runsVersion: number; authVersion: number }) {
   const [status, setStatus] = useState<AgentStatus | null>(null);
+  const { owner } = useAccess();
 
   useEffect(() => {
     let live = true;
@@ -33,6 +39,13 @@ export function StatusBar(props: { runsVersion: number; authVersion: number }) {
         ${t('model')}: <code>${status?.model ?? '…'}</code>
         ${status?.version ? html` <span class="muted">v${status.version}</span>` : null}
       </span>
+      ${
+        owner
+          ? html`<span class="status-identity">
+              ${t('signedInAs')} <code data-testid="identity">${owner}</code>
+            </span>`
+          : null
+      }
       ${offline ? html`<span class="status-notice">${t('offlineNotice')}</span>` : null}
       ${
         error
