@@ -56,6 +56,19 @@ export interface KnowledgeSettings {
 }
 
 /**
+ * Per-owner limits (`YEOUL_REQUESTS_PER_MINUTE`, `YEOUL_TOKENS_PER_DAY`,
+ * `YEOUL_TOKENS_PER_MONTH`); unset = no limit, and the environment wins.
+ */
+export interface LimitsSettings {
+  /** Run requests an owner may start in any 60 seconds (a sliding window). */
+  requestsPerMinute?: number;
+  /** Model tokens (input + output) an owner's runs may use per UTC day. */
+  tokensPerDay?: number;
+  /** The same per UTC calendar month. */
+  tokensPerMonth?: number;
+}
+
+/**
  * What `yeoul.config.ts` default-exports (docs/reference/config-file.md). Every key is
  * optional; the environment still works alone, and where both set a value the
  * environment wins.
@@ -77,6 +90,8 @@ export interface YeoulConfig {
   logs?: string;
   /** Prometheus HTTP API base for `query_metrics` (`YEOUL_PROMETHEUS_URL`). */
   prometheusUrl?: string;
+  /** Per-owner limits of run requests and tokens. */
+  limits?: LimitsSettings;
 }
 
 /** A config file, read and checked. */

@@ -24,6 +24,7 @@ describe('config validation', () => {
         models: { default: 'offline', maxOutputTokens: 100 },
         permissions: { write_file: 'allow' },
         knowledge: { sampleDocuments: false },
+        limits: { requestsPerMinute: 60, tokensPerDay: 200_000, tokensPerMonth: 5_000_000 },
       }),
       [],
     );
@@ -39,6 +40,7 @@ describe('config validation', () => {
       agents: { chat: { persona: 3, model: 42 }, writer: {} },
       graphs: { Triage: () => undefined, ops: () => undefined, fine: 7 },
       permissions: { calculator: 'sometimes' },
+      limits: { requestsPerMinute: 0, tokensPerDay: 1.5, tokensPerMonth: '100', perHour: 3 },
       extra: true,
     });
     const expected = [
@@ -54,6 +56,10 @@ describe('config validation', () => {
       'graphs.Triage: graph names match',
       'graphs.ops: "ops" is a built-in graph',
       "permissions.calculator: one of 'allow', 'ask', 'deny'",
+      'limits.requestsPerMinute: a positive whole number',
+      'limits.tokensPerDay: a positive whole number',
+      'limits.tokensPerMonth: a positive whole number',
+      'limits: unknown key "perHour"',
       'unknown key "extra"',
     ];
     for (const start of expected) {
@@ -84,5 +90,15 @@ describe('the environment and the config file', () => {
     assert.equal(env.YEOUL_MAX_INPUT_TOKENS, '3000');
     assert.equal(env.YEOUL_LOGS, 'file:/var/log/app');
     assert.equal(env.YEOUL_SAMPLE_KNOWLEDGE, 'false');
+  });
+
+  it('reads the config file’s limits as their variables, the environment winning', () => {
+    const env = envWithConfig(
+      { YEOUL_TOKENS_PER_DAY: '500' },
+      { limits: { requestsPerMinute: 30, tokensPerDay: 100_000 } },
+    );
+    assert.equal(env.YEOUL_REQUESTS_PER_MINUTE, '30');
+    assert.equal(env.YEOUL_TOKENS_PER_DAY, '500');
+    assert.equal(env.YEOUL_TOKENS_PER_MONTH, undefined);
   });
 });

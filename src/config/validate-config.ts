@@ -16,6 +16,12 @@ const isSchema = (value: unknown) =>
   ('_zod' in value || '~standard' in value) &&
   typeof (value as { safeParse?: unknown }).safeParse === 'function';
 
+/** A limit: a positive whole number. */
+const positiveWhole = z
+  .number({ error: 'a positive whole number' })
+  .int({ error: 'a positive whole number' })
+  .positive({ error: 'a positive whole number' });
+
 const modelSpec = z.custom<unknown>(
   (value) =>
     (typeof value === 'string' && /^[a-z][a-z0-9-]*(:.+)?$/i.test(value)) || isLanguageModel(value),
@@ -100,6 +106,13 @@ const configSchema = z.strictObject({
     .optional(),
   logs: z.string().optional(),
   prometheusUrl: z.string().optional(),
+  limits: z
+    .strictObject({
+      requestsPerMinute: positiveWhole.max(100_000, { error: 'at most 100000' }).optional(),
+      tokensPerDay: positiveWhole.optional(),
+      tokensPerMonth: positiveWhole.optional(),
+    })
+    .optional(),
 });
 
 /** `tools[1].name`, `graphs.triage`, `agents.chat.persona`: a problem's place in the config. */

@@ -2,6 +2,7 @@ export { checkLimits, type LimitCheck, type LimitDecision } from './limits/check
 export { LimitExceededError } from './limits/errors/limit-exceeded-error.ts';
 export { type LimitVariables, limitVariables, readLimits } from './limits/limit-variables.ts';
 export { PostgresUsageStore } from './limits/postgres-usage-store.ts';
+export { runUsageOf } from './limits/run-usage.ts';
 export { SqliteUsageStore } from './limits/sqlite-usage-store.ts';
 export {
   type EveryOwnersUsage,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { withoutBlankValues } from '../../core/index.ts';
+import { limitVariables } from '../../identity/index.ts';
 import { knowledgeVariables } from '../../knowledge/index.ts';
 import { mcpVariables } from '../../mcp/index.ts';
 import { modelVariables } from '../../models/index.ts';
@@ -19,6 +20,7 @@ export const environmentSchema = z.object({
   ...toolVariables.shape,
   ...mcpVariables.shape,
   ...tracingVariables.shape,
+  ...limitVariables.shape,
 });
 
 /** The variables' names in the schema's order, the order problems are reported in. */

@@ -14,7 +14,7 @@ export interface RunReport {
  * The server's Prometheus metrics, in a registry of its own (several servers may share a
  * process in tests): HTTP requests and latency per route, runs by status with their
  * duration, LLM calls, tokens, tool calls by tool, errors by code, interrupts and
- * decisions, active runs, and the process's own metrics.
+ * decisions, requests refused by a limit, active runs, and the process's own metrics.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -28,6 +28,7 @@ export class Metrics {
   readonly errors: Counter<'code'>;
   readonly interrupts: Counter<'tool'>;
   readonly decisions: Counter<'decision'>;
+  readonly limitedRequests: Counter<'limit'>;
 
   constructor(options: { activeRuns: () => number; startedAt: number }) {
     const registers = [this.registry];
@@ -90,6 +91,12 @@ export class Metrics {
       name: 'yeoul_decisions_total',
       help: 'Approval decisions applied, by decision (approve, deny)',
       labelNames: ['decision'],
+      registers,
+    });
+    this.limitedRequests = new Counter({
+      name: 'yeoul_limited_requests_total',
+      help: 'Run requests refused by a per-owner limit, by limit (requests_per_minute, tokens_per_day, tokens_per_month)',
+      labelNames: ['limit'],
       registers,
     });
     new Gauge({

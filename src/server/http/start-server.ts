@@ -19,7 +19,7 @@ import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { ownerOfKey } from '../sessions/session-store.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
-import { errorResponse, HttpError } from './http-error.ts';
+import { errorHeaders, errorResponse, HttpError } from './http-error.ts';
 import { traceRequests } from './http-tracing.ts';
 import { Metrics } from './metrics.ts';
 import { registerRoutes } from './register-routes.ts';
@@ -140,6 +140,8 @@ export async function startServer(
     startedAt,
     version: yeoulVersion,
     ownerOf: (request) => ownerOfKey(config.apiKeys.length > 0 ? keyOf(request) : undefined),
+    // Every key is an owner of its own, held to the limits: none is an admin.
+    isAdminRequest: () => false,
   };
   const stopWatchingModel = runtime.model.health.onFailure((failure, error) => {
     metrics.errors.inc({ code: failure.code });
@@ -202,7 +204,7 @@ export async function startServer(
     });
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     metrics.errors.inc({ code: body.error.code });
-    void reply.code(status).send(body);
+    void reply.code(status).headers(errorHeaders(error)).send(body);
   });
   app.setNotFoundHandler((request, reply) => notFound(app, request, reply));
 

@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpServer } from '../../mcp/index.ts';
 import { defineRoute, type RouteGroup } from '../http/define-route.ts';
+import { admitRun } from '../runs/admit-run.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { createMcpBackend } from '../runtime/mcp-backend.ts';
 import type { RouteContext } from './route-context.ts';
@@ -44,14 +45,17 @@ export function mcpRoutes(context: RouteContext): RouteGroup {
     },
     errors: [401],
     handler: async (request, reply) => {
+      const owner = context.ownerOf(request);
       const backend = createMcpBackend(context.runtime, {
-        owner: context.ownerOf(request),
+        owner,
         version: context.version,
+        admit: (createdSession) => admitRun(context, request, owner, createdSession),
         run: (call, options) =>
           runAgentCall(context, call, {
             signal: options.signal,
             streamTokens: true,
             arrivedAt: arrivalOf(reply),
+            admission: options.admission,
             onEvent: (entry) => options.onEvent(entry.event, entry.data),
           }),
       });

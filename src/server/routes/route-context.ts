@@ -19,4 +19,6 @@ export interface RouteContext {
   version: string;
   /** The owner tag of the request's API key (`anonymous` without keys). */
   ownerOf(request: FastifyRequest): string;
+  /** Whether the caller is an admin: may read every owner's usage, is never held to the limits. */
+  isAdminRequest(request: FastifyRequest): boolean;
 }

@@ -85,6 +85,7 @@ describe('the server’s routes and /openapi.json', () => {
       startedAt: 0,
       version: 'test',
       ownerOf: () => 'anonymous',
+      isAdminRequest: () => false,
     };
     groups = serverRoutes(context);
   });

@@ -8,6 +8,7 @@ import { memoryRoutes } from './memory-routes.ts';
 import type { RouteContext } from './route-context.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { systemRoutes } from './system-routes.ts';
+import { usageRoutes } from './usage-routes.ts';
 import { v1Routes } from './v1-routes.ts';
 import { webRoutes } from './web-routes.ts';
 
@@ -20,6 +21,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
     documentRoutes(context),
     memoryRoutes(context),
     graphRoutes(context),
+    usageRoutes(context),
     systemRoutes(context),
     v1Routes(context),
     mcpRoutes(context),
