@@ -105,6 +105,17 @@ async function finishedEval(server: TestServer, key: string, id: string): Promis
   assert.fail(`evaluation run ${id} did not finish`);
 }
 
+describe('the limits’ settings', () => {
+  it('refuse the start when a limit is not a positive whole number, naming each variable', async () => {
+    const run = await runYeoul(['serve', '--port', '0', '--data', join(root, 'refused')], {
+      env: { YEOUL_REQUESTS_PER_MINUTE: '0', YEOUL_TOKENS_PER_MONTH: 'lots' },
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /YEOUL_REQUESTS_PER_MINUTE: must be a whole number from 1 to 100000/);
+    assert.match(run.stderr, /YEOUL_TOKENS_PER_MONTH: must be a positive whole number/);
+  });
+});
+
 describe('per-owner limits of run requests', () => {
   let server: TestServer;
   before(async () => {

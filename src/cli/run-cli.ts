@@ -27,7 +27,8 @@ export async function runCli(args: string[], io: CliIo = processIo()): Promise<n
       return 2;
     }
     io.stderr.write(errorLine(error));
-    return isYeoulError(error, 'usage') ? 2 : 1;
+    const usage = isYeoulError(error, 'usage') || (error as { usage?: unknown }).usage === true;
+    return usage ? 2 : 1;
   }
 }
 

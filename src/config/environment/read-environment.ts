@@ -26,6 +26,9 @@ export const environmentSchema = z.object({
 /** The variables' names in the schema's order, the order problems are reported in. */
 const order = Object.keys(environmentSchema.shape);
 
+/** Variables whose bad value is bad usage, refusing the start with exit 2 (the others: exit 1). */
+const usageVariables = new Set(Object.keys(limitVariables.shape));
+
 /** The environment as read: every variable trimmed, an empty one unset, values typed. */
 export type Environment = z.output<typeof environmentSchema>;
 
@@ -44,5 +47,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     .toSorted((a, b) => order.indexOf(String(a.path[0])) - order.indexOf(String(b.path[0])))
     .map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   // A value can miss a format twice (a fraction below the minimum): one line says it.
-  throw new ConfigError({ problems: [...new Set(problems)] });
+  throw new ConfigError({
+    problems: [...new Set(problems)],
+    usage: parsed.error.issues.some((issue) => usageVariables.has(String(issue.path[0]))),
+  });
 }
