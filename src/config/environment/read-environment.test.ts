@@ -104,6 +104,9 @@ describe('readEnvironment', () => {
         'YEOUL_TOKENS_PER_MONTH: must be a positive whole number',
       ],
     );
+    // Bad usage (exit 2), where other bad values stop the start with exit 1.
+    assert.throws(() => readEnvironment({ YEOUL_TOKENS_PER_DAY: '0' }), { usage: true });
+    assert.throws(() => readEnvironment({ PORT: 'eighty' }), { usage: false });
     const set = readEnvironment({
       YEOUL_REQUESTS_PER_MINUTE: '60',
       YEOUL_TOKENS_PER_DAY: '100000',
