@@ -14,7 +14,7 @@ const admitSql = {
 const withUse = '(requests + llm_calls + input_tokens + output_tokens) > 0';
 
 /**
- * Usage counts in PostgreSQL (`usage_days`, `usage_windows` from `usageMigrations`), shared
+ * Usage counts in PostgreSQL (`usage_days` and the windows' ring from `usageMigrations`), shared
  * by every instance: an admission is one call of `yeoul_usage_admit` (one round trip), which
  * holds the owner's advisory lock while it checks and counts, so N requests of one owner at
  * once through any instances under a limit of L are exactly L accepted.

@@ -74,22 +74,21 @@ export class SqliteUsageStore implements UsageStore {
 
   async admit(owner: string, check: AdmitCheck, now: Date): Promise<AdmitOutcome> {
     const time = now.getTime();
-    const day = utcDate(now);
+    const limit = check.requestsPerMinute;
     return this.#transaction(() => {
-      const recent =
-        check.requestsPerMinute === null
-          ? []
-          : this.#window(owner).filter((at) => at > time - 60_000);
+      const window = limit === null ? [] : this.#window(owner);
+      // Only the latest `limit` requests can decide; a window kept for a larger limit shrinks.
+      const latest = window.slice(-(limit ?? 0));
+      if (limit !== null && latest.length < window.length) {
+        this.#saveWindow.run(owner, JSON.stringify(latest));
+      }
       if (check.enforce) {
-        const refusal = this.#refusal(owner, check, recent, now);
+        const refusal = this.#refusal(owner, check, latest, now);
         if (refusal) return refusal;
       }
-      this.#countRequest.run(owner, day);
-      if (check.requestsPerMinute !== null) {
-        this.#saveWindow.run(
-          owner,
-          JSON.stringify(keptWindow(recent, check.requestsPerMinute, time)),
-        );
+      this.#countRequest.run(owner, utcDate(now));
+      if (limit !== null) {
+        this.#saveWindow.run(owner, JSON.stringify(keptWindow(latest, limit, time)));
       }
       return { accepted: true };
     });
@@ -126,7 +125,7 @@ export class SqliteUsageStore implements UsageStore {
   #refusal(
     owner: string,
     check: AdmitCheck,
-    recent: number[],
+    latest: number[],
     now: Date,
   ): AdmitOutcome | undefined {
     if (check.tokensPerDay !== null || check.tokensPerMonth !== null) {
@@ -142,9 +141,9 @@ export class SqliteUsageStore implements UsageStore {
         return { accepted: false, limit: 'tokens_per_day', used: spent.today };
       }
     }
-    const limit = check.requestsPerMinute;
-    if (limit !== null && recent.length >= limit) {
-      const oldest = recent[recent.length - limit] as number;
+    // The window is full while the oldest of the latest `limit` requests is under 60 s old.
+    const oldest = latest.length === check.requestsPerMinute ? latest[0] : undefined;
+    if (oldest !== undefined && oldest > now.getTime() - 60_000) {
       return { accepted: false, limit: 'requests_per_minute', freedAt: oldest + 60_000 };
     }
     return undefined;

@@ -12,22 +12,45 @@ CREATE TABLE usage_days (
   PRIMARY KEY (owner, day)
 );
 CREATE INDEX usage_days_day ON usage_days (day);
--- Per owner: the times (ms since the epoch) of the latest accepted requests, as many as the
--- per-minute limit, in a ring: accepted[next] is the oldest of them (0: a free slot). A request
--- is refused while that one is less than 60 s old (the sliding window).
+-- Per owner: a ring of size slots (the per-minute limit) holding the times (ms since the
+-- epoch) of the latest accepted requests, one row per slot used (a missing slot is free);
+-- next is the slot of the oldest, the one the next request takes. A request is refused while
+-- that one is less than 60 s old (the sliding window). One slot read and written per request,
+-- whatever the limit.
 CREATE TABLE usage_windows (
   owner text COLLATE "C" PRIMARY KEY,
-  next integer NOT NULL,
-  accepted bigint[] NOT NULL
+  size integer NOT NULL,
+  next integer NOT NULL
+);
+CREATE TABLE usage_window_slots (
+  owner text COLLATE "C" NOT NULL,
+  slot integer NOT NULL,
+  at bigint NOT NULL,
+  PRIMARY KEY (owner, slot)
 );
 
--- The latest p_size times of a window (0s dropped) as a ring of that size starting at 1.
-CREATE FUNCTION yeoul_usage_ring(p_times bigint[], p_size integer)
-RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$
-  SELECT array_fill(0::bigint, ARRAY[p_size - count(*)::integer])
-    || coalesce(array_agg(t ORDER BY t), '{}')
-  FROM (SELECT t FROM unnest(p_times) AS t WHERE t > 0 ORDER BY t DESC LIMIT p_size) AS latest
-$$;
+-- Lays the owner's ring out again with p_size slots: its latest times (but one p_without, if
+-- given) in order, the oldest first after the free slots, next at slot 1.
+CREATE FUNCTION yeoul_usage_rebuild(p_owner text, p_size integer, p_without bigint)
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  kept bigint[];
+  found_at integer;
+BEGIN
+  SELECT coalesce(array_agg(at ORDER BY at), '{}') INTO kept
+    FROM usage_window_slots WHERE owner = p_owner;
+  found_at := array_position(kept, p_without);
+  IF found_at IS NOT NULL THEN
+    kept := kept[:found_at - 1] || kept[found_at + 1:];
+  END IF;
+  kept := kept[greatest(cardinality(kept) - p_size + 1, 1):];
+  DELETE FROM usage_window_slots WHERE owner = p_owner;
+  INSERT INTO usage_window_slots (owner, slot, at)
+    SELECT p_owner, p_size - cardinality(kept) + position, at
+    FROM unnest(kept) WITH ORDINALITY AS entries (at, position);
+  INSERT INTO usage_windows (owner, size, next) VALUES (p_owner, p_size, 1)
+    ON CONFLICT (owner) DO UPDATE SET size = excluded.size, next = 1;
+END $$;
 
 -- Checks the owner's use against the limits (null = none; p_enforce false = count only) and,
 -- unless one is reached, counts one request at p_now: refused is null then, else the limit
@@ -40,8 +63,8 @@ CREATE FUNCTION yeoul_usage_admit(
   OUT refused text, OUT used bigint, OUT freed_at bigint
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  ring bigint[];
-  ring_next integer;
+  ring usage_windows%ROWTYPE;
+  oldest bigint;
   month_used bigint;
   day_used bigint;
 BEGIN
@@ -63,20 +86,24 @@ BEGIN
     END IF;
   END IF;
   IF p_per_minute IS NOT NULL THEN
-    SELECT accepted, next INTO ring, ring_next FROM usage_windows WHERE owner = p_owner;
-    IF ring IS NULL OR cardinality(ring) <> p_per_minute THEN
-      ring := yeoul_usage_ring(coalesce(ring, '{}'), p_per_minute);
-      ring_next := 1;
+    SELECT * INTO ring FROM usage_windows WHERE owner = p_owner;
+    IF NOT FOUND OR ring.size <> p_per_minute THEN
+      -- A new owner, or the limit changed: the ring keeps the latest times that fit.
+      PERFORM yeoul_usage_rebuild(p_owner, p_per_minute, NULL);
+      ring := ROW(p_owner, p_per_minute, 1);
     END IF;
-    IF p_enforce AND ring[ring_next] > p_now - 60000 THEN
+    SELECT at INTO oldest FROM usage_window_slots WHERE owner = p_owner AND slot = ring.next;
+    IF p_enforce AND oldest > p_now - 60000 THEN
       refused := 'requests_per_minute';
-      freed_at := ring[ring_next] + 60000;
+      freed_at := oldest + 60000;
       RETURN;
     END IF;
-    ring[ring_next] := p_now;
-    INSERT INTO usage_windows (owner, next, accepted)
-      VALUES (p_owner, ring_next % p_per_minute + 1, ring)
-      ON CONFLICT (owner) DO UPDATE SET next = excluded.next, accepted = excluded.accepted;
+    IF oldest IS NULL THEN
+      INSERT INTO usage_window_slots (owner, slot, at) VALUES (p_owner, ring.next, p_now);
+    ELSE
+      UPDATE usage_window_slots SET at = p_now WHERE owner = p_owner AND slot = ring.next;
+    END IF;
+    UPDATE usage_windows SET next = ring.next % ring.size + 1 WHERE owner = p_owner;
   END IF;
   -- Most admissions count on a day that has a row already: an update, cheaper than an upsert.
   UPDATE usage_days SET requests = requests + 1 WHERE owner = p_owner AND day = p_day;
@@ -87,21 +114,18 @@ BEGIN
 END $$;
 
 -- Takes back a request admitted at p_at whose run never began: one request of its day, and
--- its time in the window (the ring is rebuilt without it).
+-- its time in the window (the ring is laid out again without it).
 CREATE FUNCTION yeoul_usage_refund(p_owner text, p_at bigint, p_day date)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  slot integer;
+  ring_size integer;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('yeoul_usage:' || p_owner, 0));
   UPDATE usage_days SET requests = requests - 1
     WHERE owner = p_owner AND day = p_day AND requests > 0;
-  SELECT array_position(accepted, p_at) INTO slot FROM usage_windows WHERE owner = p_owner;
-  IF slot IS NOT NULL THEN
-    UPDATE usage_windows
-      SET accepted = yeoul_usage_ring(accepted[:slot - 1] || accepted[slot + 1:], cardinality(accepted)),
-        next = 1
-      WHERE owner = p_owner;
+  SELECT size INTO ring_size FROM usage_windows WHERE owner = p_owner;
+  IF FOUND AND EXISTS (SELECT FROM usage_window_slots WHERE owner = p_owner AND at = p_at) THEN
+    PERFORM yeoul_usage_rebuild(p_owner, ring_size, p_at);
   END IF;
 END $$;
 `;
