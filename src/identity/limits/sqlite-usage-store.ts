@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { SqliteWriteBatch } from '../../core/index.ts';
+import { immediateTransaction, SqliteWriteBatch } from '../../core/index.ts';
 import type { OwnerUsageDays, RunUsage, UsageDay } from './types.ts';
 import { groupByOwner, type UsageRow, usageDayOf } from './usage-rows.ts';
 import { type AdmitCheck, type AdmitOutcome, keptWindow, type UsageStore } from './usage-store.ts';
@@ -160,14 +160,6 @@ export class SqliteUsageStore implements UsageStore {
   /** Runs `work` in a write transaction of its own, after the batch's pending writes. */
   #transaction<T>(work: () => T): T {
     this.#batch.flush();
-    this.#database.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.#database.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (this.#database.isTransaction) this.#database.exec('ROLLBACK');
-      throw error;
-    }
+    return immediateTransaction(this.#database, work);
   }
 }
