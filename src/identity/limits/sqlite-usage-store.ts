@@ -75,6 +75,12 @@ export class SqliteUsageStore implements UsageStore {
   async admit(owner: string, check: AdmitCheck, now: Date): Promise<AdmitOutcome> {
     const time = now.getTime();
     const limit = check.requestsPerMinute;
+    const budgets = check.tokensPerDay !== null || check.tokensPerMonth !== null;
+    if (limit === null && !(check.enforce && budgets)) {
+      // Nothing to read first (no limit, or none enforced): the count joins the group commit.
+      await this.#batch.run(() => this.#countRequest.run(owner, utcDate(now)));
+      return { accepted: true };
+    }
     return this.#transaction(() => {
       const window = limit === null ? [] : this.#window(owner);
       // Only the latest `limit` requests can decide; a window kept for a larger limit shrinks.
