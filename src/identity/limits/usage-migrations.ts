@@ -55,55 +55,67 @@ END $$;
 -- Checks the owner's use against the limits (null = none; p_enforce false = count only) and,
 -- unless one is reached, counts one request at p_now: refused is null then, else the limit
 -- reached, with used (the tokens under a budget) or freed_at (for the rate: when a place
--- frees). The owner's advisory lock makes the check and the count one step across instances;
--- each statement after it sees what the lock's previous holder committed.
+-- frees). The owner's advisory lock makes the window's check and count one step across
+-- instances: each statement after it sees what the lock's previous holder committed. The
+-- budgets are read as the lock is taken (runs end, and add tokens, whenever they end).
 CREATE FUNCTION yeoul_usage_admit(
   p_owner text, p_now bigint, p_day date, p_month date,
   p_per_minute integer, p_per_day bigint, p_per_month bigint, p_enforce boolean,
   OUT refused text, OUT used bigint, OUT freed_at bigint
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  ring usage_windows%ROWTYPE;
-  oldest bigint;
   month_used bigint;
   day_used bigint;
+  slot_taken integer;
+  slot_written integer;
 BEGIN
-  PERFORM pg_advisory_xact_lock(hashtextextended('yeoul_usage:' || p_owner, 0));
-  IF p_enforce AND (p_per_day IS NOT NULL OR p_per_month IS NOT NULL) THEN
-    SELECT coalesce(sum(input_tokens + output_tokens), 0),
-        coalesce(sum(input_tokens + output_tokens) FILTER (WHERE day = p_day), 0)
-      INTO month_used, day_used
-      FROM usage_days WHERE owner = p_owner AND day >= p_month AND day <= p_day;
-    IF month_used >= p_per_month THEN
-      refused := 'tokens_per_month';
-      used := month_used;
-      RETURN;
-    END IF;
-    IF day_used >= p_per_day THEN
-      refused := 'tokens_per_day';
-      used := day_used;
-      RETURN;
-    END IF;
+  IF NOT p_enforce OR (p_per_day IS NULL AND p_per_month IS NULL) THEN
+    PERFORM pg_advisory_xact_lock(hashtextextended('yeoul_usage:' || p_owner, 0));
+  ELSE
+    SELECT spent.month, spent.today INTO month_used, day_used
+      FROM pg_advisory_xact_lock(hashtextextended('yeoul_usage:' || p_owner, 0)) AS locked,
+        LATERAL (
+          SELECT coalesce(sum(input_tokens + output_tokens), 0) AS month,
+            coalesce(sum(input_tokens + output_tokens) FILTER (WHERE day = p_day), 0) AS today
+          FROM usage_days WHERE owner = p_owner AND day >= p_month AND day <= p_day
+        ) AS spent;
+  END IF;
+  IF month_used >= p_per_month THEN
+    refused := 'tokens_per_month';
+    used := month_used;
+    RETURN;
+  END IF;
+  IF day_used >= p_per_day THEN
+    refused := 'tokens_per_day';
+    used := day_used;
+    RETURN;
   END IF;
   IF p_per_minute IS NOT NULL THEN
-    SELECT * INTO ring FROM usage_windows WHERE owner = p_owner;
-    IF NOT FOUND OR ring.size <> p_per_minute THEN
+    FOR attempt IN 1..2 LOOP
+      -- The slot of the oldest time is taken when it is free or 60 s old, and next moves on.
+      WITH moved AS (
+        UPDATE usage_windows SET next = next % size + 1
+          WHERE owner = p_owner AND size = p_per_minute
+          RETURNING (next + size - 2) % size + 1 AS slot
+      ), written AS (
+        INSERT INTO usage_window_slots (owner, slot, at) SELECT p_owner, slot, p_now FROM moved
+          ON CONFLICT (owner, slot) DO UPDATE SET at = excluded.at
+          WHERE NOT p_enforce OR usage_window_slots.at <= p_now - 60000
+          RETURNING slot
+      )
+      SELECT (SELECT slot FROM moved), (SELECT slot FROM written) INTO slot_taken, slot_written;
+      EXIT WHEN slot_taken IS NOT NULL;
       -- A new owner, or the limit changed: the ring keeps the latest times that fit.
       PERFORM yeoul_usage_rebuild(p_owner, p_per_minute, NULL);
-      ring := ROW(p_owner, p_per_minute, 1);
-    END IF;
-    SELECT at INTO oldest FROM usage_window_slots WHERE owner = p_owner AND slot = ring.next;
-    IF p_enforce AND oldest > p_now - 60000 THEN
+    END LOOP;
+    IF slot_written IS NULL THEN
+      -- Refused: the slot's request is under 60 s old; next goes back to it.
+      UPDATE usage_windows SET next = slot_taken WHERE owner = p_owner;
+      SELECT at + 60000 INTO freed_at
+        FROM usage_window_slots WHERE owner = p_owner AND slot = slot_taken;
       refused := 'requests_per_minute';
-      freed_at := oldest + 60000;
       RETURN;
     END IF;
-    IF oldest IS NULL THEN
-      INSERT INTO usage_window_slots (owner, slot, at) VALUES (p_owner, ring.next, p_now);
-    ELSE
-      UPDATE usage_window_slots SET at = p_now WHERE owner = p_owner AND slot = ring.next;
-    END IF;
-    UPDATE usage_windows SET next = ring.next % ring.size + 1 WHERE owner = p_owner;
   END IF;
   -- Most admissions count on a day that has a row already: an update, cheaper than an upsert.
   UPDATE usage_days SET requests = requests + 1 WHERE owner = p_owner AND day = p_day;
