@@ -1,19 +1,16 @@
 export { checkLimits, type LimitCheck, type LimitDecision } from './limits/check-limits.ts';
 export { LimitExceededError } from './limits/errors/limit-exceeded-error.ts';
-export { type LimitVariables, limitVariables, readLimits } from './limits/limit-variables.ts';
+export { limitVariables, readLimits } from './limits/limit-variables.ts';
 export { PostgresUsageStore } from './limits/postgres-usage-store.ts';
 export { runUsageOf } from './limits/run-usage.ts';
 export { SqliteUsageStore } from './limits/sqlite-usage-store.ts';
-export {
-  type EveryOwnersUsage,
-  type LimitName,
-  type LimitSettings,
-  limitNames,
-  noLimits,
-  type RunUsage,
-  type UsageDay,
-  type UsageReport,
-  type UsageTotals,
+export type {
+  EveryOwnersUsage,
+  LimitName,
+  LimitSettings,
+  RunUsage,
+  UsageReport,
+  UsageTotals,
 } from './limits/types.ts';
 export { Admission, UsageMeter } from './limits/usage-meter.ts';
 export { usageMigrations } from './limits/usage-migrations.ts';
