@@ -67,7 +67,6 @@ DECLARE
   month_used bigint;
   day_used bigint;
   slot_taken integer;
-  slot_written integer;
 BEGIN
   IF NOT p_enforce OR (p_per_day IS NULL AND p_per_month IS NULL) THEN
     PERFORM pg_advisory_xact_lock(hashtextextended('yeoul_usage:' || p_owner, 0));
@@ -94,28 +93,30 @@ BEGIN
     FOR attempt IN 1..2 LOOP
       -- The slot of the oldest time is taken when it is free or 60 s old, and next moves on.
       WITH moved AS (
-        UPDATE usage_windows SET next = next % size + 1
-          WHERE owner = p_owner AND size = p_per_minute
+        UPDATE usage_windows AS ring SET next = next % size + 1
+          WHERE owner = p_owner AND size = p_per_minute AND (NOT p_enforce OR coalesce((
+            SELECT at FROM usage_window_slots AS taken
+            WHERE taken.owner = p_owner AND taken.slot = ring.next
+          ), 0) <= p_now - 60000)
           RETURNING (next + size - 2) % size + 1 AS slot
       ), written AS (
         INSERT INTO usage_window_slots (owner, slot, at) SELECT p_owner, slot, p_now FROM moved
           ON CONFLICT (owner, slot) DO UPDATE SET at = excluded.at
-          WHERE NOT p_enforce OR usage_window_slots.at <= p_now - 60000
           RETURNING slot
       )
-      SELECT (SELECT slot FROM moved), (SELECT slot FROM written) INTO slot_taken, slot_written;
+      SELECT slot INTO slot_taken FROM written;
       EXIT WHEN slot_taken IS NOT NULL;
+      SELECT next INTO slot_taken FROM usage_windows WHERE owner = p_owner AND size = p_per_minute;
+      IF FOUND THEN
+        -- Refused: the oldest of the window is under 60 s old.
+        SELECT at + 60000 INTO freed_at
+          FROM usage_window_slots WHERE owner = p_owner AND slot = slot_taken;
+        refused := 'requests_per_minute';
+        RETURN;
+      END IF;
       -- A new owner, or the limit changed: the ring keeps the latest times that fit.
       PERFORM yeoul_usage_rebuild(p_owner, p_per_minute, NULL);
     END LOOP;
-    IF slot_written IS NULL THEN
-      -- Refused: the slot's request is under 60 s old; next goes back to it.
-      UPDATE usage_windows SET next = slot_taken WHERE owner = p_owner;
-      SELECT at + 60000 INTO freed_at
-        FROM usage_window_slots WHERE owner = p_owner AND slot = slot_taken;
-      refused := 'requests_per_minute';
-      RETURN;
-    END IF;
   END IF;
   -- Most admissions count on a day that has a row already: an update, cheaper than an upsert.
   UPDATE usage_days SET requests = requests + 1 WHERE owner = p_owner AND day = p_day;
