@@ -23,6 +23,7 @@ export {
   type AgentSettings,
   ConfigFileError,
   defineConfig,
+  type LimitsSettings,
   type ModelsSettings,
   type UserGraph,
   type YeoulConfig,

@@ -12,6 +12,7 @@ import { reindexCommand } from './commands/reindex-command.ts';
 import { searchCommand } from './commands/search-command.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { sessionsCommand } from './commands/sessions-command.ts';
+import { usageCommand } from './commands/usage-command.ts';
 import type { Command } from './define-command.ts';
 
 /** Every `yeoul` command, in the order the help lists them. */
@@ -27,6 +28,7 @@ export const commands: readonly Command[] = [
   sessionsCommand,
   evalCommand,
   memoryCommand,
+  usageCommand,
   mcpCommand,
   migrateCommand,
   initCommand,

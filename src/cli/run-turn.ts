@@ -32,8 +32,13 @@ export async function runTurn(
   await runtime.sessions.claim(request.sessionId, anonymousOwner, request.message ?? '', graph);
   // Each run takes its place in the session's line like a request (with DATABASE_URL, behind
   // the runs of every instance); the line is free again while a question waits on the terminal.
-  const invoke = (turn: AgentRequest) =>
-    inSessionLine(runtime, request.sessionId, () => runtime.runner.invoke(turn));
+  // Each run (a resume too) is a run request of the owner: counted, never limited.
+  const invoke = async (turn: AgentRequest) => {
+    const admission = await runtime.usage.admit(anonymousOwner, { exempt: true });
+    return admission.run(() =>
+      inSessionLine(runtime, request.sessionId, () => runtime.runner.invoke(turn)),
+    );
+  };
   let payload = await invoke({ owner: anonymousOwner, ...request });
   while (payload.status === 'interrupted' && ask !== undefined) {
     const decisions = [];

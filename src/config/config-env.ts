@@ -31,6 +31,9 @@ export function envWithConfig(
     YEOUL_LOGS: config.logs,
     YEOUL_PROMETHEUS_URL: config.prometheusUrl,
     ...jwtVariables(config.auth?.jwt),
+    YEOUL_REQUESTS_PER_MINUTE: numberText(config.limits?.requestsPerMinute),
+    YEOUL_TOKENS_PER_DAY: numberText(config.limits?.tokensPerDay),
+    YEOUL_TOKENS_PER_MONTH: numberText(config.limits?.tokensPerMonth),
   };
   const merged: Record<string, string | undefined> = { ...env };
   for (const [name, value] of Object.entries(fromConfig)) {

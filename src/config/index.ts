@@ -14,6 +14,7 @@ export { findConfigFile } from './find-config-file.ts';
 export { loadConfigFile } from './load-config.ts';
 export type {
   AgentSettings,
+  LimitsSettings,
   LoadedConfig,
   ModelsSettings,
   UserGraph,

@@ -65,6 +65,19 @@ export interface KnowledgeSettings {
 }
 
 /**
+ * Per-owner limits (`YEOUL_REQUESTS_PER_MINUTE`, `YEOUL_TOKENS_PER_DAY`,
+ * `YEOUL_TOKENS_PER_MONTH`); unset = no limit, and the environment wins.
+ */
+export interface LimitsSettings {
+  /** Run requests an owner may start in any 60 seconds (a sliding window). */
+  requestsPerMinute?: number;
+  /** Model tokens (input + output) an owner's runs may use per UTC day. */
+  tokensPerDay?: number;
+  /** The same per UTC calendar month. */
+  tokensPerMonth?: number;
+}
+
+/**
  * What `yeoul.config.ts` default-exports (docs/reference/config-file.md). Every key is
  * optional; the environment still works alone, and where both set a value the
  * environment wins.
@@ -88,6 +101,8 @@ export interface YeoulConfig {
   prometheusUrl?: string;
   /** Who may call: end-user tokens (`auth.jwt`, the `YEOUL_JWT_*` variables win) and a hook of its own. */
   auth?: AuthSettings;
+  /** Per-owner limits of run requests and tokens. */
+  limits?: LimitsSettings;
 }
 
 /** A config file, read and checked. */

@@ -28,6 +28,7 @@ describe('config validation', () => {
           authenticate: async () => null,
           jwt: { jwks: 'https://idp.example/jwks.json', audience: ['a', 'b'], defaultScopes: [] },
         },
+        limits: { requestsPerMinute: 60, tokensPerDay: 200_000, tokensPerMonth: 5_000_000 },
       }),
       [],
     );
@@ -44,6 +45,7 @@ describe('config validation', () => {
       graphs: { Triage: () => undefined, ops: () => undefined, fine: 7 },
       permissions: { calculator: 'sometimes' },
       auth: { authenticate: 'yes', jwt: { defaultScopes: ['read'], clockSkewSeconds: -1, x: 1 } },
+      limits: { requestsPerMinute: 0, tokensPerDay: 1.5, tokensPerMonth: '100', perHour: 3 },
       extra: true,
     });
     const expected = [
@@ -63,6 +65,10 @@ describe('config validation', () => {
       'auth.jwt.defaultScopes[0]: one of yeoul:read, yeoul:write, yeoul:documents, yeoul:admin',
       'auth.jwt.clockSkewSeconds: 0 or more seconds',
       'auth.jwt: unknown key "x"',
+      'limits.requestsPerMinute: a positive whole number',
+      'limits.tokensPerDay: a positive whole number',
+      'limits.tokensPerMonth: a positive whole number',
+      'limits: unknown key "perHour"',
       'unknown key "extra"',
     ];
     for (const start of expected) {
@@ -129,5 +135,15 @@ describe('the environment and the config file', () => {
     assert.equal(env.YEOUL_JWT_ISSUER, 'https://env.example/');
     assert.equal(env.YEOUL_JWT_AUDIENCE, 'a,b');
     assert.equal(env.YEOUL_JWT_SECRET, 's'.repeat(32));
+  });
+
+  it('reads the config file’s limits as their variables, the environment winning', () => {
+    const env = envWithConfig(
+      { YEOUL_TOKENS_PER_DAY: '500' },
+      { limits: { requestsPerMinute: 30, tokensPerDay: 100_000 } },
+    );
+    assert.equal(env.YEOUL_REQUESTS_PER_MINUTE, '30');
+    assert.equal(env.YEOUL_TOKENS_PER_DAY, '500');
+    assert.equal(env.YEOUL_TOKENS_PER_MONTH, undefined);
   });
 });

@@ -17,6 +17,12 @@ const isSchema = (value: unknown) =>
   ('_zod' in value || '~standard' in value) &&
   typeof (value as { safeParse?: unknown }).safeParse === 'function';
 
+/** A limit: a positive whole number. */
+const positiveWhole = z
+  .number({ error: 'a positive whole number' })
+  .int({ error: 'a positive whole number' })
+  .positive({ error: 'a positive whole number' });
+
 const oneModelError = 'a "provider:model id" string or an AI SDK language model object';
 
 /** What is wrong with one model of a config (undefined: nothing). */
@@ -160,6 +166,13 @@ const configSchema = z.strictObject({
   logs: z.string().optional(),
   prometheusUrl: z.string().optional(),
   auth: authSchema.optional(),
+  limits: z
+    .strictObject({
+      requestsPerMinute: positiveWhole.max(100_000, { error: 'at most 100000' }).optional(),
+      tokensPerDay: positiveWhole.optional(),
+      tokensPerMonth: positiveWhole.optional(),
+    })
+    .optional(),
 });
 
 /** `tools[1].name`, `graphs.triage`, `agents.chat.persona`: a problem's place in the config. */

@@ -32,6 +32,7 @@ export { migrationStatus } from './postgres/migration-status.ts';
 export { combineMigrations, type Migration, migrationChecksum } from './postgres/migrations.ts';
 export { queryPostgres, withTransaction } from './postgres/with-transaction.ts';
 export { siblingModule } from './sibling-module.ts';
+export { immediateTransaction } from './sqlite-transaction.ts';
 export { SqliteWriteBatch } from './sqlite-write-batch.ts';
 export {
   type Attributes,

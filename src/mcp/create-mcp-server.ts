@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { graphNamePattern, sessionIdPattern } from '../core/index.ts';
+import { graphNamePattern, isYeoulError, sessionIdPattern } from '../core/index.ts';
 import { progressReporter } from './progress-reporter.ts';
 import type { McpAnswer, McpBackend, McpPassage } from './types.ts';
 
@@ -90,7 +90,8 @@ export function createMcpServer(backend: McpBackend): McpServer {
         extra.sendNotification({ method: 'notifications/progress', params }),
       );
       try {
-        const answer = await backend.ask(
+        const answer = await askNamingCode(
+          backend,
           {
             message: input.message,
             ...(input.sessionId ? { sessionId: input.sessionId } : {}),
@@ -128,6 +129,22 @@ export function createMcpServer(backend: McpBackend): McpServer {
     },
   );
   return server;
+}
+
+/**
+ * `backend.ask`, whose refusals name their code first (`rate_limited: …`, `not_found: …`): the
+ * tool error the client sees says what kind of refusal it is, as the HTTP API's body does.
+ */
+async function askNamingCode(
+  backend: McpBackend,
+  ...args: Parameters<McpBackend['ask']>
+): Promise<McpAnswer> {
+  try {
+    return await backend.ask(...args);
+  } catch (error) {
+    if (isYeoulError(error)) throw new Error(`${error.code}: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 function structuredAnswer(answer: McpAnswer): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { immediateTransaction } from '../core/index.ts';
 import { prefixRange } from './memory-names.ts';
 import {
   type MemoryRow,
@@ -122,7 +123,7 @@ export class SqliteMemoryRows implements MemoryRows {
   }
 
   async upsert(write: MemoryRowWrite): Promise<void> {
-    this.#transaction(() => {
+    immediateTransaction(this.#database, () => {
       const previous = this.#tokenCountOf.get(write.owner, write.namespace, write.key) as
         | { token_count: number }
         | undefined;
@@ -150,7 +151,7 @@ export class SqliteMemoryRows implements MemoryRows {
   }
 
   async delete(owner: string, namespace: string, key: string): Promise<boolean> {
-    return this.#transaction(() => {
+    return immediateTransaction(this.#database, () => {
       const row = this.#delete.get(owner, namespace, key) as
         | { id: number; token_count: number }
         | undefined;
@@ -209,17 +210,5 @@ export class SqliteMemoryRows implements MemoryRows {
 
   async close(): Promise<void> {
     if (this.#database.isOpen) this.#database.close();
-  }
-
-  #transaction<T>(work: () => T): T {
-    this.#database.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.#database.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.#database.exec('ROLLBACK');
-      throw error;
-    }
   }
 }

@@ -37,3 +37,4 @@ export {
   statusResponseSchema,
 } from './response-schemas.ts';
 export { agentStreamEventSchemas, graphStreamEventSchemas } from './stream-event-schemas.ts';
+export { everyOwnersUsageSchema, usageQuery, usageReportSchema } from './usage-schemas.ts';

@@ -39,6 +39,14 @@ export const errorTexts: Record<string, readonly [string, string]> = {
     'This conversation is not waiting for a decision.',
     '이 대화는 결정을 기다리고 있지 않습니다.',
   ],
+  rate_limited: [
+    'Too many requests in the last minute; try again shortly.',
+    '최근 1분 동안 요청이 너무 많습니다. 잠시 후 다시 시도하세요.',
+  ],
+  budget_exceeded: [
+    'The token budget is used up; it renews at 00:00 UTC (or next month).',
+    '토큰 예산을 모두 사용했습니다. UTC 00:00(또는 다음 달)에 다시 채워집니다.',
+  ],
   session_busy: [
     'This conversation is busy with other requests; try again shortly.',
     '이 대화에 대기 중인 요청이 많습니다. 잠시 후 다시 시도하세요.',

@@ -118,6 +118,8 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
       }
     }
     const scorers = scorerSelection(scorerNames, userScorersOf(runtime));
+    // One run request of the owner, counted but never limited (the items' usage counts as each ends).
+    await (await runtime.usage.admit(anonymousOwner, { exempt: true })).finish();
     const progress = createProgressReporter(io.stderr, 4);
     try {
       return await executeEvalRun({

@@ -55,13 +55,17 @@ export const mcpCommand = defineCommand({
       const backend = createMcpBackend(runtime, {
         owner: anonymousOwner,
         version: yeoulVersion,
+        // The command line's runs are counted, never limited.
+        admit: () => runtime.usage.admit(anonymousOwner, { exempt: true }),
         run: (call, options) =>
-          runtime.runner.invoke({
-            ...call,
-            signal: options.signal,
-            onEvent: options.onEvent,
-            streamTokens: true,
-          }),
+          options.admission.run(() =>
+            runtime.runner.invoke({
+              ...call,
+              signal: options.signal,
+              onEvent: options.onEvent,
+              streamTokens: true,
+            }),
+          ),
       });
       await serveMcpOnStdio(
         backend,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { identityVariables } from '../../identity/index.ts';
+import { identityVariables, limitVariables } from '../../identity/index.ts';
 import { knowledgeVariables } from '../../knowledge/index.ts';
 import { mcpVariables } from '../../mcp/index.ts';
 import { modelVariables, readModelConfig } from '../../models/index.ts';
@@ -109,6 +109,28 @@ describe('readEnvironment', () => {
     );
   });
 
+  it('refuses a limit that is not a positive whole number, naming each variable', () => {
+    assert.deepEqual(
+      problemsOf({
+        YEOUL_REQUESTS_PER_MINUTE: '0',
+        YEOUL_TOKENS_PER_DAY: '1.5',
+        YEOUL_TOKENS_PER_MONTH: 'lots',
+      }),
+      [
+        'YEOUL_REQUESTS_PER_MINUTE: must be a whole number from 1 to 100000',
+        'YEOUL_TOKENS_PER_DAY: must be a positive whole number',
+        'YEOUL_TOKENS_PER_MONTH: must be a positive whole number',
+      ],
+    );
+    const set = readEnvironment({
+      YEOUL_REQUESTS_PER_MINUTE: '60',
+      YEOUL_TOKENS_PER_DAY: '100000',
+    });
+    assert.equal(set.YEOUL_REQUESTS_PER_MINUTE, 60);
+    assert.equal(set.YEOUL_TOKENS_PER_DAY, 100000);
+    assert.equal(set.YEOUL_TOKENS_PER_MONTH, undefined);
+  });
+
   it('says the whole configuration is not valid, every problem in the message', () => {
     assert.throws(() => readEnvironment({ YEOUL_BODY_LIMIT: '10', LOG_LEVEL: 'loud' }), {
       code: 'config_invalid',
@@ -126,6 +148,7 @@ describe('readEnvironment', () => {
       toolVariables,
       mcpVariables,
       tracingVariables,
+      limitVariables,
     ];
     const declared = fragments.flatMap((fragment) => Object.keys(fragment.shape));
     assert.equal(new Set(declared).size, declared.length);

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { withoutBlankValues } from '../../core/index.ts';
-import { identityVariableProblems, identityVariables } from '../../identity/index.ts';
+import {
+  identityVariableProblems,
+  identityVariables,
+  limitVariables,
+} from '../../identity/index.ts';
 import { knowledgeVariables } from '../../knowledge/index.ts';
 import { mcpVariables } from '../../mcp/index.ts';
 import { modelVariables } from '../../models/index.ts';
@@ -21,6 +25,7 @@ export const environmentSchema = z.object({
   ...toolVariables.shape,
   ...mcpVariables.shape,
   ...tracingVariables.shape,
+  ...limitVariables.shape,
 });
 
 /** The variables' names in the schema's order, the order problems are reported in. */

@@ -40,22 +40,26 @@ export async function withTransaction<T>(
 
 /**
  * Runs one parameterised statement on `pool`; connection failures become `StoreUnavailableError`.
+ * `sql` may be a named statement (`{name, text}`), prepared once per connection: for hot
+ * statements, whose parsing and planning would cost more than running them.
  * `values` may be a function, called once a connection is in hand: for values that must be
  * taken when the statement leaves (a time), not before a wait for a pooled connection.
  */
 export async function queryPostgres<Row extends Record<string, unknown>>(
   pool: PostgresPool,
-  sql: string,
+  sql: string | { name: string; text: string },
   values: unknown[] | (() => unknown[]) = [],
 ): Promise<{ rows: Row[]; rowCount: number }> {
+  const statement = (given: unknown[]) =>
+    typeof sql === 'string' ? { text: sql, values: given } : { ...sql, values: given };
   try {
     if (typeof values !== 'function') {
-      const result = await pool.query<Row>(sql, values);
+      const result = await pool.query<Row>(statement(values));
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     }
     const client = await pool.connect();
     try {
-      const result = await client.query<Row>(sql, values());
+      const result = await client.query<Row>(statement(values()));
       client.release();
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (error) {

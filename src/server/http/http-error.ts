@@ -53,6 +53,7 @@ const statusOfCode: Record<string, number> = {
   unsupported_encoding: 415,
   unsupported_media_type: 415,
   rate_limited: 429,
+  budget_exceeded: 429,
   search_unavailable: 503,
   search_index_write_failed: 503,
   search_index_mismatch: 500,
@@ -162,6 +163,14 @@ function storeFailureIn(error: unknown): StoreUnavailableError | undefined {
     current = current.cause;
   }
   return undefined;
+}
+
+/** The headers an error's answer carries: `retry-after` (whole seconds) for a refusal that says when to retry. */
+export function errorHeaders(error: unknown): Record<string, string> {
+  const seconds = (error as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+  return error instanceof YeoulError && typeof seconds === 'number'
+    ? { 'retry-after': String(seconds) }
+    : {};
 }
 
 /** "1 MiB", "20 MiB", "1536 bytes". */

@@ -14,8 +14,8 @@ export interface RunReport {
  * The server's Prometheus metrics, in a registry of its own (several servers may share a
  * process in tests): HTTP requests and latency per route, runs by status with their
  * duration, LLM calls, tokens, tool calls by tool, errors by code, moves to a fallback
- * model, interrupts and decisions, refused credentials by code (never by owner), active
- * runs, and the process's own metrics.
+ * model, interrupts and decisions, refused credentials by code and requests refused by a
+ * limit (never by owner), active runs, and the process's own metrics.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -31,6 +31,7 @@ export class Metrics {
   readonly interrupts: Counter<'tool'>;
   readonly decisions: Counter<'decision'>;
   readonly authFailures: Counter<'code'>;
+  readonly limitedRequests: Counter<'limit'>;
 
   constructor(options: { activeRuns: () => number; startedAt: number }) {
     const registers = [this.registry];
@@ -105,6 +106,11 @@ export class Metrics {
       name: 'yeoul_auth_failures_total',
       help: 'Requests refused for their credentials, by code (unauthorized, invalid_token, insufficient_scope)',
       labelNames: ['code'],
+    });
+    this.limitedRequests = new Counter({
+      name: 'yeoul_limited_requests_total',
+      help: 'Run requests refused by a per-owner limit, by limit (requests_per_minute, tokens_per_day, tokens_per_month)',
+      labelNames: ['limit'],
       registers,
     });
     new Gauge({

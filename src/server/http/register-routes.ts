@@ -105,13 +105,21 @@ function requireScope(
   const held = guard.identityOf(request).scopes;
   if (held.has(needed)) return;
   guard.onRefused?.(needed);
-  void reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${needed}"`);
   const holding = held.size === 0 ? 'no Yeoul scope' : [...held].join(' ');
-  throw new HttpError({
-    status: 403,
-    code: 'insufficient_scope',
-    message: `${request.method} ${request.routeOptions.url ?? request.url} needs ${needed}; these credentials hold ${holding}`,
-  });
+  throw insufficientScope(
+    reply,
+    needed,
+    `${request.method} ${request.routeOptions.url ?? request.url} needs ${needed}; these credentials hold ${holding}`,
+  );
+}
+
+/**
+ * The 403 `insufficient_scope` of a request beyond its scopes (with the `WWW-Authenticate`
+ * header naming the scope needed), for a handler to throw: nothing has been done.
+ */
+export function insufficientScope(reply: FastifyReply, needed: Scope, message: string): HttpError {
+  void reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${needed}"`);
+  return new HttpError({ status: 403, code: 'insufficient_scope', message });
 }
 
 /** A request's declared parts, parsed on demand. */

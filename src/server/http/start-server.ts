@@ -18,7 +18,7 @@ import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
 import { authenticateRequests, protectedPath } from './authenticate-requests.ts';
-import { errorResponse, HttpError } from './http-error.ts';
+import { errorHeaders, errorResponse, HttpError } from './http-error.ts';
 import { traceRequests } from './http-tracing.ts';
 import { Metrics } from './metrics.ts';
 import { registerRoutes } from './register-routes.ts';
@@ -191,7 +191,7 @@ export async function startServer(
     });
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     metrics.errors.inc({ code: body.error.code });
-    void reply.code(status).send(body);
+    void reply.code(status).headers(errorHeaders(error)).send(body);
   });
   app.setNotFoundHandler((request, reply) => notFound(app, request, reply));
 

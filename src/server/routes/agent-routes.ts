@@ -12,13 +12,14 @@ import {
 import { HttpError } from '../http/http-error.ts';
 import { sessionParams } from '../http/schemas.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
+import { admitRun } from '../runs/admit-run.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import type { FollowableStream } from '../runs/run-streams.ts';
 import { requireChatGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** The statuses an agent run's errors come with. */
-const runErrors = [400, 401, 404, 409, 413, 500, 503];
+const runErrors = [400, 401, 404, 409, 413, 429, 500, 503];
 
 /**
  * POST /api/agent/invoke and /api/agent/stream (Server-Sent Events, resumable): a new
@@ -47,10 +48,12 @@ export function agentRoutes(context: RouteContext): RouteGroup {
     if (graph !== undefined) requireChatGraph(runtime, graph);
     const sessionId = parsed.sessionId ?? createId();
     const owner = context.ownerOf(request);
+    let created = false;
     if (parsed.resume) await runtime.sessions.check(sessionId, owner);
-    else await runtime.sessions.claim(sessionId, owner, parsed.message, graph);
+    else created = await runtime.sessions.claim(sessionId, owner, parsed.message, graph);
+    const admission = await admitRun(context, request, owner, created ? sessionId : undefined);
     const { sessionId: _given, ...rest } = parsed;
-    return { ...rest, sessionId, owner };
+    return { call: { ...rest, sessionId, owner }, admission };
   };
 
   const invokeAgent = defineRoute({
@@ -63,7 +66,7 @@ export function agentRoutes(context: RouteContext): RouteGroup {
     responses: { 200: { description: 'the answer payload', schema: invokeResponseSchema } },
     errors: runErrors,
     handler: async (request, reply, input) => {
-      const call = await prepare(request, input);
+      const { call, admission } = await prepare(request, input);
       const controller = new AbortController();
       // The response closing before it was written means the client left: stop the run.
       reply.raw.on('close', () => {
@@ -73,6 +76,7 @@ export function agentRoutes(context: RouteContext): RouteGroup {
         signal: controller.signal,
         streamTokens: false,
         arrivedAt: arrivalOf(reply),
+        admission,
       });
     },
   });
@@ -93,7 +97,7 @@ export function agentRoutes(context: RouteContext): RouteGroup {
     },
     errors: runErrors,
     handler: async (request, reply, input) => {
-      const call = await prepare(request, input);
+      const { call, admission } = await prepare(request, input);
       const controller = new AbortController();
       const cancelOnLeave = call.options?.onDisconnect === 'cancel';
       // Headers go out with the run's first event: a request refused before its run starts
@@ -118,6 +122,7 @@ export function agentRoutes(context: RouteContext): RouteGroup {
           signal: controller.signal,
           streamTokens: true,
           arrivedAt: arrivalOf(reply),
+          admission,
           onEvent: (entry) => open().write(entry),
         });
       } catch (error) {

@@ -18,6 +18,7 @@ import {
 import { defineRoute, type RouteGroup } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { evalRunParams, sessionParams } from '../http/schemas.ts';
+import { admitRun } from '../runs/admit-run.ts';
 import { evalGraphNames, evalTargetOf, userScorersOf } from '../runtime/eval-target.ts';
 import { notFound } from '../sessions/session-store.ts';
 import type { RouteContext } from './route-context.ts';
@@ -90,7 +91,7 @@ export function evalRoutes(context: RouteContext): RouteGroup {
     summary: 'Run items through a chat graph and score them, in the background',
     request: { body: evalRunBody, emptyBody: {} },
     responses: { 202: { description: 'started', schema: evalRunStartedSchema } },
-    errors: [400, 401, 413],
+    errors: [400, 401, 413, 429],
     handler: async (request, reply, input) => {
       const body = input.body();
       const owner = context.ownerOf(request);
@@ -120,6 +121,8 @@ export function evalRoutes(context: RouteContext): RouteGroup {
         problems.push(`scorers: ${error.message}`);
       }
       if (problems.length > 0 || scorers === undefined) throw invalid(problems);
+      // One run request; what its items' runs use is counted as each ends (evalTargetOf).
+      const admission = await admitRun(context, request, owner);
       const run = {
         id: createId(),
         owner,
@@ -127,7 +130,11 @@ export function evalRoutes(context: RouteContext): RouteGroup {
         graph: body.graph ?? defaultGraphName,
         createdAt: new Date().toISOString(),
       };
-      await runtime.evals.create(run);
+      await runtime.evals.create(run).catch(async (error: unknown) => {
+        await admission.refund();
+        throw error;
+      });
+      await admission.finish();
       // The run goes on after the response; its outcome (done or failed) is stored.
       const controller = new AbortController();
       const work = finishEvalRun(run, {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createId } from '../../core/index.ts';
 import type { GraphEvent, RunResult, StateSchema } from '../../graph/index.ts';
+import { runUsageOf } from '../../identity/index.ts';
 import { graphListSchema, graphRunBody, graphRunResponseSchema } from '../../protocol/index.ts';
 import {
   defineRoute,
@@ -11,7 +12,8 @@ import {
 import { checkGraphInput, type GraphRunBody, graphParams } from '../http/graph-run-schemas.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
-import { arrivalOf } from '../runs/run-request.ts';
+import { admitRun } from '../runs/admit-run.ts';
+import { arrivalOf, takePlace } from '../runs/run-request.ts';
 import { requireUserGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -55,9 +57,11 @@ export function graphRoutes(context: RouteContext): RouteGroup {
     if (body.input) checkGraphInput(name, entry.graph.schema, body.input);
     const threadId = body.threadId ?? createId();
     const owner = context.ownerOf(request);
+    let created = false;
     if (body.resume) await runtime.sessions.check(threadId, owner);
-    else await runtime.sessions.claim(threadId, owner, titleOfInput(body.input), name);
-    return { name, graph: entry.graph, body, threadId, owner, arrivedAt };
+    else created = await runtime.sessions.claim(threadId, owner, titleOfInput(body.input), name);
+    const admission = await admitRun(context, request, owner, created ? threadId : undefined);
+    return { name, graph: entry.graph, body, threadId, owner, arrivedAt, admission };
   };
 
   /** Runs (or resumes) the graph on the thread in its place in the thread's line. */
@@ -66,10 +70,10 @@ export function graphRoutes(context: RouteContext): RouteGroup {
     signal: AbortSignal,
     onEvent?: (event: GraphEvent<StateSchema>) => void,
   ) => {
-    const { graph, body, threadId } = prepared;
-    const entered = context.queue.enter(threadId, prepared.arrivedAt);
-    const leave = entered instanceof Promise ? await entered : entered;
+    const { graph, body, threadId, admission } = prepared;
+    const leave = await takePlace(context, threadId, prepared.arrivedAt, admission);
     let failure: unknown;
+    let began = false;
     try {
       // The graph's nodes reach the caller's long-term memory through `kit.memoryOf(context)`.
       const memoryOwner = runtime.config.longTermMemory ? prepared.owner : undefined;
@@ -77,14 +81,21 @@ export function graphRoutes(context: RouteContext): RouteGroup {
         threadId,
         signal,
         ...(memoryOwner === undefined ? {} : { context: { memoryOwner } }),
-        ...(onEvent ? { onEvent } : {}),
+        onEvent: (event: GraphEvent<StateSchema>) => {
+          began = true;
+          onEvent?.(event);
+        },
       };
       const result = body.resume
         ? await graph.resumeRun(threadId, { ...config, answers: body.resume.answers })
         : await graph.run(body.input as never, { ...config, onPendingRun: 'abandon' });
+      // What the graph's state says its model calls used (a `usage` channel), if anything.
+      await admission.finish(runUsageOf((result.values as { usage?: unknown }).usage));
       return resultBody(threadId, result);
     } catch (error) {
       failure = error;
+      // A run refused before it began (nothing to resume, say) counts nothing.
+      await (began ? admission.finish() : admission.refund());
       throw error;
     } finally {
       leave(failure);
@@ -99,7 +110,7 @@ export function graphRoutes(context: RouteContext): RouteGroup {
     summary: 'Run any graph on a state update, on a new thread or a continued one',
     request: graphRunRequest,
     responses: { 200: { description: 'the run', schema: graphRunResponseSchema } },
-    errors: [400, 401, 404, 409],
+    errors: [400, 401, 404, 409, 429],
     handler: async (request, reply, input) => {
       const prepared = await prepare(request, reply, input);
       const controller = new AbortController();
@@ -124,7 +135,7 @@ export function graphRoutes(context: RouteContext): RouteGroup {
         content: eventStream,
       },
     },
-    errors: [400, 401, 404, 409],
+    errors: [400, 401, 404, 409, 429],
     handler: async (request, reply, input) => {
       const prepared = await prepare(request, reply, input);
       const controller = new AbortController();

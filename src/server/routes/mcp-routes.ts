@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpServer } from '../../mcp/index.ts';
 import { defineRoute, type RouteGroup } from '../http/define-route.ts';
+import { admitRun } from '../runs/admit-run.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { createMcpBackend } from '../runtime/mcp-backend.ts';
 import type { RouteContext } from './route-context.ts';
@@ -51,11 +52,13 @@ export function mcpRoutes(context: RouteContext): RouteGroup {
         owner: caller.owner,
         canRun: caller.scopes.has('yeoul:write'),
         version: context.version,
+        admit: (createdSession) => admitRun(context, request, caller.owner, createdSession),
         run: (call, options) =>
           runAgentCall(context, call, {
             signal: options.signal,
             streamTokens: true,
             arrivedAt: arrivalOf(reply),
+            admission: options.admission,
             onEvent: (entry) => options.onEvent(entry.event, entry.data),
           }),
       });

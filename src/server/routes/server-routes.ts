@@ -9,6 +9,7 @@ import { memoryRoutes } from './memory-routes.ts';
 import type { RouteContext } from './route-context.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { systemRoutes } from './system-routes.ts';
+import { usageRoutes } from './usage-routes.ts';
 import { v1Routes } from './v1-routes.ts';
 import { webRoutes } from './web-routes.ts';
 
@@ -21,6 +22,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
     documentRoutes(context),
     memoryRoutes(context),
     graphRoutes(context),
+    usageRoutes(context),
     systemRoutes(context),
     identityRoutes(context),
     v1Routes(context),

@@ -10,7 +10,7 @@ import { createId } from '../../core/index.ts';
 import { MemoryCheckpointer } from '../../graph/index.ts';
 import { sessionIdSchema } from '../../protocol/index.ts';
 import { defineRoute, type RouteGroup, type RouteInput } from '../http/define-route.ts';
-import { HttpError } from '../http/http-error.ts';
+import { errorHeaders, HttpError } from '../http/http-error.ts';
 import { chatCompletionBody, type V1Turn, v1TurnOf } from '../openai/chat-completion-request.ts';
 import {
   chatCompletionChunkSchema,
@@ -22,6 +22,7 @@ import {
 import { CompletionStream } from '../openai/completion-stream.ts';
 import { keepPausedRun } from '../openai/keep-paused-run.ts';
 import { openAiError, openAiErrorSchema } from '../openai/openai-error.ts';
+import { admitRun } from '../runs/admit-run.ts';
 import { approvalNotice } from '../runs/approval-notice.ts';
 import { type AgentCall, arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { chatGraphNames } from '../runtime/graph-names.ts';
@@ -76,18 +77,27 @@ export function v1Routes(context: RouteContext): RouteGroup {
     };
     const withHistory = turn.history.length > 0 ? { ...call, history: turn.history } : call;
     if (sessionId !== undefined) {
-      await runtime.sessions.claim(sessionId, owner, turn.message, turn.graph);
+      const created = await runtime.sessions.claim(sessionId, owner, turn.message, turn.graph);
       // A session's memory holds the earlier turns; a new session starts from the request's.
       const graph = await runtime.runner.threadGraph(sessionId);
       const fresh = (await graph.getState(sessionId)) === undefined;
+      const admission = await admitRun(context, request, owner, created ? sessionId : undefined);
       return {
-        payload: await runAgentCall(context, { ...(fresh ? withHistory : call), owner }, options),
+        payload: await runAgentCall(
+          context,
+          { ...(fresh ? withHistory : call), owner },
+          {
+            ...options,
+            admission,
+          },
+        ),
         sessionId,
       };
     }
+    const admission = await admitRun(context, request, owner);
     const runner = statelessRunner();
     try {
-      const payload = await runAgentCall(context, withHistory, { ...options, runner });
+      const payload = await runAgentCall(context, withHistory, { ...options, runner, admission });
       if (payload.status !== 'interrupted') return { payload, sessionId: null };
       await keepPausedRun(memory, runtime.checkpointer, call.sessionId);
       await runtime.sessions.claim(call.sessionId, owner, turn.message, turn.graph);
@@ -157,7 +167,7 @@ export function v1Routes(context: RouteContext): RouteGroup {
         content: { 'text/event-stream': chatCompletionChunkSchema },
       },
     },
-    errors: [400, 401, 404, 409, 413, 500, 503],
+    errors: [400, 401, 404, 409, 413, 429, 500, 503],
     handler: async (request, reply, input) => {
       const { body, turn, sessionId, identity } = prepare(request, input);
       const controller = new AbortController();
@@ -233,7 +243,7 @@ export function v1Routes(context: RouteContext): RouteGroup {
         });
         if (status >= 500) request.log.error({ err: error }, 'request failed');
         context.metrics.errors.inc({ code: body.error.code ?? 'internal_error' });
-        void reply.code(status).send(body);
+        void reply.code(status).headers(errorHeaders(error)).send(body);
       });
       v1.setNotFoundHandler((request, reply) => notFound(v1, request, reply));
     },

@@ -6,9 +6,11 @@ import {
   graphNameOf,
 } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
+import type { Admission } from '../../identity/index.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { coalesceTokens } from '../http/token-coalescer.ts';
 import type { RouteContext } from '../routes/route-context.ts';
+import type { LeaveQueue } from '../sessions/session-queue.ts';
 import { RunStream, type StreamEvent } from './run-streams.ts';
 
 /** The stream events clients get (`evaluation` stays inside the payload). */
@@ -40,11 +42,36 @@ export interface AgentCallOptions {
   runner?: AgentRunner;
   /** When the HTTP request arrived (`arrivalOf(reply)`): its place in the session's line. */
   arrivedAt?: number;
+  /**
+   * The request as counted against its owner's limits (`admitRun`): settled here, the run's
+   * usage counted before `done` goes out, or the request taken back when its run never began.
+   */
+  admission?: Admission;
 }
 
 /** When the request answered by `reply` reached the server (a `performance.now()` time). */
 export function arrivalOf(reply: FastifyReply): number {
   return performance.now() - reply.elapsedTime;
+}
+
+/**
+ * Takes the request's place in its session's line (409 when the line is full, which takes
+ * back its admission: a refused request counts nothing). In one process the place is taken at
+ * once; across instances it is awaited.
+ */
+export async function takePlace(
+  context: RouteContext,
+  sessionId: string,
+  arrivedAt: number | undefined,
+  admission: Admission | undefined,
+): Promise<LeaveQueue> {
+  try {
+    const entered = context.queue.enter(sessionId, arrivedAt);
+    return entered instanceof Promise ? await entered : entered;
+  } catch (error) {
+    await admission?.refund();
+    throw error;
+  }
 }
 
 /**
@@ -59,13 +86,14 @@ export async function runAgentCall(
   options: AgentCallOptions,
 ): Promise<AgentResponse> {
   const { metrics } = context;
+  const { admission } = options;
   // A stateless /v1 call runs on its own in-memory runner under a throwaway id: nobody can
   // queue behind it or join it, so it takes no place in the (shared) queue and its events
   // are not relayed.
   const shared = options.runner === undefined;
-  // In one process the place is taken at once (no await); across instances it is awaited.
-  const entered = shared ? context.queue.enter(call.sessionId, options.arrivedAt) : () => undefined;
-  const leave = entered instanceof Promise ? await entered : entered;
+  const leave = shared
+    ? await takePlace(context, call.sessionId, options.arrivedAt, admission)
+    : () => undefined;
   const stream = shared
     ? context.streams.open(call.sessionId, createId())
     : new RunStream(createId(), call.sessionId, () => undefined);
@@ -84,6 +112,8 @@ export async function runAgentCall(
       onEvent: events.emit,
     });
     events.flush();
+    // Counted before `done` goes out: a client that has the answer finds it in its usage.
+    await admission?.finish(payload.usage);
     for (const decision of call.resume?.decisions ?? []) {
       metrics.decisions.inc({ decision: decision.approve ? 'approve' : 'deny' });
     }
@@ -98,8 +128,11 @@ export async function runAgentCall(
   } catch (error) {
     failure = error;
     events.flush();
-    // A run that had started tells its watchers how it failed; a refused one never began.
-    if (stream.events.length > 0) {
+    // A run that had started tells its watchers how it failed; a refused one never began
+    // and counts nothing.
+    const began = stream.events.length > 0;
+    await (began ? admission?.finish() : admission?.refund());
+    if (began) {
       const { body } = errorResponse(error);
       metrics.errors.inc({ code: body.error.code });
       options.onEvent?.(stream.push('error', body.error));

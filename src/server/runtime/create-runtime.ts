@@ -12,7 +12,12 @@ import {
 import { yeoulVersion } from '../../core/index.ts';
 import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../../evals/index.ts';
 import { type Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
-import { createIdentityResolver, identitySettingsOf } from '../../identity/index.ts';
+import {
+  createIdentityResolver,
+  identitySettingsOf,
+  SqliteUsageStore,
+  UsageMeter,
+} from '../../identity/index.ts';
 import {
   KnowledgeBase,
   resolveSearchBackend,
@@ -259,6 +264,12 @@ export async function createRuntime(
   const evals: EvalStore = postgres
     ? new PostgresEvalStore(postgres.pool)
     : new SqliteEvalStore((sqliteCheckpointer as SqliteCheckpointer).database);
+  // Usage counts and limits, beside the sessions too (the CLI's runs count into them).
+  const usage = new UsageMeter(
+    postgres?.usage ?? new SqliteUsageStore((sqliteCheckpointer as SqliteCheckpointer).database),
+    config.limits,
+    { onError: (error) => logger.warn({ err: error }, 'a run’s usage could not be counted') },
+  );
   const sampleIngested =
     firstStart && config.sampleKnowledge
       ? await knowledge.ingestPaths([sampleKnowledgeDir])
@@ -323,6 +334,8 @@ export async function createRuntime(
     identity,
     /** Evaluation runs and answer ratings (yeoul eval, /api/evals, feedback). */
     evals,
+    /** Per-owner limits and usage counts: run requests are admitted here, their runs' usage counted. */
+    usage,
     /** The long-term memory store of every owner (`forOwner` gives one owner's view). */
     memory,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */

@@ -8,15 +8,21 @@ export function evalGraphNames(runtime: Runtime): string[] {
 }
 
 /**
- * What evaluation runs go through: the runtime's agent runner, each item's session
- * registered for `owner` (so the run's sessions are the owner's, listed and opened in the
- * inspector like any other), and the retrieved context read from the session's state.
+ * What evaluation runs go through: the runtime's agent runner (each turn's usage counted for
+ * `owner`, so the owner's usage adds up the items' `usage`), each item's session registered
+ * for `owner` (so the run's sessions are the owner's, listed and opened in the inspector like
+ * any other), and the retrieved context read from the session's state.
  */
 export function evalTargetOf(runtime: Runtime, owner: string): EvalTarget {
   return {
-    invoke: (request) => runtime.runner.invoke(request),
-    claimSession: (sessionId, firstMessage, graph) =>
-      runtime.sessions.claim(sessionId, owner, firstMessage, graph),
+    invoke: async (request) => {
+      const payload = await runtime.runner.invoke(request);
+      await runtime.usage.record(owner, payload.usage);
+      return payload;
+    },
+    claimSession: async (sessionId, firstMessage, graph) => {
+      await runtime.sessions.claim(sessionId, owner, firstMessage, graph);
+    },
     contextOf: async (sessionId) => {
       const state = await (await runtime.runner.threadGraph(sessionId)).getState(sessionId);
       const context = (state?.values as { context?: unknown } | undefined)?.context;

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { type Environment, readEnvironment } from '../../config/index.ts';
+import { type LimitSettings, readLimits } from '../../identity/index.ts';
 
 /** Server settings read from the environment (`readEnvironment`), flags applied. */
 export interface ServerConfig {
@@ -26,6 +27,8 @@ export interface ServerConfig {
   longTermMemory: boolean;
   /** Sessions idle this many days are deleted (`YEOUL_SESSION_TTL_DAYS`); undefined = kept. */
   sessionTtlDays: number | undefined;
+  /** Per-owner limits of run requests and tokens (`YEOUL_REQUESTS_PER_MINUTE`, …); null = none. */
+  limits: LimitSettings;
   /** Every variable as read (models, tools, knowledge, tracing…), for the parts that need them. */
   env: Environment;
 }
@@ -57,6 +60,7 @@ export function readServerConfig(
     durability: environment.YEOUL_DURABILITY,
     longTermMemory: environment.YEOUL_LONG_TERM_MEMORY,
     sessionTtlDays: environment.YEOUL_SESSION_TTL_DAYS,
+    limits: readLimits(environment),
     env: environment,
   };
 }

@@ -8,6 +8,7 @@ import {
   type PostgresPool,
 } from '../../core/index.ts';
 import { PostgresCheckpointer } from '../../graph/index.ts';
+import { PostgresUsageStore } from '../../identity/index.ts';
 import {
   PostgresDocumentStore,
   PostgresRetriever,
@@ -27,6 +28,8 @@ export interface PostgresStore {
   pool: PostgresPool;
   checkpointer: PostgresCheckpointer;
   sessions: PostgresSessionStore;
+  /** Per-owner usage counts, exact across instances. */
+  usage: PostgresUsageStore;
   search: SearchBackend;
   /** Whether this start created the schema (the sample documents go in then). */
   firstStart: boolean;
@@ -37,7 +40,8 @@ export interface PostgresStore {
  * Opens `DATABASE_URL`: a pool, the schema brought up to date (or checked, with
  * `migrate: false`: a database that lacks migrations is refused, naming `yeoul migrate`), the
  * checkpointer (with its heartbeat), the knowledge base's retriever (the database's own index,
- * or OpenSearch's with `YEOUL_SEARCH_URL`, the documents staying here) and the session registry.
+ * or OpenSearch's with `YEOUL_SEARCH_URL`, the documents staying here), the session registry
+ * and the usage counts.
  * An unreachable database fails with `store_unavailable`.
  */
 export async function openPostgresStore(
@@ -97,6 +101,7 @@ export async function openPostgresStore(
       pool,
       checkpointer,
       sessions: new PostgresSessionStore(pool),
+      usage: new PostgresUsageStore(pool),
       search,
       firstStart,
       async close() {

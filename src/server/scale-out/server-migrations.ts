@@ -1,6 +1,7 @@
 import { combineMigrations, type Migration } from '../../core/index.ts';
 import { evalMigrations } from '../../evals/index.ts';
 import { checkpointMigrations } from '../../graph/index.ts';
+import { usageMigrations } from '../../identity/index.ts';
 import { knowledgeMigrations } from '../../knowledge/index.ts';
 import { memoryMigrations } from '../../memory-store/index.ts';
 
@@ -166,5 +167,6 @@ export function storeMigrations(): Migration[] {
     serverMigrations,
     evalMigrations,
     memoryMigrations,
+    usageMigrations,
   );
 }

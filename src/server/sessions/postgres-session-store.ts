@@ -35,7 +35,7 @@ export class PostgresSessionStore implements SessionStore {
     firstMessage = '',
     graph?: string,
     forkedFrom?: ForkOrigin,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const title = titleOf(firstMessage);
     // Most requests continue a session: one read, and a write only for a new one or a title.
     const existing = await this.#ownerRow(sessionId);
@@ -49,7 +49,7 @@ export class PostgresSessionStore implements SessionStore {
           [sessionId, title],
         );
       }
-      return;
+      return false;
     }
     const { rowCount } = await queryPostgres(
       this.#pool,
@@ -69,6 +69,7 @@ export class PostgresSessionStore implements SessionStore {
     if (rowCount === 0 && (await this.#ownerRow(sessionId))?.owner !== owner) {
       throw notFound(sessionId);
     }
+    return rowCount > 0;
   }
 
   async graphOf(sessionId: string): Promise<string | undefined> {

@@ -31,6 +31,7 @@ export interface SessionStore {
    * 404, as if it did not exist. A session stays with the user graph that started it (or
    * with the built-in agents): a request naming another one is a 409 `graph_mismatch`.
    * A fork is registered with where it came from (`forkedFrom`), listed with the session.
+   * Resolves true when this call registered the session, false when it was there already.
    */
   claim(
     sessionId: string,
@@ -38,7 +39,7 @@ export interface SessionStore {
     firstMessage?: string,
     graph?: string,
     forkedFrom?: ForkOrigin,
-  ): Promise<void>;
+  ): Promise<boolean>;
   /** The user graph a session runs on; undefined for the built-in agents' (and unknown) sessions. */
   graphOf(sessionId: string): Promise<string | undefined>;
   /** Throws 404 unless the session is `owner`'s (an unregistered one counts as anonymous). */

@@ -70,7 +70,7 @@ export class SqliteSessionStore implements SessionStore {
     firstMessage = '',
     graph?: string,
     forkedFrom?: ForkOrigin,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const title = titleOf(firstMessage);
     const row = this.#ownerRow(sessionId);
     if (row && row.owner !== owner) throw notFound(sessionId);
@@ -79,7 +79,7 @@ export class SqliteSessionStore implements SessionStore {
       // A session made without a first message (a CLI resume, say) gets its title later.
       if (title && row.title === '')
         await this.#batch.run(() => this.#setTitle.run(title, sessionId));
-      return;
+      return false;
     }
     const { changes } = await this.#batch.run(() =>
       this.#insertOwner.run(
@@ -94,6 +94,7 @@ export class SqliteSessionStore implements SessionStore {
     );
     // Two requests may have claimed the same new id at once: the first one stored wins.
     if (changes === 0 && this.#ownerRow(sessionId)?.owner !== owner) throw notFound(sessionId);
+    return changes > 0;
   }
 
   async graphOf(sessionId: string): Promise<string | undefined> {
