@@ -106,6 +106,7 @@ export class Metrics {
       name: 'yeoul_auth_failures_total',
       help: 'Requests refused for their credentials, by code (unauthorized, invalid_token, insufficient_scope)',
       labelNames: ['code'],
+      registers,
     });
     this.limitedRequests = new Counter({
       name: 'yeoul_limited_requests_total',

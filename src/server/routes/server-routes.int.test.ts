@@ -164,6 +164,7 @@ describe('the server’s routes and /openapi.json', () => {
       'POST /api/graphs/:name/stream': 'yeoul:write',
       'GET /api/agent/status': 'yeoul:read',
       'GET /api/me': null,
+      'GET /api/usage': 'yeoul:read',
       'GET /v1/models': 'yeoul:read',
       'POST /v1/chat/completions': 'yeoul:write',
       'POST /mcp': 'yeoul:read',
