@@ -13,6 +13,7 @@ export {
   identityVariables,
 } from './identity-variables.ts';
 export { anonymousIdentity, anonymousOwner, ownerOfKey } from './key-ring.ts';
+export { isOwnerName, ownWorkspaceFolder } from './owner-names.ts';
 export { defaultTokenScopes, isScope } from './scope-set.ts';
 export type { TokenOutcome } from './token-verifier.ts';
 export {
