@@ -36,4 +36,9 @@ export {
   sessionSchema,
   statusResponseSchema,
 } from './response-schemas.ts';
+export {
+  pruneBody,
+  pruneResponseSchema,
+  retentionDurationSchema,
+} from './retention-schemas.ts';
 export { agentStreamEventSchemas, graphStreamEventSchemas } from './stream-event-schemas.ts';

@@ -1,7 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity, Scope } from '../../identity/index.ts';
 import type { Route, RouteGroup, RouteInput, RouteRequest } from './define-route.ts';
-import { HttpError } from './http-error.ts';
+import { insufficientScope } from './insufficient-scope.ts';
 import { openApiDocument, openApiPathOf } from './openapi-document.ts';
 import { parseWith } from './schemas.ts';
 
@@ -105,13 +105,8 @@ function requireScope(
   const held = guard.identityOf(request).scopes;
   if (held.has(needed)) return;
   guard.onRefused?.(needed);
-  void reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${needed}"`);
-  const holding = held.size === 0 ? 'no Yeoul scope' : [...held].join(' ');
-  throw new HttpError({
-    status: 403,
-    code: 'insufficient_scope',
-    message: `${request.method} ${request.routeOptions.url ?? request.url} needs ${needed}; these credentials hold ${holding}`,
-  });
+  const action = `${request.method} ${request.routeOptions.url ?? request.url}`;
+  throw insufficientScope(reply, needed, held, action);
 }
 
 /** A request's declared parts, parsed on demand. */

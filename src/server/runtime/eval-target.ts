@@ -11,10 +11,16 @@ export function evalGraphNames(runtime: Runtime): string[] {
  * What evaluation runs go through: the runtime's agent runner, each item's session
  * registered for `owner` (so the run's sessions are the owner's, listed and opened in the
  * inspector like any other), and the retrieved context read from the session's state.
+ * Items run as the owner's (whose workspace the file tools see) without long-term memory.
  */
 export function evalTargetOf(runtime: Runtime, owner: string): EvalTarget {
   return {
-    invoke: (request) => runtime.runner.invoke(request),
+    invoke: (request) =>
+      runtime.runner.invoke({
+        ...request,
+        owner,
+        options: { ...request.options, longTermMemory: false },
+      }),
     claimSession: (sessionId, firstMessage, graph) =>
       runtime.sessions.claim(sessionId, owner, firstMessage, graph),
     contextOf: async (sessionId) => {
