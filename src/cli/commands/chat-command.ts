@@ -53,6 +53,9 @@ export const chatCommand = defineCommand({
     const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
     return withRuntime(io.env, { dataDir: values.data, config: values.config }, async (runtime) => {
       const owner = await resolveOwner(runtime, acting, 'yeoul:write');
+      // Another owner's session ends the chat before it starts, as a request naming it would.
+      const holder = await runtime.sessions.ownerOf(sessionId);
+      if (holder !== undefined && holder !== owner) throw new Error(`no session "${sessionId}"`);
       io.stdout.write(
         `session ${sessionId} (model ${runtime.model.info.provider}:${runtime.model.info.modelId})\n`,
       );
