@@ -105,13 +105,14 @@ type Caller = (
   headers?: Record<string, string>,
 ) => Promise<Reply>;
 
-/** A caller of `url` with `credential` on every request. */
-function as(url: string, credential: string): Caller {
+/** A caller of `url` with `credential` (and `always`) on every request. */
+function as(url: string, credential: string, always: Record<string, string> = {}): Caller {
   return async (method, path, body, headers = {}) => {
     const response = await fetch(url + path, {
       method,
       headers: {
         authorization: `Bearer ${credential}`,
+        ...always,
         ...headers,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -153,8 +154,12 @@ function identityEnv(jwksFile: string, model: FakeOpenAiServer): Record<string, 
   };
 }
 
-/** A config file's graph that asks a question before it finishes. */
+/** A config file's graph that asks a question before it finishes, and a hook naming `x-user`. */
 const config = {
+  auth: {
+    authenticate: (request: { headers: Record<string, string> }) =>
+      request.headers['x-user'] ? { owner: request.headers['x-user'] } : null,
+  },
   graphs: {
     asker: new StateGraph(defineState({ topic: replace(''), answer: replace('') }))
       .addNode('ask', (_state, context) => {
@@ -463,6 +468,16 @@ describe('what is whose: B tries every route and surface on A’s things (one se
       });
       assert.match(stateless.body.choices[0].message.content, /does not exist/, file);
     }
+    // An end user of the config's hook has a folder of their own too.
+    const dana = as(served.server.url, 'no-key', { 'x-user': 'dana' });
+    assert.equal((await dana('GET', '/api/me')).body.owner, 'hook:dana');
+    await writeApproved(dana, 'd-files', 'notes.txt', 'dana-notes');
+    const danas = join(served.dataDir, 'workspaces', ownWorkspaceFolder('hook:dana') as string);
+    assert.equal(readFileSync(join(danas, 'notes.txt'), 'utf8'), 'dana-notes');
+    assert.match(
+      (await dana('POST', '/api/agent/invoke', { message: 'read shared.txt' })).body.response,
+      /does not exist/,
+    );
     // B's approved write lands in B's folder; A's file stays hers.
     await writeApproved(bob, 'b-files', 'notes.txt', 'bob-notes');
     const bobs = join(served.dataDir, 'workspaces', ownWorkspaceFolder('jwt:bob') as string);
