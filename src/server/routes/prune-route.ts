@@ -35,7 +35,9 @@ export function pruneSessionsRoute(context: RouteContext): Route {
         throw new HttpError({
           status: 400,
           code: 'invalid_request',
-          message: `owner: "${named}" is not an owner (anonymous, a key's tag, jwt:… or hook:…) nor *`,
+          // Not echoed: whatever was sent there stays out of the answer.
+          message:
+            'owner: an owner as GET /api/me names it (anonymous, a key’s tag, jwt:…, hook:…) or *',
           details: { param: 'owner' },
         });
       }
