@@ -177,10 +177,10 @@ describe('end users behind one backend: scopes, owners and the config’s hook',
     const completed = await bob(
       'POST',
       '/v1/chat/completions',
-      { model: 'chat', messages: [{ role: 'user', content: 'hi' }] },
+      { model: 'yeoul-chat', messages: [{ role: 'user', content: 'hi' }] },
       { 'x-session-id': 'alice-1' },
     );
-    assert.equal(completed.status, 404);
+    assert.deepEqual([completed.status, completed.body.error.code], [404, 'not_found']);
     assert.deepEqual((await bob('GET', '/api/sessions')).body.sessions, []);
     assert.equal((await bob('GET', '/api/memory/notes/plan')).status, 404);
     assert.deepEqual((await bob('GET', '/api/memory')).body.items, []);

@@ -36,7 +36,10 @@ export interface AgentRequest {
    */
   history?: ChatMessage[];
   sessionId?: string;
-  /** Whose long-term memory the run may use (the API key's owner); unset = none. */
+  /**
+   * Who the run serves (as the caller's credentials say): whose long-term memory it may use
+   * and whose workspace the file tools see; unset = no memory and the whole workspace.
+   */
   owner?: string;
   resume?: { decisions: ApprovalDecision[] };
   options?: AgentRequestOptions;

@@ -1,6 +1,7 @@
 import type { CompiledGraph, GraphEvent, RunResult, StateSchema } from '../graph/index.ts';
 import type { InnerAgent, InnerAgentResult } from './ops/ops-state.ts';
 import type { InnerRunSetup, PickedUpRun } from './registry/graph-entry.ts';
+import { agentRunContext } from './run-context.ts';
 import type { AgentOptions, AgentSource, AgentUsage, ChatMessage } from './types.ts';
 
 /** The input of a new run of an agent graph on a prompt (after `history`, earlier turns). */
@@ -41,7 +42,7 @@ export function innerAgent(
       threadId: sessionId,
       signal: run.signal,
       onEvent: forwardEvents(steps, run.emit),
-      context: { streamTokens },
+      context: agentRunContext(streamTokens, setup.owner),
     };
     const before = 'answers' in input ? [] : unseeded;
     if (!('answers' in input)) unseeded = [];
@@ -66,7 +67,7 @@ export async function resumeInnerAgent(
   const result = await graph.resumeRun(sessionId, {
     signal: run.signal,
     onEvent: forwardEvents(steps, run.emit),
-    context: { streamTokens: run.streamTokens },
+    context: agentRunContext(run.streamTokens, run.owner),
   });
   return innerResult(result, steps);
 }

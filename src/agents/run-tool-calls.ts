@@ -1,6 +1,7 @@
 import { answerFor, type InterruptRequest, type NodeContext } from '../graph/index.ts';
 import type { ModelCallResult, ToolCall } from '../models/index.ts';
 import { ToolExecutor } from '../tools/index.ts';
+import { runOwnerOf } from './run-context.ts';
 import type { AgentDependencies, ChatMessage } from './types.ts';
 
 /** Tool executions allowed per request; later calls get an error result the model sees. */
@@ -45,7 +46,9 @@ export async function runToolCalls(
   done: ReadonlySet<string> = new Set(),
 ): Promise<ToolCallsOutcome> {
   const approved = new Set<string>();
+  const owner = runOwnerOf(context);
   const executor = new ToolExecutor(deps.tools, {
+    ...(owner === undefined ? {} : { owner }),
     env: deps.toolEnvironment,
     maxCalls: Math.max(0, maxToolCallsPerRequest - alreadyRun),
     signal: context.signal,

@@ -14,6 +14,7 @@ import { forwardEvents } from './inner-agent.ts';
 import type { InnerAgent, InnerAgentResult } from './ops/ops-state.ts';
 import { isKorean } from './prompts.ts';
 import type { InnerRunSetup, PickedUpRun } from './registry/graph-entry.ts';
+import { agentRunContext } from './run-context.ts';
 import type { AgentOptions, AgentSource, AgentUsage, ChatMessage } from './types.ts';
 
 /** A graph of a config file, compiled with Yeoul's checkpointer. */
@@ -64,11 +65,9 @@ export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): Inn
       threadId: sessionId,
       signal: run.signal,
       onEvent: forwardEvents(steps, run.emit),
-      // Whose long-term memory the graph's nodes reach (`kit.memoryOf(context)`).
-      context: {
-        streamTokens,
-        ...(options.memoryOwner === undefined ? {} : { memoryOwner: options.memoryOwner }),
-      },
+      // Whose long-term memory the graph's nodes reach (`kit.memoryOf(context)`), and whose
+      // workspace its file tools see.
+      context: agentRunContext(streamTokens, setup.owner, options.memoryOwner),
     };
     const question = 'prompt' in input ? input.prompt : '';
     try {
@@ -103,7 +102,7 @@ export async function resumeUserGraph(
   const result = await entry.graph.resumeRun(sessionId, {
     signal: run.signal,
     onEvent: forwardEvents(steps, run.emit),
-    context: { streamTokens: run.streamTokens },
+    context: agentRunContext(run.streamTokens, run.owner),
   });
   return userChatResult(result, steps);
 }

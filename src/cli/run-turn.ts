@@ -7,10 +7,12 @@ import type { CliIo } from './io.ts';
 export type AskLine = (question: string) => Promise<string | null>;
 
 /**
- * Runs one turn from the terminal on a session registered like the API's (as anonymous), in
- * the session's line like a request (`inSessionLine`), and handles approvals: on a terminal (`ask` given) each pending tool call is shown and
- * decided with y/N, then the run resumes; without one the pending calls are printed with
- * how to decide over HTTP, and the paused payload is returned.
+ * Runs one turn from the terminal on a session registered like the API's (for
+ * `request.owner`, default the anonymous owner: another owner's session is refused as the
+ * API refuses it), in the session's line like a request (`inSessionLine`), and handles
+ * approvals: on a terminal (`ask` given) each pending tool call is shown and decided with
+ * y/N, then the run resumes; without one the pending calls are printed with how to decide
+ * over HTTP, and the paused payload is returned.
  */
 export async function runTurn(
   runtime: Runtime,
@@ -29,17 +31,18 @@ export async function runTurn(
       throw new UsageError({ problem: `--graph: ${(error as Error).message}` });
     }
   }
-  await runtime.sessions.claim(request.sessionId, anonymousOwner, request.message ?? '', graph);
+  const owner = request.owner ?? anonymousOwner;
+  await runtime.sessions.claim(request.sessionId, owner, request.message ?? '', graph);
   // Each run takes its place in the session's line like a request (with DATABASE_URL, behind
   // the runs of every instance); the line is free again while a question waits on the terminal.
   // Each run (a resume too) is a run request of the owner: counted, never limited.
   const invoke = async (turn: AgentRequest) => {
-    const admission = await runtime.usage.admit(anonymousOwner, { exempt: true });
+    const admission = await runtime.usage.admit(owner, { exempt: true });
     return admission.run(() =>
       inSessionLine(runtime, request.sessionId, () => runtime.runner.invoke(turn)),
     );
   };
-  let payload = await invoke({ owner: anonymousOwner, ...request });
+  let payload = await invoke({ ...request, owner });
   while (payload.status === 'interrupted' && ask !== undefined) {
     const decisions = [];
     for (const pending of payload.interrupts ?? []) {
@@ -53,7 +56,7 @@ export async function runTurn(
       });
     }
     const { message: _message, resume: _resume, ...rest } = request;
-    payload = await invoke({ owner: anonymousOwner, ...rest, resume: { decisions } });
+    payload = await invoke({ ...rest, owner, resume: { decisions } });
   }
   if (payload.status === 'interrupted') io.stderr.write(howToDecide(request.sessionId, payload));
   return payload;

@@ -31,6 +31,7 @@ export { Admission, UsageMeter } from './limits/usage-meter.ts';
 export { usageMigrations } from './limits/usage-migrations.ts';
 export { parseUsageRange, type UsageRange } from './limits/usage-report.ts';
 export type { UsageStore } from './limits/usage-store.ts';
+export { isOwnerName, ownWorkspaceFolder } from './owner-names.ts';
 export { defaultTokenScopes, isScope } from './scope-set.ts';
 export type { TokenOutcome } from './token-verifier.ts';
 export {

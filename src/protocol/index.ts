@@ -36,5 +36,10 @@ export {
   sessionSchema,
   statusResponseSchema,
 } from './response-schemas.ts';
+export {
+  pruneBody,
+  pruneResponseSchema,
+  retentionDurationSchema,
+} from './retention-schemas.ts';
 export { agentStreamEventSchemas, graphStreamEventSchemas } from './stream-event-schemas.ts';
 export { everyOwnersUsageSchema, usageQuery, usageReportSchema } from './usage-schemas.ts';

@@ -10,3 +10,4 @@ export { storeMigrations } from './scale-out/server-migrations.ts';
 export { forkSession } from './sessions/fork-session.ts';
 export { inSessionLine } from './sessions/in-session-line.ts';
 export { parseRetentionDuration, pruneSessions } from './sessions/prune-sessions.ts';
+export { sessionsOfOwner } from './sessions/sessions-of-owner.ts';

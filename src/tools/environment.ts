@@ -23,6 +23,7 @@ export function createToolEnvironment(
     keys: options.keys ?? {},
     fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? (() => new Date()),
+    ...(options.workspaceOf ? { workspaceOf: options.workspaceOf } : {}),
     ...(options.knowledge ? { knowledge: options.knowledge } : {}),
     ...(options.logs ? { logs: options.logs } : {}),
     ...(options.prometheusUrl ? { prometheusUrl: options.prometheusUrl } : {}),

@@ -181,4 +181,28 @@ describe('tool executor', () => {
     setTimeout(() => controller.abort(), 20);
     assert.equal((await executor.execute(call('slow', {}))).content, 'Error: slow was cancelled');
   });
+
+  it('hands the tools the workspace of the owner the run serves', async () => {
+    const where = defineTool({
+      name: 'where',
+      description: 'Says which workspace it sees.',
+      inputSchema: z.object({}),
+      execute: async (_input, context) => context.env.workspaceDir,
+    });
+    const registry = new ToolRegistry().register(where);
+    const owned = createToolEnvironment({
+      dataDir: '/tmp/yeoul-unused',
+      workspaceOf: (owner) => (owner.startsWith('jwt:') ? `/tmp/own/${owner.length}` : '/tmp/all'),
+    });
+    const seen = async (owner?: string) =>
+      (
+        await new ToolExecutor(registry, {
+          env: owned,
+          ...(owner === undefined ? {} : { owner }),
+        }).execute(call('where', {}))
+      ).content;
+    assert.equal(await seen('jwt:alice'), '/tmp/own/9');
+    assert.equal(await seen('anonymous'), '/tmp/all');
+    assert.equal(await seen(), owned.workspaceDir);
+  });
 });

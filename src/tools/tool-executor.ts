@@ -23,6 +23,11 @@ export interface ToolExecutorOptions {
   approve?: (call: ToolCallRequest) => Promise<boolean>;
   /** The session the calls belong to, handed to each tool's `execute`. */
   sessionId?: string;
+  /**
+   * Who the run serves: the tools get the environment whose workspace is that owner's
+   * (`env.workspaceOf`); without one, the whole workspace.
+   */
+  owner?: string;
 }
 
 const defaultTimeoutMs = 10_000;
@@ -40,7 +45,7 @@ export class ToolExecutor {
 
   constructor(registry: ToolRegistry, options: ToolExecutorOptions) {
     this.#registry = registry;
-    this.#options = options;
+    this.#options = { ...options, env: environmentOf(options.env, options.owner) };
   }
 
   /** Calls made in this request so far, refused ones included. */
@@ -111,6 +116,14 @@ export class ToolExecutor {
       scope.release();
     }
   }
+}
+
+/** The environment of a run serving `owner`: its own workspace folder, when it has one. */
+function environmentOf(env: ToolEnvironment, owner: string | undefined): ToolEnvironment {
+  const workspaceDir = owner === undefined ? undefined : env.workspaceOf?.(owner);
+  return workspaceDir === undefined || workspaceDir === env.workspaceDir
+    ? env
+    : { ...env, workspaceDir };
 }
 
 /**

@@ -31,8 +31,13 @@ export interface KnowledgeSearcher {
 
 /** What tools may use: folders, endpoints, keys, a clock. Built once by the composition root. */
 export interface ToolEnvironment {
-  /** The only folder the file tools may read and write. */
+  /** The only folder the file tools may read and write (of a run without an owner of its own). */
   workspaceDir: string;
+  /**
+   * The folder the file tools of a run serving `owner` see instead of `workspaceDir` (an end
+   * user's folder of its own); unset, or `workspaceDir` back, keeps the whole workspace.
+   */
+  workspaceOf?: (owner: string) => string;
   /** The SQLite database the SQL tool queries, opened read-only. */
   sqlDatabasePath: string;
   endpoints: ToolEndpoints;

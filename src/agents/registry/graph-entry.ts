@@ -10,6 +10,8 @@ export interface InnerRunSetup {
   streamTokens: boolean;
   /** Earlier turns the caller kept (the stateless `/v1` mode), before the first prompt only. */
   history: ChatMessage[];
+  /** Who the run serves: whose workspace its file tools see (`runContextOf`). */
+  owner?: string;
 }
 
 /** How a run picked up again goes: its signal, where its events go, whether tokens stream. */
@@ -17,6 +19,8 @@ export interface PickedUpRun {
   signal: AbortSignal;
   emit: (name: string, data: unknown) => void;
   streamTokens: boolean;
+  /** Who the run serves (the session's owner). */
+  owner?: string;
 }
 
 /**

@@ -24,6 +24,11 @@ import { opsThreadOf } from './session-threads.ts';
 export interface RunnerOptions extends Omit<RegistryOptions, 'checkpointer'> {
   /** Which user graph a session belongs to (from the session store); undefined for built-ins. */
   graphOfSession?: (sessionId: string) => Promise<string | undefined>;
+  /**
+   * Whom a session's runs serve (from the session store), for a run whose request names no
+   * owner (one a dead process left behind): whose workspace its file tools see.
+   */
+  ownerOfSession?: (sessionId: string) => Promise<string | undefined>;
 }
 
 /**
@@ -63,12 +68,14 @@ export function createAgentRunner(
     // Every model call of the run, however deep, notes the model that answered it.
     const answering = new AnsweringModelScope();
     try {
+      const owner = request.owner ?? (await options.ownerOfSession?.(sessionId));
       const payload = await answering.run(() =>
         work({
           sessionId,
           signal,
           emit,
           streamTokens: request.streamTokens ?? request.onEvent !== undefined,
+          ...(owner === undefined ? {} : { owner }),
         }),
       );
       return responseOf(payload, sessionId, seconds(), emit, answering.model);
@@ -108,7 +115,7 @@ export function createAgentRunner(
      */
     reconfigure(
       nextDeps: AgentDependencies,
-      nextOptions: Omit<RunnerOptions, 'graphOfSession' | 'durability'>,
+      nextOptions: Omit<RunnerOptions, 'graphOfSession' | 'ownerOfSession' | 'durability'>,
     ) {
       current = buildGraphRegistry(nextDeps, {
         ...nextOptions,

@@ -16,6 +16,8 @@ export interface WorkContext {
   signal: AbortSignal;
   emit: (name: string, data: unknown) => void;
   streamTokens: boolean;
+  /** Who the run serves: the request's owner, else the session's. */
+  owner?: string;
 }
 
 /**
@@ -138,5 +140,6 @@ function setupOf(request: AgentRequest, work: WorkContext): InnerRunSetup {
     options,
     streamTokens: work.streamTokens,
     history: request.resume ? [] : (request.history ?? []),
+    ...(work.owner === undefined ? {} : { owner: work.owner }),
   };
 }

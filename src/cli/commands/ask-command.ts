@@ -6,6 +6,13 @@ import { defineCommand } from '../define-command.ts';
 import { UsageError } from '../errors/usage-error.ts';
 import { builtinGraphChoices, builtinGraphWords } from '../graph-choices.ts';
 import { withRuntime } from '../open-runtime.ts';
+import {
+  ownerChoice,
+  ownerDetails,
+  ownerOptions,
+  ownerSynopsis,
+  resolveOwner,
+} from '../owner-options.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
 import { runTurn } from '../run-turn.ts';
 
@@ -14,13 +21,14 @@ export const askCommand = defineCommand({
   name: 'ask',
   summary: 'ask one question and print the answer',
   usage: [
-    `ask "QUESTION" [--session ID] [--json] [--graph ${builtinGraphChoices()}] [--evaluate] [--data DIR]`,
+    `ask "QUESTION" [--session ID] [--json] [--graph ${builtinGraphChoices()}] [--evaluate] ${ownerSynopsis} [--data DIR]`,
   ],
   details: [
     '--session ID   continue (or start) the conversation ID',
     '--json         print the whole payload (response, sessionId, toolsUsed, steps, usage, …)',
     `--graph NAME   ${builtinGraphWords()}`,
     `--evaluate     score the answer and retry a weak one (same as --graph ${evaluationGraphName})`,
+    ...ownerDetails,
     'A tool call that needs approval is asked on the terminal (y/N); without a terminal the',
     'command prints the pending call, how to decide over HTTP, and exits 1.',
     'Exit code 1 when the run ends with status "error" or waits for approval.',
@@ -30,7 +38,7 @@ export const askCommand = defineCommand({
     const { values, positionals } = parseCommandArgs(
       'ask',
       args,
-      { ...agentOptions, ...dataOption, json: { type: 'boolean' } },
+      { ...agentOptions, ...dataOption, ...ownerOptions, json: { type: 'boolean' } },
       { min: 1, names: 'QUESTION' },
     );
     const message = positionals.join(' ');
@@ -38,6 +46,7 @@ export const askCommand = defineCommand({
       throw new UsageError({ problem: 'the question is empty', command: 'ask' });
     const options = requestOptions('ask', values);
     const sessionId = sessionOption('ask', values.session) ?? createId();
+    const acting = await ownerChoice('ask', values);
     const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
     const payload = await withRuntime(
       io.env,
@@ -47,9 +56,10 @@ export const askCommand = defineCommand({
           ? createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream })
           : undefined;
         try {
+          const owner = await resolveOwner(runtime, acting, 'yeoul:write');
           return await runTurn(
             runtime,
-            { message, sessionId, options },
+            { message, sessionId, options, owner },
             io,
             reader ? (question) => reader.question(question) : undefined,
           );

@@ -6,6 +6,13 @@ import { errorLine } from '../error-line.ts';
 import { createEventPrinter } from '../event-printer.ts';
 import { builtinGraphChoices, builtinGraphWords } from '../graph-choices.ts';
 import { withRuntime } from '../open-runtime.ts';
+import {
+  ownerChoice,
+  ownerDetails,
+  ownerOptions,
+  ownerSynopsis,
+  resolveOwner,
+} from '../owner-options.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
 import { runTurn } from '../run-turn.ts';
 
@@ -19,11 +26,14 @@ const exitWords = new Set(['/exit', '/quit']);
 export const chatCommand = defineCommand({
   name: 'chat',
   summary: 'talk with the agent in the terminal (streaming)',
-  usage: [`chat [--session ID] [--graph ${builtinGraphChoices()}] [--evaluate] [--data DIR]`],
+  usage: [
+    `chat [--session ID] [--graph ${builtinGraphChoices()}] [--evaluate] ${ownerSynopsis} [--data DIR]`,
+  ],
   details: [
     '--session ID   continue the conversation ID (default: a new one)',
     `--graph NAME   ${builtinGraphWords()}`,
     '--evaluate     score each answer and retry a weak one',
+    ...ownerDetails,
     'Type /exit or press Ctrl-D to leave; Ctrl-C stops the answer being written.',
     'A tool call that needs approval is asked: y runs it, anything else denies it.',
     'With input piped in, every line is one turn; a call that needs approval ends the',
@@ -34,13 +44,18 @@ export const chatCommand = defineCommand({
     const { values } = parseCommandArgs(
       'chat',
       args,
-      { ...agentOptions, ...dataOption },
+      { ...agentOptions, ...dataOption, ...ownerOptions },
       { min: 0, max: 0, names: 'nothing' },
     );
     const options = requestOptions('chat', values);
     const sessionId = sessionOption('chat', values.session) ?? createId();
+    const acting = await ownerChoice('chat', values);
     const interactive = io.stdin.isTTY === true && io.stdout.isTTY === true;
     return withRuntime(io.env, { dataDir: values.data, config: values.config }, async (runtime) => {
+      const owner = await resolveOwner(runtime, acting, 'yeoul:write');
+      // Another owner's session ends the chat before it starts, as a request naming it would.
+      const holder = await runtime.sessions.ownerOf(sessionId);
+      if (holder !== undefined && holder !== owner) throw new Error(`no session "${sessionId}"`);
       io.stdout.write(
         `session ${sessionId} (model ${runtime.model.info.provider}:${runtime.model.info.modelId})\n`,
       );
@@ -77,7 +92,14 @@ export const chatCommand = defineCommand({
           try {
             const payload = await runTurn(
               runtime,
-              { message, sessionId, options, signal: running.signal, onEvent: printer.onEvent },
+              {
+                message,
+                sessionId,
+                options,
+                owner,
+                signal: running.signal,
+                onEvent: printer.onEvent,
+              },
               io,
               ask,
             );

@@ -21,11 +21,20 @@ import { defineCommand } from '../define-command.ts';
 import { UsageError } from '../errors/usage-error.ts';
 import type { CliIo } from '../io.ts';
 import { withRuntime } from '../open-runtime.ts';
+import {
+  namesOwner,
+  ownerChoice,
+  ownerDetails,
+  ownerOptions,
+  ownerSynopsis,
+  resolveOwner,
+} from '../owner-options.ts';
 import { dataOption, integerOption, parseCommandArgs } from '../parse-command-args.ts';
 import { createProgressReporter } from '../progress-bar.ts';
 
 const runOptions = {
   ...dataOption,
+  ...ownerOptions,
   graph: { type: 'string' },
   scorers: { type: 'string' },
   concurrency: { type: 'string' },
@@ -42,9 +51,9 @@ export const evalCommand = defineCommand({
   name: 'eval',
   summary: 'run a dataset through a graph and score it; compare runs; export rated answers',
   usage: [
-    'eval DATASET [--graph NAME] [--scorers a,b] [--concurrency N] [--min-score X] [--name NAME] [--json] [--junit FILE] [--judge-model provider:id] [--config FILE] [--data DIR]',
-    'eval compare A B [--json] [--data DIR]',
-    'eval export-feedback --out FILE [--data DIR]',
+    `eval DATASET [--graph NAME] [--scorers a,b] [--concurrency N] [--min-score X] [--name NAME] [--json] [--junit FILE] [--judge-model provider:id] ${ownerSynopsis} [--config FILE] [--data DIR]`,
+    `eval compare A B [--json] ${ownerSynopsis} [--data DIR]`,
+    `eval export-feedback --out FILE ${ownerSynopsis} [--data DIR]`,
   ],
   details: [
     'DATASET        a .jsonl file (one item a line) or a .csv file with the same columns',
@@ -60,7 +69,9 @@ export const evalCommand = defineCommand({
     '--judge-model provider:id  the model of the judge scorer (default the agent’s model)',
     'compare A B    A, B: run ids, or names (the latest run of that name); lists what',
     '               changed per item; exit 1 when an item passed in A fails in B',
-    'export-feedback --out FILE  one dataset line per answer rated 👍/👎',
+    'export-feedback --out FILE  one dataset line per answer rated 👍/👎 (every owner’s, or',
+    '               the named owner’s)',
+    ...ownerDetails,
     'Exit code 0 when every item passes and the mean score ≥ --min-score, 1 when not,',
     '2 on bad usage or a bad dataset (every bad line named with its number).',
   ],
@@ -84,6 +95,7 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
     max: 64,
   });
   const minScore = minScoreOption(values['min-score']);
+  const acting = await ownerChoice('eval', values);
   const scorerNames = values.scorers
     ?.split(',')
     .map((name) => name.trim())
@@ -107,7 +119,7 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
   process.once('SIGTERM', stop);
   const run = await withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
     const { evalGraphNames, evalTargetOf, userScorersOf } = await import('../../server/index.ts');
-    const { anonymousOwner } = await import('../../identity/index.ts');
+    const owner = await resolveOwner(runtime, acting, 'yeoul:write');
     const graphs = evalGraphNames(runtime);
     for (const graph of [values.graph, ...items.map((item) => item.graph)]) {
       if (graph !== undefined && !graphs.includes(graph)) {
@@ -119,18 +131,18 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
     }
     const scorers = scorerSelection(scorerNames, userScorersOf(runtime));
     // One run request of the owner, counted but never limited (the items' usage counts as each ends).
-    await (await runtime.usage.admit(anonymousOwner, { exempt: true })).finish();
+    await (await runtime.usage.admit(owner, { exempt: true })).finish();
     const progress = createProgressReporter(io.stderr, 4);
     try {
       return await executeEvalRun({
         items,
-        target: evalTargetOf(runtime, anonymousOwner),
+        target: evalTargetOf(runtime, owner),
         scorers,
         graph: values.graph ?? defaultGraphName,
         ...(concurrency === undefined ? {} : { concurrency }),
         tools: { judge: judge ?? runtime.model },
         store: runtime.evals,
-        owner: anonymousOwner,
+        owner,
         name: values.name ?? basename(path),
         onItem: (item, done, total) =>
           progress({ done, total, status: item.passed ? 'PASS' : 'FAIL', label: item.id }),
@@ -195,18 +207,19 @@ async function compare(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     'eval',
     args,
-    { ...dataOption, json: { type: 'boolean' } },
+    { ...dataOption, ...ownerOptions, json: { type: 'boolean' } },
     { min: 2, max: 2, names: 'the runs A and B to compare' },
   );
+  const acting = await ownerChoice('eval', values);
   const [a, b] = await withRuntime(
     io.env,
     { dataDir: values.data },
     async (runtime) => {
-      const { anonymousOwner } = await import('../../identity/index.ts');
+      const owner = await resolveOwner(runtime, acting, 'yeoul:read');
       const find = async (reference: string): Promise<EvalRun> => {
         const run =
-          (await runtime.evals.get(reference, anonymousOwner)) ??
-          (await runtime.evals.latestNamed(reference, anonymousOwner));
+          (await runtime.evals.get(reference, owner)) ??
+          (await runtime.evals.latestNamed(reference, owner));
         if (run === undefined) {
           throw new UsageError({
             problem: `no evaluation run has the id or name "${reference}"`,
@@ -230,18 +243,20 @@ async function exportFeedback(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     'eval',
     args,
-    { ...dataOption, out: { type: 'string' } },
+    { ...dataOption, ...ownerOptions, out: { type: 'string' } },
     { min: 0, max: 0, names: '' },
   );
   if (!values.out)
     throw new UsageError({ problem: 'export-feedback needs --out FILE', command: 'eval' });
+  // Every owner's ratings, unless an owner option names one.
+  const named = namesOwner(values);
+  const acting = await ownerChoice('eval', values);
   const feedback = await withRuntime(
     io.env,
     { dataDir: values.data },
-    (runtime) => runtime.evals.feedback(),
-    {
-      agents: false,
-    },
+    async (runtime) =>
+      runtime.evals.feedback(named ? await resolveOwner(runtime, acting, 'yeoul:read') : undefined),
+    { agents: false },
   );
   await writeFile(values.out, feedbackLines(feedback));
   const up = feedback.filter((entry) => entry.rating === 1).length;

@@ -3,6 +3,13 @@ import { UsageError } from '../errors/usage-error.ts';
 import type { CliIo } from '../io.ts';
 import { withRuntime } from '../open-runtime.ts';
 import {
+  ownerChoice,
+  ownerDetails,
+  ownerOptions,
+  ownerSynopsis,
+  resolveOwner,
+} from '../owner-options.ts';
+import {
   choiceOption,
   dataOption,
   integerOption,
@@ -24,17 +31,17 @@ export const memoryCommand = defineCommand({
   name: 'memory',
   summary: 'list, read, store or delete long-term memory items (one owner)',
   usage: [
-    'memory list [--prefix P] [--query Q] [--limit N] [--key KEY] [--json] [--data DIR]',
-    'memory get NAMESPACE KEY [--key KEY] [--json]',
-    'memory put NAMESPACE KEY JSON [--key KEY] [--json]',
-    'memory delete NAMESPACE KEY [--key KEY]',
+    `memory list [--prefix P] [--query Q] [--limit N] ${ownerSynopsis} [--json] [--data DIR]`,
+    `memory get NAMESPACE KEY ${ownerSynopsis} [--json]`,
+    `memory put NAMESPACE KEY JSON ${ownerSynopsis} [--json]`,
+    `memory delete NAMESPACE KEY ${ownerSynopsis}`,
   ],
   details: [
     'list         the items, newest first (best first with --query; --limit default 20, at most 100)',
     'get          one item (exit 1 when absent)',
     'put          store a JSON value (at most 65,536 bytes as JSON)',
     'delete       remove an item (exit 1 when absent)',
-    '--key KEY    act as that API key’s owner (default: the anonymous owner)',
+    ...ownerDetails,
     '--json       print JSON (the item, or {items})',
     'NAMESPACE is 1–8 segments of [A-Za-z0-9_.:-]{1,64} joined by /; KEY follows the session id rule.',
     'It may run beside a `yeoul serve` on the same data folder, which sees its writes at once.',
@@ -46,8 +53,8 @@ export const memoryCommand = defineCommand({
       args,
       {
         ...dataOption,
+        ...ownerOptions,
         json: { type: 'boolean' },
-        key: { type: 'string' },
         prefix: { type: 'string' },
         query: { type: 'string' },
         limit: { type: 'string' },
@@ -67,8 +74,7 @@ export const memoryCommand = defineCommand({
     const [namespace = '', key = '', text = ''] = rest;
     const value = action === 'put' ? parseJson(text) : undefined;
     const { checkMemoryNames } = await import('../../memory-store/index.ts');
-    const { ownerOfKey } = await import('../../identity/index.ts');
-    const owner = ownerOfKey(values.key);
+    const acting = await ownerChoice('memory', values);
     const json = values.json === true;
     // Names are checked before the data folder is opened: a bad one is bad usage (exit 2).
     usageOf(() =>
@@ -84,6 +90,8 @@ export const memoryCommand = defineCommand({
       io.env,
       { dataDir: values.data },
       async (runtime) => {
+        const reads = action === 'list' || action === 'get';
+        const owner = await resolveOwner(runtime, acting, reads ? 'yeoul:read' : 'yeoul:write');
         const memory = runtime.memory;
         if (action === 'list') {
           const items = await memory.search(owner, {

@@ -6,37 +6,55 @@ import { UsageError } from '../errors/usage-error.ts';
 import { createEventPrinter } from '../event-printer.ts';
 import type { CliIo } from '../io.ts';
 import { withRuntime } from '../open-runtime.ts';
+import {
+  namesOwner,
+  type OwnerChoice,
+  ownerChoice,
+  ownerDetails,
+  ownerOptions,
+  ownerSynopsis,
+  resolveOwner,
+} from '../owner-options.ts';
 import { choiceOption, dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
 const actions = ['list', 'show', 'delete', 'resume', 'abandon', 'fork', 'prune'] as const;
+/** The actions that only read (a token needs yeoul:read for them, yeoul:write for the rest). */
+const reading = new Set<string>(['list', 'show']);
 const previewLength = 60;
 
-/** `yeoul sessions [list|show ID|delete ID|resume ID|abandon ID|fork ID --at-step N]`: the stored conversations. */
+/**
+ * `yeoul sessions [list|show ID|delete ID|resume ID|abandon ID|fork ID --at-step N]`: one
+ * owner's stored conversations (another owner's session is one that does not exist);
+ * `prune`: every owner's, or the named owner's.
+ */
 export const sessionsCommand = defineCommand({
   name: 'sessions',
   summary: 'list, show or delete conversations; finish or drop a run a crash interrupted',
   usage: [
-    'sessions [list] [--json] [--data DIR]',
+    `sessions [list] [--json] ${ownerSynopsis} [--data DIR]`,
     'sessions show ID [--json]',
     'sessions delete ID',
     'sessions resume ID [--json]',
     'sessions abandon ID',
     'sessions fork ID --at-step N [--json]',
-    'sessions prune --older-than DURATION [--dry-run] [--json]',
+    `sessions prune --older-than DURATION [--dry-run] [--json] ${ownerSynopsis}`,
   ],
   details: [
-    'list         every session, newest first (the default)',
+    'list         the owner’s sessions, newest first (the default)',
     'show ID      the messages and the summary of a session',
     'delete ID    remove a session and everything stored for it',
     'resume ID    run again the step a crash interrupted, and go on to the answer',
     'abandon ID   drop that run: its open tool calls get an error result saying so',
     'fork ID      a new session from the state after step N of ID (steps as its history numbers',
     '             them; -1: empty); the original is not changed. Prints the new session id',
-    'prune        delete every owner’s sessions idle longer than DURATION (30d, 12h, 15m, 0s),',
-    '             with their ops threads; a session waiting for an approval is kept and counted',
+    'prune        delete every owner’s sessions (with an owner option, that owner’s) idle longer',
+    '             than DURATION (30d, 12h, 15m, 0s), with their ops threads; a session waiting',
+    '             for an approval is kept and counted',
     '--dry-run    prune: say what would go, remove nothing',
     '--json       print list/show/resume/prune as JSON (show: {sessionId, messages, summary})',
-    'resume and abandon exit 1 when the session has no interrupted run.',
+    ...ownerDetails,
+    'resume and abandon exit 1 when the session has no interrupted run; every action on an ID',
+    'exits 1 when the owner has no session ID (another owner’s session included).',
   ],
   example: 'sessions show demo',
   async run(args, io) {
@@ -45,6 +63,7 @@ export const sessionsCommand = defineCommand({
       args,
       {
         ...dataOption,
+        ...ownerOptions,
         json: { type: 'boolean' },
         'at-step': { type: 'string' },
         'older-than': { type: 'string' },
@@ -54,15 +73,17 @@ export const sessionsCommand = defineCommand({
     );
     const action = choiceOption('sessions', 'the action', positionals[0], actions) ?? 'list';
     const sessionId = positionals[1];
+    const acting = await ownerChoice('sessions', values);
     if (action === 'prune') {
-      return pruneCommand(
-        io,
-        values.data,
-        values['older-than'],
-        values['dry-run'] === true,
-        values.json === true,
-        sessionId,
-      );
+      const named = namesOwner(values);
+      return pruneCommand(io, {
+        dataDir: values.data,
+        olderThan: values['older-than'],
+        dryRun: values['dry-run'] === true,
+        json: values.json === true,
+        extra: sessionId,
+        ...(named ? { acting } : {}),
+      });
     }
     if (action === 'list' && sessionId !== undefined) {
       throw new UsageError({ problem: `unexpected argument "${sessionId}"`, command: 'sessions' });
@@ -78,10 +99,20 @@ export const sessionsCommand = defineCommand({
       io.env,
       { dataDir: values.data, config: values.config },
       async (runtime) => {
-        if (action === 'list') return listSessions(runtime, io, values.json === true);
+        const owner = await resolveOwner(
+          runtime,
+          acting,
+          reading.has(action) ? 'yeoul:read' : 'yeoul:write',
+        );
+        if (action === 'list') return listSessions(runtime, io, owner, values.json === true);
+        const missing = new Error(`there is no session "${sessionId}"`);
+        // Another owner's session is one that does not exist, in the same words.
+        await runtime.sessions.check(sessionId as string, owner).catch(() => {
+          throw missing;
+        });
         const graph = await runtime.runner.threadGraph(sessionId as string);
         const state = await graph.getState(sessionId as string);
-        if (state === undefined) throw new Error(`there is no session "${sessionId}"`);
+        if (state === undefined) throw missing;
         if (action === 'delete') {
           await runtime.runner.deleteSession(state.threadId);
           await runtime.sessions.forget(state.threadId);
@@ -89,7 +120,8 @@ export const sessionsCommand = defineCommand({
           return 0;
         }
         if (action === 'fork') {
-          return forkSession(runtime, io, state.threadId, atStep as number, values.json === true);
+          const fork = { sessionId: state.threadId, atStep: atStep as number, owner };
+          return forkSession(runtime, io, fork, values.json === true);
         }
         if (action === 'abandon') {
           const reason = 'the run was interrupted and then abandoned from the command line';
@@ -163,20 +195,14 @@ function stepOption(value: string | undefined): number {
 async function forkSession(
   runtime: Runtime,
   io: CliIo,
-  sessionId: string,
-  atStep: number,
+  { sessionId, atStep, owner }: { sessionId: string; atStep: number; owner: string },
   json: boolean,
 ): Promise<number> {
   const { forkSession: fork } = await import('../../server/index.ts');
-  const { anonymousOwner } = await import('../../identity/index.ts');
   let forked: string;
   let forkedFrom: { sessionId: string; step: number };
   try {
-    ({ sessionId: forked, forkedFrom } = await fork(runtime, {
-      from: sessionId,
-      atStep,
-      owner: anonymousOwner,
-    }));
+    ({ sessionId: forked, forkedFrom } = await fork(runtime, { from: sessionId, atStep, owner }));
   } catch (error) {
     if ((error as { code?: string }).code !== 'invalid_fork_point') throw error;
     io.stderr.write(`yeoul: ${(error as Error).message}\n`);
@@ -187,15 +213,19 @@ async function forkSession(
   return 0;
 }
 
-/** `sessions prune --older-than DURATION [--dry-run]`: retention, now. */
+/** `sessions prune --older-than DURATION [--dry-run]`: retention, now (of one owner when one is named). */
 async function pruneCommand(
   io: CliIo,
-  dataDir: string | undefined,
-  olderThan: string | undefined,
-  dryRun: boolean,
-  json: boolean,
-  extra: string | undefined,
+  options: {
+    dataDir: string | undefined;
+    olderThan: string | undefined;
+    dryRun: boolean;
+    json: boolean;
+    extra: string | undefined;
+    acting?: OwnerChoice;
+  },
 ): Promise<number> {
+  const { dataDir, olderThan, dryRun, json, extra, acting } = options;
   if (extra !== undefined) {
     throw new UsageError({ problem: `unexpected argument "${extra}"`, command: 'sessions' });
   }
@@ -217,7 +247,13 @@ async function pruneCommand(
     io.env,
     { dataDir },
     async (runtime) => {
-      const report = await pruneSessions(runtime, { olderThanMs, dryRun });
+      const owner =
+        acting === undefined ? undefined : await resolveOwner(runtime, acting, 'yeoul:write');
+      const report = await pruneSessions(runtime, {
+        olderThanMs,
+        dryRun,
+        ...(owner === undefined ? {} : { owner }),
+      });
       if (json) {
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         return 0;
@@ -235,12 +271,24 @@ async function pruneCommand(
   );
 }
 
-async function listSessions(runtime: Runtime, io: CliIo, json: boolean): Promise<number> {
+async function listSessions(
+  runtime: Runtime,
+  io: CliIo,
+  owner: string,
+  json: boolean,
+): Promise<number> {
   // The agents are loaded with the runtime already; the CLI does not load them to start.
   const { isSessionThread } = await import('../../agents/index.ts');
-  const threads = (await runtime.checkpointer.listThreads()).filter((thread) =>
+  const { sessionsOfOwner } = await import('../../server/index.ts');
+  const all = (await runtime.checkpointer.listThreads()).filter((thread) =>
     isSessionThread(thread.threadId),
   );
+  const mine = await sessionsOfOwner(
+    runtime.sessions,
+    owner,
+    all.map((thread) => thread.threadId),
+  );
+  const threads = all.filter((thread) => mine.has(thread.threadId));
   const sessions = [];
   for (const thread of threads) {
     const state = await runtime.runner.conversationState(thread.threadId);

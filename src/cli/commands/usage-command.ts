@@ -2,6 +2,14 @@ import type { EveryOwnersUsage, UsageReport, UsageTotals } from '../../identity/
 import { defineCommand } from '../define-command.ts';
 import { UsageError } from '../errors/usage-error.ts';
 import { withRuntime } from '../open-runtime.ts';
+import {
+  namesOwner,
+  ownerChoice,
+  ownerDetails,
+  ownerOptions,
+  ownerSynopsis,
+  resolveOwner,
+} from '../owner-options.ts';
 import { dataOption, parseCommandArgs } from '../parse-command-args.ts';
 
 const columns = ['requests', 'llm calls', 'input tokens', 'output tokens'];
@@ -10,15 +18,14 @@ const columns = ['requests', 'llm calls', 'input tokens', 'output tokens'];
 export const usageCommand = defineCommand({
   name: 'usage',
   summary: 'per-owner usage: run requests, model calls and tokens, and the limits',
-  usage: ['usage [--from DATE] [--to DATE] [--owner OWNER | --key KEY] [--json] [--data DIR]'],
+  usage: [`usage [--from DATE] [--to DATE] ${ownerSynopsis} [--json] [--data DIR]`],
   details: [
     '--from DATE    first day, YYYY-MM-DD (UTC); default 29 days before --to',
     '--to DATE      last day, YYYY-MM-DD (UTC); default today (at most 366 days in all)',
-    '--owner OWNER  that owner’s days, limits and what is left (e.g. anonymous, jwt:alice)',
-    '--key KEY      the owner of that API key',
+    ...ownerDetails.slice(0, 3),
     '--json         print the body of GET /api/usage (without an owner: of owner=*)',
-    'Without --owner or --key: every owner’s totals. It may run beside a `yeoul serve` on the',
-    'same data folder or DATABASE_URL.',
+    'Without an owner option: every owner’s totals; with one, that owner’s days, limits and',
+    'what is left. It may run beside a `yeoul serve` on the same data folder or DATABASE_URL.',
   ],
   example: 'usage --from 2025-03-01 --owner anonymous',
   async run(args, io) {
@@ -29,27 +36,22 @@ export const usageCommand = defineCommand({
         ...dataOption,
         from: { type: 'string' },
         to: { type: 'string' },
-        owner: { type: 'string' },
-        key: { type: 'string' },
+        ...ownerOptions,
         json: { type: 'boolean' },
       },
       { min: 0, max: 0, names: 'nothing' },
     );
-    if (values.owner !== undefined && values.key !== undefined) {
-      throw new UsageError({ problem: 'give --owner or --key, not both', command: 'usage' });
-    }
-    if (values.owner?.trim() === '') {
-      throw new UsageError({ problem: '--owner is empty', command: 'usage' });
-    }
-    const { ownerOfKey, parseUsageRange } = await import('../../identity/index.ts');
+    const choice = namesOwner(values) ? await ownerChoice('usage', values) : undefined;
+    const { parseUsageRange } = await import('../../identity/index.ts');
     const range = parseUsageRange({ from: values.from, to: values.to }, new Date());
     if (!range.ok) throw new UsageError({ problem: `--${range.message}`, command: 'usage' });
-    const owner = values.key === undefined ? values.owner : ownerOfKey(values.key);
     const body = await withRuntime<EveryOwnersUsage | UsageReport>(
       io.env,
       { dataDir: values.data, config: values.config },
-      (runtime) =>
-        owner === undefined ? runtime.usage.everyOwner(range) : runtime.usage.report(owner, range),
+      async (runtime) =>
+        choice === undefined
+          ? runtime.usage.everyOwner(range)
+          : runtime.usage.report(await resolveOwner(runtime, choice, 'yeoul:read'), range),
       { agents: false },
     );
     if (values.json) io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);

@@ -1,7 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Identity, Scope } from '../../identity/index.ts';
 import type { Route, RouteGroup, RouteInput, RouteRequest } from './define-route.ts';
-import { HttpError } from './http-error.ts';
+import { insufficientScope } from './insufficient-scope.ts';
 import { openApiDocument, openApiPathOf } from './openapi-document.ts';
 import { parseWith } from './schemas.ts';
 
@@ -105,21 +105,8 @@ function requireScope(
   const held = guard.identityOf(request).scopes;
   if (held.has(needed)) return;
   guard.onRefused?.(needed);
-  const holding = held.size === 0 ? 'no Yeoul scope' : [...held].join(' ');
-  throw insufficientScope(
-    reply,
-    needed,
-    `${request.method} ${request.routeOptions.url ?? request.url} needs ${needed}; these credentials hold ${holding}`,
-  );
-}
-
-/**
- * The 403 `insufficient_scope` of a request beyond its scopes (with the `WWW-Authenticate`
- * header naming the scope needed), for a handler to throw: nothing has been done.
- */
-export function insufficientScope(reply: FastifyReply, needed: Scope, message: string): HttpError {
-  void reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${needed}"`);
-  return new HttpError({ status: 403, code: 'insufficient_scope', message });
+  const action = `${request.method} ${request.routeOptions.url ?? request.url}`;
+  throw insufficientScope(reply, needed, held, action);
 }
 
 /** A request's declared parts, parsed on demand. */

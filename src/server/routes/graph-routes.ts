@@ -75,12 +75,16 @@ export function graphRoutes(context: RouteContext): RouteGroup {
     let failure: unknown;
     let began = false;
     try {
-      // The graph's nodes reach the caller's long-term memory through `kit.memoryOf(context)`.
+      // The graph's nodes reach the caller's long-term memory through `kit.memoryOf(context)`;
+      // its file tools see the caller's workspace (the agents' run context, `owner`).
       const memoryOwner = runtime.config.longTermMemory ? prepared.owner : undefined;
       const config = {
         threadId,
         signal,
-        ...(memoryOwner === undefined ? {} : { context: { memoryOwner } }),
+        context: {
+          owner: prepared.owner,
+          ...(memoryOwner === undefined ? {} : { memoryOwner }),
+        },
         onEvent: (event: GraphEvent<StateSchema>) => {
           began = true;
           onEvent?.(event);

@@ -148,6 +148,7 @@ describe('the server’s routes and /openapi.json', () => {
       'POST /api/sessions/:id/cancel': 'yeoul:write',
       'DELETE /api/sessions/:id/interrupts': 'yeoul:write',
       'POST /api/sessions/:id/feedback': 'yeoul:write',
+      'POST /api/sessions/prune': 'yeoul:write',
       'GET /api/evals': 'yeoul:read',
       'GET /api/evals/:id': 'yeoul:read',
       'POST /api/evals': 'yeoul:write',

@@ -16,12 +16,13 @@ import { sessionParams } from '../http/schemas.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { forkSession } from '../sessions/fork-session.ts';
 import { notFound } from '../sessions/session-store.ts';
+import { pruneSessionsRoute } from './prune-route.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**
  * GET /api/sessions, GET and DELETE /api/sessions/:id, GET /api/sessions/:id/history,
- * POST /api/sessions/:id/fork, POST /api/sessions/:id/cancel and
- * DELETE /api/sessions/:id/interrupts.
+ * POST /api/sessions/:id/fork, POST /api/sessions/:id/cancel,
+ * DELETE /api/sessions/:id/interrupts and POST /api/sessions/prune.
  */
 export function sessionRoutes(context: RouteContext): RouteGroup {
   const { runtime } = context;
@@ -129,9 +130,13 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
     errors: [400, 401, 404, 409],
     handler: async (request, reply, input) => {
       const id = await ownedSession(request, input);
+      const owner = context.ownerOf(request);
       const body = input.body();
       const sessionId = body.sessionId ?? createId();
-      if (await runtime.sessions.has(sessionId)) {
+      const holder = await runtime.sessions.ownerOf(sessionId);
+      // Another owner's session, named as the fork's id, answers as invoke naming it does.
+      if (holder !== undefined && holder !== owner) throw notFound(sessionId);
+      if (holder !== undefined) {
         throw new HttpError({
           status: 409,
           code: 'thread_exists',
@@ -141,7 +146,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
       const fork = await forkSession(runtime, {
         from: id,
         atStep: body.atStep,
-        owner: context.ownerOf(request),
+        owner,
         sessionId,
       });
       return reply.code(201).send(fork);
@@ -250,7 +255,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
       }));
       return runAgentCall(
         context,
-        { sessionId: id, resume: { decisions } },
+        { sessionId: id, owner: context.ownerOf(request), resume: { decisions } },
         { streamTokens: false, arrivedAt: arrivalOf(reply) },
       );
     },
@@ -269,6 +274,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
       forkAtStep,
       cancelSessionRun,
       denyPendingCalls,
+      pruneSessionsRoute(context),
     ],
   };
 }

@@ -3,7 +3,7 @@ import { parseUsageRange } from '../../identity/index.ts';
 import { everyOwnersUsageSchema, usageQuery, usageReportSchema } from '../../protocol/index.ts';
 import { defineRoute, type RouteGroup } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
-import { insufficientScope } from '../http/register-routes.ts';
+import { insufficientScope } from '../http/insufficient-scope.ts';
 import type { RouteContext } from './route-context.ts';
 
 /**
@@ -32,11 +32,8 @@ export function usageRoutes(context: RouteContext): RouteGroup {
       const caller = context.ownerOf(request);
       const owner = query.owner ?? caller;
       if (owner !== caller && !context.identityOf(request).admin) {
-        throw insufficientScope(
-          reply,
-          'yeoul:admin',
-          'owner: another owner’s usage needs yeoul:admin',
-        );
+        const { scopes } = context.identityOf(request);
+        throw insufficientScope(reply, 'yeoul:admin', scopes, 'owner: another owner’s usage');
       }
       const range = parseUsageRange(query, meter.now());
       if (!range.ok) {

@@ -96,11 +96,19 @@ export function v1Routes(context: RouteContext): RouteGroup {
     }
     const admission = await admitRun(context, request, owner);
     const runner = statelessRunner();
+    // A stateless call neither reads nor writes long-term memory; its owner still decides
+    // whose workspace the file tools see.
+    const statelessCall = {
+      ...withHistory,
+      owner,
+      options: { ...withHistory.options, longTermMemory: false },
+    };
     try {
-      const payload = await runAgentCall(context, withHistory, { ...options, runner, admission });
+      const payload = await runAgentCall(context, statelessCall, { ...options, runner, admission });
       if (payload.status !== 'interrupted') return { payload, sessionId: null };
-      await keepPausedRun(memory, runtime.checkpointer, call.sessionId);
+      // Registered first: the thread is the caller's from its first entry.
       await runtime.sessions.claim(call.sessionId, owner, turn.message, turn.graph);
+      await keepPausedRun(memory, runtime.checkpointer, call.sessionId);
       return { payload, sessionId: call.sessionId };
     } finally {
       await runner.deleteSession(call.sessionId);

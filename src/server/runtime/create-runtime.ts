@@ -15,6 +15,7 @@ import { type Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
 import {
   createIdentityResolver,
   identitySettingsOf,
+  ownWorkspaceFolder,
   SqliteUsageStore,
   UsageMeter,
 } from '../../identity/index.ts';
@@ -55,6 +56,7 @@ import {
 import { openPostgresStore, type PostgresStore } from '../scale-out/open-postgres-store.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
 import { SqliteSessionStore } from '../sessions/sqlite-session-store.ts';
+import { keepUnregisteredThreads } from '../sessions/unregistered-threads.ts';
 import { createLogger } from './create-logger.ts';
 import type { ServerConfig } from './server-config.ts';
 import { readTracingConfig } from './tracing-config.ts';
@@ -179,6 +181,13 @@ export async function createRuntime(
   if (logs.sampleLogsDir) await ensureSampleLogs(logs.sampleLogsDir);
   const toolEnvironment = createToolEnvironment({
     dataDir: config.dataDir,
+    // An end user's file tools work in a folder of its own; keys and anonymous see it all.
+    workspaceOf: (owner) => {
+      const folder = ownWorkspaceFolder(owner);
+      return folder === undefined
+        ? join(config.dataDir, 'workspace')
+        : join(config.dataDir, 'workspaces', folder);
+    },
     keys: {
       ...(config.env.OPENWEATHER_API_KEY ? { openWeather: config.env.OPENWEATHER_API_KEY } : {}),
       ...(config.env.TAVILY_API_KEY ? { tavily: config.env.TAVILY_API_KEY } : {}),
@@ -201,9 +210,12 @@ export async function createRuntime(
     ...(config.longTermMemory ? { longTermMemory: memory } : {}),
   };
   // One registry of sessions for the API and the CLI, in the checkpoints' database.
-  const sessions: SessionStore =
+  // Threads nobody registered stay the anonymous owner's: no other owner can take one.
+  const sessions: SessionStore = keepUnregisteredThreads(
     postgres?.sessions ??
-    new SqliteSessionStore((sqliteCheckpointer as SqliteCheckpointer).database);
+      new SqliteSessionStore((sqliteCheckpointer as SqliteCheckpointer).database),
+    checkpointer,
+  );
   const appBase = {
     deps: baseDependencies,
     checkpointer,
@@ -237,6 +249,7 @@ export async function createRuntime(
     ...app.runner,
     durability: config.durability,
     graphOfSession: (sessionId) => sessions.graphOf(sessionId),
+    ownerOfSession: (sessionId) => sessions.ownerOf(sessionId),
   });
   const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};
   const mcp = new McpClients(runsAgents ? mcpServers : [], {

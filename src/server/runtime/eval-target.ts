@@ -11,12 +11,17 @@ export function evalGraphNames(runtime: Runtime): string[] {
  * What evaluation runs go through: the runtime's agent runner (each turn's usage counted for
  * `owner`, so the owner's usage adds up the items' `usage`), each item's session registered
  * for `owner` (so the run's sessions are the owner's, listed and opened in the inspector like
- * any other), and the retrieved context read from the session's state.
+ * any other), and the retrieved context read from the session's state. Items run as the
+ * owner's (whose workspace the file tools see) without long-term memory.
  */
 export function evalTargetOf(runtime: Runtime, owner: string): EvalTarget {
   return {
     invoke: async (request) => {
-      const payload = await runtime.runner.invoke(request);
+      const payload = await runtime.runner.invoke({
+        ...request,
+        owner,
+        options: { ...request.options, longTermMemory: false },
+      });
       await runtime.usage.record(owner, payload.usage);
       return payload;
     },

@@ -82,6 +82,10 @@ export class PostgresSessionStore implements SessionStore {
     }
   }
 
+  async ownerOf(sessionId: string): Promise<string | undefined> {
+    return (await this.#ownerRow(sessionId))?.owner;
+  }
+
   async has(sessionId: string): Promise<boolean> {
     return (await this.#ownerRow(sessionId)) !== undefined;
   }

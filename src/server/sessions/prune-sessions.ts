@@ -3,6 +3,7 @@ import { sessionOfThread } from '../../agents/index.ts';
 import { queryPostgres } from '../../core/index.ts';
 import { SqliteCheckpointer } from '../../graph/index.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
+import { sessionsOfOwner } from './sessions-of-owner.ts';
 
 /** What a prune did (or, dry, would do). */
 export interface PruneReport {
@@ -32,15 +33,16 @@ export function parseRetentionDuration(text: string): number | undefined {
 const postgresTables = ['graph_segments', 'server_sessions', 'server_run_events'];
 
 /**
- * Deletes every session (of every owner) idle longer than `olderThanMs`: its thread, its ops
- * thread, its registry row and (PostgreSQL) its relayed events — every table. A session
- * whose run waits for an approval decision is never removed, only counted; one running in
- * this process neither. The SQLite file then gives the space back (incremental vacuum,
- * after a one-time VACUUM that turns it on), and the bytes before and after are reported.
+ * Deletes every session (of `owner`, or of every owner when none is named) idle longer than
+ * `olderThanMs`: its thread, its ops thread, its registry row and (PostgreSQL) its relayed
+ * events — every table. A session whose run waits for an approval decision is never
+ * removed, only counted; one running in this process neither. The SQLite file then gives
+ * the space back (incremental vacuum, after a one-time VACUUM that turns it on), and the
+ * bytes before and after are reported.
  */
 export async function pruneSessions(
   runtime: Runtime,
-  options: { olderThanMs: number; dryRun?: boolean; now?: number },
+  options: { olderThanMs: number; dryRun?: boolean; now?: number; owner?: string },
 ): Promise<PruneReport> {
   const dryRun = options.dryRun === true;
   const cutoff = (options.now ?? Date.now()) - options.olderThanMs;
@@ -55,8 +57,15 @@ export async function pruneSessions(
       awaiting: known.awaiting || thread.status === 'interrupted',
     });
   }
+  const owned =
+    options.owner === undefined
+      ? undefined
+      : await sessionsOfOwner(runtime.sessions, options.owner, [...sessions.keys()]);
   const old = [...sessions].filter(
-    ([sessionId, session]) => session.updatedAt <= cutoff && !runtime.runner.isRunning(sessionId),
+    ([sessionId, session]) =>
+      session.updatedAt <= cutoff &&
+      !runtime.runner.isRunning(sessionId) &&
+      (owned === undefined || owned.has(sessionId)),
   );
   const expired = old.filter(([, session]) => !session.awaiting).map(([sessionId]) => sessionId);
   const bytesBefore = await storeBytes(runtime);

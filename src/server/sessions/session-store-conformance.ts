@@ -56,6 +56,8 @@ export function sessionStoreConformance(
       await assert.rejects(store.claim('s1', 'bob', 'hi'), { code: 'not_found', status: 404 });
       await assert.rejects(store.check('s1', 'bob'), { code: 'not_found' });
       await store.check('s1', 'alice');
+      assert.equal(await store.ownerOf('s1'), 'alice');
+      assert.equal(await store.ownerOf('never-claimed'), undefined);
     });
 
     it('counts an unregistered session as anonymous', async () => {

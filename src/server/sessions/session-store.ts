@@ -44,6 +44,8 @@ export interface SessionStore {
   graphOf(sessionId: string): Promise<string | undefined>;
   /** Throws 404 unless the session is `owner`'s (an unregistered one counts as anonymous). */
   check(sessionId: string, owner: string): Promise<void>;
+  /** The session's owner; undefined when it is not registered. */
+  ownerOf(sessionId: string): Promise<string | undefined>;
   /** Whether the session is registered (to anyone). */
   has(sessionId: string): Promise<boolean>;
   /** Which of these sessions are registered (to anyone), in one lookup. */

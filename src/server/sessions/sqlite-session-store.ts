@@ -105,6 +105,10 @@ export class SqliteSessionStore implements SessionStore {
     if ((this.#ownerRow(sessionId)?.owner ?? anonymousOwner) !== owner) throw notFound(sessionId);
   }
 
+  async ownerOf(sessionId: string): Promise<string | undefined> {
+    return this.#ownerRow(sessionId)?.owner;
+  }
+
   async has(sessionId: string): Promise<boolean> {
     return this.#ownerRow(sessionId) !== undefined;
   }
