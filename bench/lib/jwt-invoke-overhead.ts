@@ -2,26 +2,28 @@
 // cost an invoke, against a static key, on one `yeoul serve` process configured with both
 // (YEOUL_API_KEYS, and YEOUL_JWT_JWKS at a loopback identity provider with YEOUL_JWT_AUDIENCE
 // and YEOUL_JWT_ISSUER): the same server, model (offline) and request; only the credential
-// differs. autocannon drives 100 connections in alternating rounds (key, token, token, key, …),
-// the median turns/s of each side taken, so that drift and other load on the machine hit both;
-// the server's CPU per turn (from /proc) is reported beside, and what a token costs one request
-// measured more precisely (bench/lib/token-cost.ts: the verification alone, and invokes one at a
-// time, a key's and a token's alternating).
+// differs. autocannon drives 100 connections in rounds of three loads — the key, the tokens, and
+// the key again — in an order that rotates through all six, the median turns/s of each taken:
+// the key against itself (`keyVsKeyPct`) is this run's own noise, the floor under any reading
+// of the tokens' overhead. The server's CPU per turn (from /proc) is reported beside, and what a
+// token costs one request measured more precisely (bench/lib/token-cost.ts: the verification
+// alone, and invokes one at a time, a key's and a token's alternating).
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { identityVariables, ownerOfKey } from '../../src/identity/index.ts';
 import { startFakeIdentityProvider } from '../../src/testing/internal/index.ts';
 import { processCpuSeconds } from './process-cpu.ts';
 import { type ReadyProcess, spawnReady, stopProcess } from './ready-process.ts';
-import { percentile, type Target, target } from './stats.ts';
+import { type Target, target } from './stats.ts';
 import { measureInterleavedInvokes, measureVerification } from './token-cost.ts';
 
 type Log = (...parts: unknown[]) => void;
 
 /** How long and how often each side is loaded. */
 export interface JwtOverheadPlan {
+  /** Rounds of three loads (key, tokens, key again). */
   rounds: number;
-  secondsPerRound: number;
+  secondsPerLoad: number;
   warmupSeconds: number;
   /** Distinct end users, each with its own token. */
   users: number;
@@ -34,7 +36,7 @@ export interface JwtOverheadPlan {
 export const jwtOverheadPlans: Record<'full' | 'smoke', JwtOverheadPlan> = {
   full: {
     rounds: 12,
-    secondsPerRound: 3,
+    secondsPerLoad: 3,
     warmupSeconds: 5,
     users: 50,
     connections: 100,
@@ -42,7 +44,7 @@ export const jwtOverheadPlans: Record<'full' | 'smoke', JwtOverheadPlan> = {
   },
   smoke: {
     rounds: 1,
-    secondsPerRound: 2,
+    secondsPerLoad: 1,
     warmupSeconds: 1,
     users: 5,
     connections: 100,
@@ -50,7 +52,7 @@ export const jwtOverheadPlans: Record<'full' | 'smoke', JwtOverheadPlan> = {
   },
 };
 
-/** One round of one side: turns answered 2xx per second, latency, and everything else. */
+/** One load of one side: turns answered 2xx per second, latency, and everything else. */
 interface Round {
   turnsPerSecond: number;
   /** The server's CPU (every thread, user + system) per answered turn. */
@@ -65,8 +67,8 @@ const staticKey = 'bench-static-key-for-the-identity-benchmark';
 const calculation = JSON.stringify({ message: '123 * 456 계산해줘' });
 const expectedAnswer = '56,088';
 
-/** One round of invokes on `server`, every connection cycling through `credentials`. */
-async function loadRound(
+/** One load of invokes on `server`, every connection cycling through `credentials`. */
+async function runLoad(
   server: ReadyProcess,
   credentials: string[],
   plan: JwtOverheadPlan,
@@ -112,20 +114,40 @@ async function checkCredential(url: string, credential: string, owner: string): 
     throw new Error(`invoke answered ${invoke.status} for ${owner}: ${answer.slice(0, 300)}`);
 }
 
-/** How much slower the tokens' side is than the key's, in % of the key's (2 decimals). */
-function overheadPct(keyTurnsPerSec: number, jwtTurnsPerSec: number): number {
-  return Math.round(((keyTurnsPerSec - jwtTurnsPerSec) / keyTurnsPerSec) * 10_000) / 100;
+/** How much slower `measured` is than `baseline`, in % of the baseline (2 decimals). */
+function slowerPct(baseline: number, measured: number): number {
+  return Math.round(((baseline - measured) / baseline) * 10_000) / 100;
 }
 
-/** The middle value (the upper one of an even count). */
+/** The median (the mean of the middle two of an even count), to 0.1. */
 function median(values: number[]): number {
-  return percentile(values, 0.5);
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = (sorted.length - 1) / 2;
+  const value =
+    ((sorted[Math.floor(middle)] as number) + (sorted[Math.ceil(middle)] as number)) / 2;
+  return Math.round(value * 10) / 10;
 }
+
+/** The loads of a round, in each of the six orders in turn. */
+const orders: ReadonlyArray<ReadonlyArray<Side>> = [
+  ['key', 'jwt', 'keyAgain'],
+  ['jwt', 'keyAgain', 'key'],
+  ['keyAgain', 'key', 'jwt'],
+  ['keyAgain', 'jwt', 'key'],
+  ['jwt', 'key', 'keyAgain'],
+  ['key', 'keyAgain', 'jwt'],
+];
+type Side = 'key' | 'jwt' | 'keyAgain';
+const sideNames: Record<Side, string> = {
+  key: 'static key',
+  jwt: 'RS256 tokens',
+  keyAgain: 'static key again',
+};
 
 /**
  * Measures jwtInvokeOverheadPct = (key turns/s − token turns/s) ÷ key turns/s × 100, each the
- * median of its rounds, plus (for the reading) what one RS256 verification costs in this
- * process, cold and remembered, and the invokes of each side one at a time, interleaved.
+ * median of its loads, with the same for the key against itself (the noise of this run), plus
+ * what one RS256 verification costs in this process and invokes one at a time, interleaved.
  */
 export async function measureJwtInvokeOverhead(options: {
   plan: JwtOverheadPlan;
@@ -162,20 +184,19 @@ export async function measureJwtInvokeOverhead(options: {
     await checkCredential(server.url, staticKey, ownerOfKey(staticKey));
     for (const [index, token] of tokens.entries())
       await checkCredential(server.url, token, `jwt:${users[index]}`);
+    // Requests cycle through as many credentials on every side: the key's repeat one.
     const keys = tokens.map(() => staticKey);
-    const sides = { key: keys, jwt: tokens } as const;
+    const credentials: Record<Side, string[]> = { key: keys, jwt: tokens, keyAgain: keys };
     log(`warm-up: ${plan.warmupSeconds} s with the key, then with the tokens`);
-    for (const credentials of Object.values(sides))
-      await loadRound(server, credentials, plan, plan.warmupSeconds);
-    const rounds: Record<keyof typeof sides, Round[]> = { key: [], jwt: [] };
+    await runLoad(server, keys, plan, plan.warmupSeconds);
+    await runLoad(server, tokens, plan, plan.warmupSeconds);
+    const loads: Record<Side, Round[]> = { key: [], jwt: [], keyAgain: [] };
     for (let round = 0; round < plan.rounds; round += 1) {
-      // key, jwt, jwt, key, key, jwt, …: each side goes first as often as the other.
-      const order: Array<keyof typeof sides> = round % 2 === 0 ? ['key', 'jwt'] : ['jwt', 'key'];
-      for (const side of order) {
-        const measured = await loadRound(server, sides[side], plan, plan.secondsPerRound);
-        rounds[side].push(measured);
+      for (const side of orders[round % orders.length] as Side[]) {
+        const measured = await runLoad(server, credentials[side], plan, plan.secondsPerLoad);
+        loads[side].push(measured);
         log(
-          `round ${round + 1} ${side === 'key' ? 'static key' : `RS256 tokens (${plan.users} users)`}: ${measured.turnsPerSecond} turns/s, ${measured.cpuUsPerTurn} µs of server CPU a turn, p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms, errors ${measured.errors}`,
+          `round ${round + 1} ${sideNames[side]}: ${measured.turnsPerSecond} turns/s, ${measured.cpuUsPerTurn} µs of server CPU a turn, p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms, errors ${measured.errors}`,
         );
       }
     }
@@ -190,43 +211,32 @@ export async function measureJwtInvokeOverhead(options: {
     log(
       `one invoke at a time, key and token alternating (${plan.interleaved} each): key p50 ${interleaved.keyUs.p50} µs, token p50 ${interleaved.jwtUs.p50} µs: ${interleaved.extraUsAtP50} µs (${interleaved.extraPctAtP50} %) more with a token`,
     );
-    const errors = [...rounds.key, ...rounds.jwt].reduce((sum, round) => sum + round.errors, 0);
+    const errors = Object.values(loads)
+      .flat()
+      .reduce((sum, load) => sum + load.errors, 0);
     if (errors > 0) throw new Error(`${errors} invokes failed or answered non-2xx`);
-    const keyTurnsPerSec = median(rounds.key.map((round) => round.turnsPerSecond));
-    const jwtTurnsPerSec = median(rounds.jwt.map((round) => round.turnsPerSecond));
-    const overhead = overheadPct(keyTurnsPerSec, jwtTurnsPerSec);
-    const roundOverheadPct = rounds.key.map((key, index) =>
-      overheadPct(key.turnsPerSecond, (rounds.jwt[index] as Round).turnsPerSecond),
-    );
-    const best = (side: Round[]) => Math.max(...side.map((round) => round.turnsPerSecond));
-    const keyCpuUsPerTurn = median(rounds.key.map((round) => round.cpuUsPerTurn));
-    const jwtCpuUsPerTurn = median(rounds.jwt.map((round) => round.cpuUsPerTurn));
-    // Extra server CPU a token's turn takes, in % of a key's: steadier than turns/s under
-    // other load, and the share of throughput tokens would cost a server short of CPU.
-    const cpuPerTurnOverheadPct =
-      Math.round(((jwtCpuUsPerTurn - keyCpuUsPerTurn) / keyCpuUsPerTurn) * 10_000) / 100;
+    const turns = (side: Side) => median(loads[side].map((load) => load.turnsPerSecond));
+    const cpu = (side: Side) => median(loads[side].map((load) => load.cpuUsPerTurn));
+    const keyTurnsPerSec = turns('key');
+    const jwtTurnsPerSec = turns('jwt');
+    const overhead = slowerPct(keyTurnsPerSec, jwtTurnsPerSec);
+    const keyVsKeyPct = slowerPct(keyTurnsPerSec, turns('keyAgain'));
+    // Extra server CPU a token's turn takes, in % of a key's.
+    const cpuPerTurnOverheadPct = -slowerPct(cpu('key'), cpu('jwt'));
     log(
-      `invoke at ${plan.connections} connections, medians of ${plan.rounds} rounds: static key ${keyTurnsPerSec} turns/s (${keyCpuUsPerTurn} µs CPU a turn), RS256 tokens ${jwtTurnsPerSec} turns/s (${jwtCpuUsPerTurn} µs): overhead ${overhead} % of throughput, ${cpuPerTurnOverheadPct} % of CPU a turn`,
+      `invoke at ${plan.connections} connections, medians of ${plan.rounds} loads each: static key ${keyTurnsPerSec} turns/s, RS256 tokens ${jwtTurnsPerSec} turns/s, the key again ${turns('keyAgain')} turns/s: tokens ${overhead} % slower (the key against itself ${keyVsKeyPct} %); server CPU a turn ${cpu('key')}, ${cpu('jwt')} and ${cpu('keyAgain')} µs`,
     );
     return {
       jwtInvokeOverheadPct: target(overhead, 5, 'lower'),
       keyTurnsPerSec,
       jwtTurnsPerSec,
-      // The best round of each side, and what the best rounds give (one-sided noise: other
-      // work on the machine only ever slows a round down).
-      bestKeyTurnsPerSec: best(rounds.key),
-      bestJwtTurnsPerSec: best(rounds.jwt),
-      bestOverheadPct: overheadPct(best(rounds.key), best(rounds.jwt)),
-      keyCpuUsPerTurn,
-      jwtCpuUsPerTurn,
+      keyAgainTurnsPerSec: turns('keyAgain'),
+      keyVsKeyPct,
+      cpuUsPerTurn: { key: cpu('key'), jwt: cpu('jwt'), keyAgain: cpu('keyAgain') },
       cpuPerTurnOverheadPct,
-      // Each round's overhead (its key and token loads run back to back), in the order run:
-      // the spread the medians smooth, and their median (less moved by slow drift).
-      roundOverheadPct,
-      medianRoundOverheadPct: median(roundOverheadPct),
-      rounds,
       interleaved,
       verificationUs: verification,
+      loads,
       plan,
     };
   } finally {
