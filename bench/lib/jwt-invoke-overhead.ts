@@ -36,7 +36,7 @@ export interface JwtOverheadPlan {
 export const jwtOverheadPlans: Record<'full' | 'smoke', JwtOverheadPlan> = {
   full: {
     rounds: 12,
-    secondsPerLoad: 3,
+    secondsPerLoad: 6,
     warmupSeconds: 5,
     users: 50,
     connections: 100,
