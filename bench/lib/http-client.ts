@@ -18,7 +18,13 @@ export interface HttpAnswer {
 export function sendJson(
   url: string,
   body: unknown,
-  options: { agent: Agent; onChunk?: (text: string) => void; timeoutMs?: number },
+  options: {
+    agent: Agent;
+    onChunk?: (text: string) => void;
+    timeoutMs?: number;
+    /** More request headers (credentials, say). */
+    headers?: Record<string, string>;
+  },
 ): Promise<HttpAnswer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -27,13 +33,15 @@ export function sendJson(
       {
         method: payload === undefined ? 'GET' : 'POST',
         agent: options.agent,
-        headers:
-          payload === undefined
+        headers: {
+          ...options.headers,
+          ...(payload === undefined
             ? {}
             : {
                 'content-type': 'application/json',
                 'content-length': Buffer.byteLength(payload),
-              },
+              }),
+        },
         timeout: options.timeoutMs ?? 60_000,
       },
       (response) => {
