@@ -25,15 +25,16 @@ export async function runCli(args: string[], io: CliIo = processIo()): Promise<n
       return 2;
     }
     // Bad environment values (the model's included): a line each, every variable named.
-    if ((isYeoulError(error, 'config_invalid') || isYeoulError(error, 'model_config')) && listed) {
+    // Other configuration problems (a database lacking migrations, say) are errors: exit 1.
+    const badVariables =
+      isYeoulError(error, 'config_invalid') &&
+      (error as { environment?: unknown }).environment === true;
+    if ((badVariables || isYeoulError(error, 'model_config')) && listed) {
       for (const problem of problems) io.stderr.write(errorLine(String(problem)));
       return 2;
     }
     io.stderr.write(errorLine(error));
     // Bad environment variables refuse the start as bad usage does, every one named.
-    const badVariables =
-      isYeoulError(error, 'config_invalid') &&
-      (error as { environment?: unknown }).environment === true;
     return isYeoulError(error, 'usage') || badVariables ? 2 : 1;
   }
 }

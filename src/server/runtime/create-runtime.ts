@@ -141,7 +141,7 @@ export async function createRuntime(
   ];
   if (problems.length > 0 || !logs.ok) {
     await tools.close();
-    throw new ConfigError({ problems });
+    throw new ConfigError({ problems, environment: true });
   }
   // With DATABASE_URL every piece of shared state lives in PostgreSQL (see open-postgres-store.ts).
   let postgres: PostgresStore | undefined;
@@ -230,7 +230,8 @@ export async function createRuntime(
     const built = await buildApp(loaded?.config, appBase);
     if (!built.ok) {
       // Without a config file the problems are the environment's (YEOUL_TOOL_PERMISSIONS).
-      if (loaded === undefined) throw new ConfigError({ problems: built.problems });
+      if (loaded === undefined)
+        throw new ConfigError({ problems: built.problems, environment: true });
       throw new ConfigFileError({ file: loaded.path, problems: built.problems });
     }
     return built.app;
