@@ -67,6 +67,7 @@ export {
 export { type Send, send } from './send.ts';
 export { defineState, type StateOf, type StateSchema, type UpdateOf } from './state.ts';
 export {
+  type ClosingStep,
   type CompileOptions,
   type Durability,
   END,

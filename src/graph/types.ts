@@ -138,6 +138,21 @@ export interface RunConfig<Context = unknown> {
    * `closeRun`'s update) and starts. A run still going in a live process is always refused.
    */
   onPendingRun?: 'throw' | 'abandon';
+  /**
+   * A step recorded after the run's last node when the run reaches END (it is not run):
+   * `node` names it in the history, `update` is applied to the fields the schema has, and
+   * other fields are kept in the history only. Undefined: no step. For what acted around
+   * the graph's nodes (the guardrails, say).
+   */
+  closingStep?: (values: Record<string, unknown>) => ClosingStep | undefined;
+  /** Records the input and the closing step only: no node of the graph runs. */
+  recordOnly?: boolean;
+}
+
+/** A step a run records at its end without running it (`RunConfig.closingStep`). */
+export interface ClosingStep {
+  node: string;
+  update: Record<string, unknown>;
 }
 
 /** Compile options. */

@@ -11,17 +11,19 @@ import {
 } from '../planning/next-tasks.ts';
 import { mergeWrites, type Superstep } from '../planning/superstep.ts';
 import { checkRunConfig } from '../planning/validate-graph.ts';
-import { applyUpdate, type StateSchema } from '../state.ts';
-import type { EntryFields } from '../storage/run-writer.ts';
+import { applyUpdate, prepareUpdate, type StateSchema } from '../state.ts';
+import type { EntryFields, RunWriter } from '../storage/run-writer.ts';
 import type { ThreadStore } from '../storage/thread-store.ts';
-import type {
-  ChildGraph,
-  Durability,
-  Edge,
-  GraphEvent,
-  Join,
-  RunConfig,
-  RunResult,
+import {
+  type ChildGraph,
+  type ClosingStep,
+  type Durability,
+  type Edge,
+  END,
+  type GraphEvent,
+  type Join,
+  type RunConfig,
+  type RunResult,
 } from '../types.ts';
 import { openRun, type RunStart } from './begin-run.ts';
 import { type EndableGraph, endRun } from './end-run.ts';
@@ -140,6 +142,7 @@ async function runSteps(
   if (span.isRecording()) span.setAttribute('yeoul.graph.run_id', runId);
   let { values, superstep, resume } = beginning;
   let step = superstep?.step ?? 0;
+  if (config.recordOnly === true && start.kind === 'input') superstep = null;
   onEvent?.({ type: 'run-start', threadId, runId, resumed: start.kind === 'resume' });
   const run: SuperstepRun = {
     graph,
@@ -294,6 +297,37 @@ async function runSteps(
     }
     superstep = superstepOf(step + 1, following);
   }
+  const closing = config.closingStep?.(values);
+  if (closing !== undefined) {
+    step += 1;
+    values = await commitClosingStep(graph, writer, values, step, closing);
+  }
   await writer.flush();
   return finish('done', []);
+}
+
+/**
+ * Commits a step the run records without running it: the fields of `update` the schema
+ * has are applied, the others kept in the entry only (replay skips them). Returns the state.
+ */
+async function commitClosingStep(
+  graph: RunnableGraph,
+  writer: RunWriter,
+  values: Values,
+  step: number,
+  closing: ClosingStep,
+): Promise<Values> {
+  const known: Values = {};
+  const kept: Values = {};
+  for (const [key, value] of Object.entries(closing.update)) {
+    if (graph.schema[key] === undefined) kept[key] = value;
+    else known[key] = value;
+  }
+  const prepared = prepareUpdate(graph.schema, known, closing.node);
+  const after = applyUpdate(graph.schema, values, prepared);
+  await writer.commit(
+    { kind: 'node', node: closing.node, step, update: { ...prepared, ...kept }, next: END },
+    after,
+  );
+  return after;
 }
