@@ -114,8 +114,8 @@ export const sessionsCommand = defineCommand({
         const state = await graph.getState(sessionId as string);
         if (state === undefined) throw missing;
         if (action === 'delete') {
-          await runtime.runner.deleteSession(state.threadId);
-          await runtime.sessions.forget(state.threadId);
+          const { deleteSession } = await import('../../server/index.ts');
+          await deleteSession(runtime, state.threadId);
           io.stdout.write(`deleted session ${state.threadId}\n`);
           return 0;
         }

@@ -14,6 +14,7 @@ import { defineRoute, type RouteGroup, type RouteInput } from '../http/define-ro
 import { HttpError } from '../http/http-error.ts';
 import { sessionParams } from '../http/schemas.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
+import { deleteSession as deleteSessionData } from '../sessions/delete-session.ts';
 import { forkSession } from '../sessions/fork-session.ts';
 import { notFound } from '../sessions/session-store.ts';
 import { pruneSessionsRoute } from './prune-route.ts';
@@ -200,8 +201,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
       }
       if (runner.isRunning(id)) await runner.cancel(id);
       else await context.cancelElsewhere(id);
-      await runner.deleteSession(id);
-      await runtime.sessions.forget(id);
+      await deleteSessionData(runtime, id);
       return reply.code(204).send();
     },
   });

@@ -54,7 +54,9 @@ import {
   resolveLogSource,
 } from '../../tools/index.ts';
 import { openPostgresStore, type PostgresStore } from '../scale-out/open-postgres-store.ts';
+import type { GuardrailVaultStore } from '../sessions/guardrail-vault-store.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
+import { SqliteGuardrailVaultStore } from '../sessions/sqlite-guardrail-vault-store.ts';
 import { SqliteSessionStore } from '../sessions/sqlite-session-store.ts';
 import { keepUnregisteredThreads } from '../sessions/unregistered-threads.ts';
 import { createLogger } from './create-logger.ts';
@@ -216,6 +218,10 @@ export async function createRuntime(
       new SqliteSessionStore((sqliteCheckpointer as SqliteCheckpointer).database),
     checkpointer,
   );
+  // The sessions' placeholder vaults, beside the sessions (deleted with them).
+  const vaults: GuardrailVaultStore =
+    postgres?.vaults ??
+    new SqliteGuardrailVaultStore((sqliteCheckpointer as SqliteCheckpointer).database);
   const appBase = {
     deps: baseDependencies,
     checkpointer,
@@ -344,6 +350,8 @@ export async function createRuntime(
     },
     runner,
     sessions,
+    /** Each session's placeholder vault (the real values behind `[EMAIL_1]`, …): never shown, deleted with the session. */
+    vaults,
     /** Works out who is calling (keys, the config's hook, end-user tokens); `start` keeps a JWK Set fresh. */
     identity,
     /** Evaluation runs and answer ratings (yeoul eval, /api/evals, feedback). */

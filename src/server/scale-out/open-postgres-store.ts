@@ -17,6 +17,7 @@ import {
 } from '../../knowledge/index.ts';
 import type { Embedder } from '../../models/index.ts';
 import type { ServerConfig } from '../runtime/server-config.ts';
+import { PostgresGuardrailVaultStore } from '../sessions/postgres-guardrail-vault-store.ts';
 import { PostgresSessionStore } from '../sessions/postgres-session-store.ts';
 import { storeMigrations } from './server-migrations.ts';
 
@@ -28,6 +29,8 @@ export interface PostgresStore {
   pool: PostgresPool;
   checkpointer: PostgresCheckpointer;
   sessions: PostgresSessionStore;
+  /** The sessions' placeholder vaults, restored through any instance. */
+  vaults: PostgresGuardrailVaultStore;
   /** Per-owner usage counts, exact across instances. */
   usage: PostgresUsageStore;
   search: SearchBackend;
@@ -40,8 +43,8 @@ export interface PostgresStore {
  * Opens `DATABASE_URL`: a pool, the schema brought up to date (or checked, with
  * `migrate: false`: a database that lacks migrations is refused, naming `yeoul migrate`), the
  * checkpointer (with its heartbeat), the knowledge base's retriever (the database's own index,
- * or OpenSearch's with `YEOUL_SEARCH_URL`, the documents staying here), the session registry
- * and the usage counts.
+ * or OpenSearch's with `YEOUL_SEARCH_URL`, the documents staying here), the session registry,
+ * the sessions' placeholder vaults and the usage counts.
  * An unreachable database fails with `store_unavailable`.
  */
 export async function openPostgresStore(
@@ -101,6 +104,7 @@ export async function openPostgresStore(
       pool,
       checkpointer,
       sessions: new PostgresSessionStore(pool),
+      vaults: new PostgresGuardrailVaultStore(pool),
       usage: new PostgresUsageStore(pool),
       search,
       firstStart,

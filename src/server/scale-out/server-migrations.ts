@@ -4,6 +4,7 @@ import { checkpointMigrations } from '../../graph/index.ts';
 import { usageMigrations } from '../../identity/index.ts';
 import { knowledgeMigrations } from '../../knowledge/index.ts';
 import { memoryMigrations } from '../../memory-store/index.ts';
+import { guardrailVaultMigrations } from '../sessions/guardrail-vault-migrations.ts';
 
 const sessionsSql = `
 -- The session registry (SessionStore): who owns each session and what it is about.
@@ -168,5 +169,6 @@ export function storeMigrations(): Migration[] {
     evalMigrations,
     memoryMigrations,
     usageMigrations,
+    guardrailVaultMigrations,
   );
 }

@@ -22,6 +22,7 @@ const shipped: Record<number, string> = {
   600: 'd7c2af10efe4408a2ee4d9ae6315eaf65e532cfc7e8480eb9fc4b559c13e8f83',
   700: '2dcb69a307aadeec489a62cda3ba605410d6df86f0f0af5e0cc71df3933a5e48',
   800: '1dba23674d8bbf78925ae6bc584eed7b313a62b469271a8b1c46fbe62f65c8b1',
+  900: 'cb2101f52efcb2c3d48b80a1466a9111b420085153cc1068b44d5d32940bdb1d',
 };
 
 describe('the store’s schema migrations', () => {

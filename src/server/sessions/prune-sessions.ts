@@ -3,6 +3,7 @@ import { sessionOfThread } from '../../agents/index.ts';
 import { queryPostgres } from '../../core/index.ts';
 import { SqliteCheckpointer } from '../../graph/index.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
+import { deleteSession } from './delete-session.ts';
 import { sessionsOfOwner } from './sessions-of-owner.ts';
 
 /** What a prune did (or, dry, would do). */
@@ -30,12 +31,17 @@ export function parseRetentionDuration(text: string): number | undefined {
 }
 
 /** The tables whose rows belong to sessions, in PostgreSQL. */
-const postgresTables = ['graph_segments', 'server_sessions', 'server_run_events'];
+const postgresTables = [
+  'graph_segments',
+  'server_sessions',
+  'server_run_events',
+  'guardrail_vault',
+];
 
 /**
  * Deletes every session (of `owner`, or of every owner when none is named) idle longer than
- * `olderThanMs`: its thread, its ops thread, its registry row and (PostgreSQL) its relayed
- * events — every table. A session whose run waits for an approval decision is never
+ * `olderThanMs`: its thread, its ops thread, its registry row, its guardrail vault and
+ * (PostgreSQL) its relayed events — every table. A session whose run waits for an approval decision is never
  * removed, only counted; one running in this process neither. The SQLite file then gives
  * the space back (incremental vacuum, after a one-time VACUUM that turns it on), and the
  * bytes before and after are reported.
@@ -71,8 +77,7 @@ export async function pruneSessions(
   const bytesBefore = await storeBytes(runtime);
   if (!dryRun) {
     for (const sessionId of expired) {
-      await runtime.runner.deleteSession(sessionId);
-      await runtime.sessions.forget(sessionId);
+      await deleteSession(runtime, sessionId);
       if (runtime.store.backend === 'postgres') {
         await queryPostgres(
           runtime.store.pool,
