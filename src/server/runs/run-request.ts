@@ -5,7 +5,7 @@ import {
   type AgentRunner,
   graphNameOf,
 } from '../../agents/index.ts';
-import { createId } from '../../core/index.ts';
+import { createId, StoreUnavailableError } from '../../core/index.ts';
 import type { Admission } from '../../identity/index.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { coalesceTokens } from '../http/token-coalescer.ts';
@@ -124,6 +124,11 @@ export async function runAgentCall(
       executionTime: (performance.now() - started) / 1000,
     });
     options.onEvent?.(stream.push('done', payload));
+    // An answer that says the store went away may have left its run's end unwritten: the
+    // session's line stays taken until that end is stored, as for a run that threw.
+    if (payload.errorCode === 'store_unavailable') {
+      failure = new StoreUnavailableError({ store: 'state', reason: 'the run reported it' });
+    }
     return payload;
   } catch (error) {
     failure = error;
