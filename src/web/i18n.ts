@@ -59,6 +59,24 @@ const texts = {
   thinking: ['Thinking…', '생각 중…'],
   cancelled: ['Stopped', '중지됨'],
   rejected: ['Blocked by the evaluation', '평가에서 차단됨'],
+  blockedTurn: ['Blocked by a guardrail', '가드레일이 차단함'],
+  blockedMessage: ['Blocked', '차단됨'],
+  guardrailBlock: [
+    'Guardrail “{name}” blocked {subject}: {reason}',
+    '가드레일 “{name}”: {subject} 차단 ({reason})',
+  ],
+  guardrailRedact: [
+    'Guardrail “{name}” redacted {subject}: {reason}',
+    '가드레일 “{name}”: {subject}에서 가림 ({reason})',
+  ],
+  guardrailWarn: [
+    'Guardrail “{name}” flagged {subject}: {reason}',
+    '가드레일 “{name}”: {subject} 경고 ({reason})',
+  ],
+  guardrailInput: ['your message', '메시지'],
+  guardrailOutput: ['the answer', '답변'],
+  guardrailTool: ['the call to {tool}', '{tool} 도구 호출'],
+  guardrailTools: ['a tool call', '도구 호출'],
   openInspector: ['Steps', '실행 단계'],
   seconds: ['{n} s', '{n}초'],
   usage: [

@@ -24,6 +24,10 @@ export type Usage = InvokeResponse['usage'];
 export type Source = NonNullable<InvokeResponse['sources']>[number];
 /** The evaluation loop's scores of an answer. */
 export type Evaluation = NonNullable<InvokeResponse['evaluation']>;
+/** What one guardrail did to a message, an answer, a tool call or its result. */
+export type GuardrailRecord = NonNullable<InvokeResponse['guardrails']>[number];
+/** The guardrail that blocked a turn or its answer. */
+export type GuardrailBlock = NonNullable<InvokeResponse['guardrail']>;
 /** A tool call waiting for a person's decision. */
 export type Interrupt = NonNullable<InvokeResponse['interrupts']>[number];
 /** A document of the knowledge base (GET /api/documents). */

@@ -2,9 +2,10 @@ import type {
   DonePayload,
   ErrorInfo,
   Evaluation,
+  GuardrailBlock,
+  GuardrailRecord,
   Interrupt,
   Source,
-  StoredMessage,
   Usage,
 } from '../api/types.ts';
 
@@ -45,6 +46,8 @@ export interface UserItem {
   messageId?: string;
   /** Refused by the server before anything was stored: shown shortened, not editable. */
   unsent?: boolean;
+  /** Its turn was blocked by a guardrail: kept, but never sent to a model again. */
+  blocked?: boolean;
 }
 
 /** The agent's side of one turn: tool cards, the answer, and what the run reported. */
@@ -59,6 +62,10 @@ export interface AssistantItem {
   interrupts: Interrupt[];
   decisions: Decision[];
   errors: ErrorInfo[];
+  /** What each guardrail that acted did, in order (the stream's `guardrail` events). */
+  guardrails: GuardrailRecord[];
+  /** The guardrail that blocked the turn or its answer (status `blocked`), when the run said. */
+  guardrail?: GuardrailBlock;
   liveSteps: LiveStep[];
   running: boolean;
   status?: DonePayload['status'];
@@ -88,6 +95,7 @@ export function startTurn(userText: string, userMessageId?: string): AssistantIt
     interrupts: [],
     decisions: [],
     errors: [],
+    guardrails: [],
     liveSteps: [],
     running: true,
   };
@@ -132,6 +140,16 @@ export function applyEvent(
       const interrupt = value as unknown as Interrupt;
       return { ...item, interrupts: mergeInterrupts(item.interrupts, [interrupt], item.decisions) };
     }
+    case 'guardrail': {
+      const record = guardrailRecord(value);
+      // An answer blocked while it streamed: what was shown of it goes (the refusal follows).
+      const stopped = record.stage === 'output' && record.action === 'block';
+      return {
+        ...item,
+        ...(stopped ? { text: '' } : {}),
+        guardrails: [...item.guardrails, record],
+      };
+    }
     case 'evaluation':
       return { ...item, evaluation: value as unknown as Evaluation };
     case 'error':
@@ -172,7 +190,8 @@ function applyStep(
   return { ...item, liveSteps: steps };
 }
 
-function withResult(
+/** The tool cards with a `tool-result` (event or stored message) filled in, timed at `now`. */
+export function withResult(
   tools: ToolCardData[],
   value: Record<string, unknown>,
   now: number,
@@ -202,13 +221,21 @@ function applyDone(item: AssistantItem, payload: DonePayload): AssistantItem {
     if (!errors.some((error) => error.code === payload.errorCode))
       errors.push({ code: payload.errorCode, message: payload.response });
   }
+  const blocked = payload.status === 'blocked';
   return {
     ...item,
-    // The payload's answer is the final word (the ops loop may have replaced the streamed one).
-    text: payload.response || item.text,
+    // The payload's answer is the final word (the ops loop may have replaced the streamed one;
+    // a guardrail may have replaced it by a refusal).
+    text: blocked ? payload.response : payload.response || item.text,
     running: false,
     status: payload.status,
     errors,
+    // The events are the record; the payload's list stands in when none came (one per run).
+    guardrails:
+      item.guardrails.length === 0 && payload.guardrails?.length
+        ? payload.guardrails.map(guardrailRecord)
+        : item.guardrails,
+    ...(blocked && payload.guardrail ? { guardrail: payload.guardrail } : {}),
     interrupts:
       payload.status === 'interrupted'
         ? mergeInterrupts(item.interrupts, payload.interrupts ?? [], item.decisions)
@@ -235,69 +262,38 @@ export function mergeInterrupts(
   return merged;
 }
 
+/** A guardrail record (`{name, stage, action, reason, tool?}`) read defensively. */
+export function guardrailRecord(value: unknown): GuardrailRecord {
+  const record = (value ?? {}) as Partial<Record<keyof GuardrailRecord, unknown>>;
+  const stage = record.stage === 'output' || record.stage === 'tools' ? record.stage : 'input';
+  const action = record.action === 'redact' || record.action === 'warn' ? record.action : 'block';
+  return {
+    name: String(record.name ?? ''),
+    stage,
+    action,
+    reason: String(record.reason ?? ''),
+    ...(typeof record.tool === 'string' ? { tool: record.tool } : {}),
+  };
+}
+
+/**
+ * The items with the user message of each blocked turn marked `blocked` (the same array
+ * when none changes, so Preact re-renders nothing for it).
+ */
+export function withBlockedUsers(items: ChatItem[]): ChatItem[] {
+  let changed = false;
+  const next = items.map((item, index) => {
+    const answer = items[index + 1];
+    if (item.kind !== 'user' || item.blocked) return item;
+    if (answer?.kind !== 'assistant' || answer.status !== 'blocked') return item;
+    changed = true;
+    return { ...item, blocked: true };
+  });
+  return changed ? next : items;
+}
+
 /** An error payload (`{code, message}`) read defensively. */
 export function errorInfo(value: unknown): ErrorInfo {
   const record = (value ?? {}) as Partial<ErrorInfo>;
   return { code: String(record.code ?? 'unknown_error'), message: String(record.message ?? '') };
-}
-
-/**
- * A session's stored messages as the console shows them: each user message, then one
- * assistant item gathering the turn's tool calls, their results and the answer.
- */
-export function itemsFromMessages(messages: StoredMessage[], interrupts: Interrupt[]): ChatItem[] {
-  const items: ChatItem[] = [];
-  let turn: AssistantItem | undefined;
-  const finish = () => {
-    if (turn) items.push(turn);
-    turn = undefined;
-  };
-  for (const message of messages) {
-    if (message.role === 'system') continue;
-    if (message.role === 'user') {
-      finish();
-      items.push({
-        kind: 'user',
-        key: itemKey('user'),
-        text: message.content,
-        ...(message.id ? { messageId: message.id } : {}),
-      });
-      continue;
-    }
-    const last = items.at(-1);
-    turn ??= {
-      ...startTurn(
-        last?.kind === 'user' ? last.text : '',
-        last?.kind === 'user' ? last.messageId : undefined,
-      ),
-      running: false,
-    };
-    if (message.role === 'assistant') {
-      if (message.content)
-        turn.text = turn.text ? `${turn.text}\n\n${message.content}` : message.content;
-      for (const call of message.toolCalls ?? [])
-        turn.tools.push({ id: call.id, name: call.name, args: call.args });
-    } else {
-      const id = message.toolCallId ?? '';
-      turn.tools = withResult(
-        turn.tools,
-        {
-          id,
-          name: message.name,
-          result: message.content,
-          error: message.isError,
-        },
-        0,
-      );
-    }
-  }
-  finish();
-  if (interrupts.length > 0) {
-    const last = items.at(-1);
-    const holder = last?.kind === 'assistant' ? last : { ...startTurn(''), running: false };
-    holder.interrupts = mergeInterrupts(holder.interrupts, interrupts, []);
-    holder.status = 'interrupted';
-    if (holder !== last) items.push(holder);
-  }
-  return items;
 }

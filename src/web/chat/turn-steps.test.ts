@@ -5,6 +5,7 @@ import {
   findTurn,
   forkPointBefore,
   groupTurns,
+  guardrailsOf,
   inspectorRows,
   lines,
   superstepLines,
@@ -166,5 +167,41 @@ describe('turn steps', () => {
       groupTurns(numbered).map((turn) => turn.userText),
     );
     assert.equal(forkPointBefore(withInner, { userText: 'second', fromEnd: 0 }), 2);
+  });
+});
+
+describe('the guardrail step', () => {
+  it('is a row of its turn naming each guardrail that acted', () => {
+    const blocked = [
+      {
+        runId: 'r9',
+        node: 'input',
+        kind: 'input',
+        update: { messages: { id: 'u9', role: 'user', content: '카드 [CARD]', blocked: true } },
+        at: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        runId: 'r9',
+        node: 'guardrail',
+        kind: 'node',
+        update: {
+          messages: [{ role: 'assistant', content: 'refused', blocked: true }],
+          guardrails: [{ name: 'pii', stage: 'input', action: 'block', reason: 'card' }],
+        },
+        at: '2026-01-01T00:00:00.002Z',
+      },
+    ] as unknown as HistoryStep[];
+    const [turn] = groupTurns(blocked);
+    assert.ok(turn);
+    const rows = inspectorRows(turn);
+    assert.deepEqual(
+      rows.map((row) => row.node),
+      [null, 'guardrail'],
+    );
+    assert.deepEqual(guardrailsOf(rows[1]?.update ?? null), [
+      { name: 'pii', stage: 'input', action: 'block', reason: 'card' },
+    ]);
+    assert.deepEqual(guardrailsOf({ guardrails: 'nope' }), []);
+    assert.deepEqual(guardrailsOf(null), []);
   });
 });

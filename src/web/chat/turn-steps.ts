@@ -1,4 +1,5 @@
-import type { HistoryStep, Usage } from '../api/types.ts';
+import type { GuardrailRecord, HistoryStep, Usage } from '../api/types.ts';
+import { guardrailRecord } from './chat-items.ts';
 
 /** The stored steps of one turn: the run its user message started, and the runs resuming it. */
 export interface Turn {
@@ -186,6 +187,12 @@ export function turnUsage(turn: Turn): Usage | undefined {
     total.outputTokens += usage.outputTokens;
   }
   return total;
+}
+
+/** What each guardrail that acted did, as a `guardrail` step's update lists it. */
+export function guardrailsOf(update: Record<string, unknown> | null): GuardrailRecord[] {
+  const list = update?.guardrails;
+  return Array.isArray(list) ? list.map(guardrailRecord) : [];
 }
 
 function usageOf(update: Record<string, unknown> | null): Usage | undefined {

@@ -9,9 +9,10 @@ import {
   applyEvent,
   type ChatItem,
   itemKey,
-  itemsFromMessages,
   startTurn,
+  withBlockedUsers,
 } from './chat-items.ts';
+import { itemsFromMessages } from './items-from-messages.ts';
 import { shortened } from './message-limit.ts';
 import {
   joinRun,
@@ -118,15 +119,17 @@ export function useChat(authVersion: number): ChatController {
     queue.current = [];
     if (events.length === 0) return;
     setItems((current) =>
-      current.map((item) => {
-        if (item.kind !== 'assistant') return item;
-        let next = item;
-        for (const queued of events) {
-          if (queued.key !== item.key) continue;
-          next = applyEvent(next, queued.event, queued.data, queued.at);
-        }
-        return next;
-      }),
+      withBlockedUsers(
+        current.map((item) => {
+          if (item.kind !== 'assistant') return item;
+          let next = item;
+          for (const queued of events) {
+            if (queued.key !== item.key) continue;
+            next = applyEvent(next, queued.event, queued.data, queued.at);
+          }
+          return next;
+        }),
+      ),
     );
   };
   const enqueue = (event: QueuedEvent) => {
@@ -188,7 +191,7 @@ export function useChat(authVersion: number): ChatController {
         const last = next.at(-1);
         const turn =
           last?.kind === 'assistant'
-            ? { ...last, running: true, text: '' }
+            ? { ...last, running: true, text: '', guardrails: [] }
             : startTurn(last?.kind === 'user' ? last.text : '', last?.messageId);
         next = last?.kind === 'assistant' ? [...next.slice(0, -1), turn] : [...next, turn];
         setItems(() => next);

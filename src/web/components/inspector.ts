@@ -6,6 +6,7 @@ import { sessionHistory } from '../chat/session-history.ts';
 import {
   findTurn,
   groupTurns,
+  guardrailsOf,
   type InspectorRow,
   inspectorRows,
   lines,
@@ -15,6 +16,7 @@ import {
 import { html } from '../html.ts';
 import { formatNumber, t } from '../i18n.ts';
 import { ErrorView } from './error-view.ts';
+import { guardrailText } from './guardrail-note.ts';
 import { formatArgs } from './tool-card.ts';
 
 interface InspectorProps {
@@ -64,14 +66,28 @@ function stepLine(
   </li>`;
 }
 
-/** One stored step: its name, the time it took, its LLM calls and tokens, and its update. */
+/**
+ * One stored step: its name, the time it took, its LLM calls and tokens, what each guardrail
+ * that acted did (the `guardrail` step), and its update.
+ */
 function StepDetails(props: { row: InspectorRow }) {
   const { row } = props;
   const name = row.node ?? (row.kind === 'input' ? t('input') : row.kind);
+  const guardrails = row.node === 'guardrail' ? guardrailsOf(row.update) : [];
   return html`
     <span class="step-name">${name}</span>
     <span class="step-time">+${formatNumber(row.durationMs)} ms</span>
     ${row.usage && row.usage.llmCalls > 0 ? html`<span class="step-usage">${usageText(row.usage)}</span>` : null}
+    ${
+      guardrails.length > 0
+        ? html`<ul class="step-guardrails">
+            ${guardrails.map(
+              (record, index) =>
+                html`<li key=${index} data-guardrail=${record.name}>${guardrailText(record)}</li>`,
+            )}
+          </ul>`
+        : null
+    }
     ${
       row.update
         ? html`<details class="step-update">

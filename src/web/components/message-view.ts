@@ -7,6 +7,7 @@ import { renderMarkdown } from '../markdown.ts';
 import { useAccess } from './access-context.ts';
 import { ErrorView } from './error-view.ts';
 import { FeedbackButtons } from './feedback-buttons.ts';
+import { GuardrailNote } from './guardrail-note.ts';
 import { DecisionNote, InterruptCard } from './interrupt-card.ts';
 import { MessageEditor } from './message-editor.ts';
 import { EvaluationView, SourcesView } from './run-details.ts';
@@ -23,6 +24,7 @@ interface UserProps {
 /**
  * What the person wrote: plain text, never markup; "edit" reopens it in place. The edit
  * button's mark is drawn by CSS, so the message's text stays exactly what was written.
+ * A message a guardrail blocked says so (`data-blocked`).
  */
 export function UserMessage(props: UserProps) {
   const [editing, setEditing] = useState(false);
@@ -43,7 +45,14 @@ export function UserMessage(props: UserProps) {
     setEditing(false);
   };
   return html`
-    <article class="message user" data-testid="message" data-role="user" aria-label=${t('you')}>
+    <article
+      class=${`message user${props.item.blocked ? ' blocked' : ''}`}
+      data-testid="message"
+      data-role="user"
+      data-blocked=${props.item.blocked ? 'true' : undefined}
+      aria-label=${t('you')}
+    >
+      ${props.item.blocked ? html`<span class="badge warn">${t('blockedMessage')}</span>` : null}
       ${
         editing
           ? html`<${MessageEditor}
@@ -114,8 +123,8 @@ function useAnswerHtml(text: string, running: boolean): string {
 }
 
 /**
- * The agent's turn: tool cards, approvals, the answer as sanitized Markdown, sources, verdict;
- * the thumbs for credentials that may write.
+ * The agent's turn: tool cards, approvals, what the guardrails did, the answer as sanitized
+ * Markdown, sources, verdict; the thumbs for credentials that may write.
  */
 export function AssistantMessage(props: AssistantProps) {
   const { item } = props;
@@ -140,6 +149,9 @@ export function AssistantMessage(props: AssistantProps) {
           onDecide=${props.onDecide}
         />`,
       )}
+      ${item.guardrails.map(
+        (record, index) => html`<${GuardrailNote} key=${`guardrail-${index}`} record=${record} />`,
+      )}
       ${waiting ? html`<p class="muted thinking">${t('thinking')}</p>` : null}
       ${item.text ? html`<div class="answer markdown" dangerouslySetInnerHTML=${{ __html: answer }}></div>` : null}
       ${
@@ -156,6 +168,7 @@ export function AssistantMessage(props: AssistantProps) {
       <footer class="message-meta">
         ${item.status === 'cancelled' ? html`<span class="badge">${t('cancelled')}</span>` : null}
         ${item.status === 'rejected' ? html`<span class="badge warn">${t('rejected')}</span>` : null}
+        ${item.status === 'blocked' ? html`<span class="badge warn">${t('blockedTurn')}</span>` : null}
         ${
           item.executionTime !== undefined
             ? html`<span>${t('seconds', { n: formatNumber(item.executionTime, 2) })}</span>`
