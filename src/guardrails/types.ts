@@ -59,7 +59,12 @@ export interface CustomGuardrail {
 }
 
 /** The built-in guardrails, by function name. */
-export type BuiltinGuardrailName = 'pii' | 'promptInjection' | 'deny' | 'maxInputChars' | 'toolArgs';
+export type BuiltinGuardrailName =
+  | 'pii'
+  | 'promptInjection'
+  | 'deny'
+  | 'maxInputChars'
+  | 'toolArgs';
 
 /** A built-in as its factory recorded it: the options are checked when the config loads. */
 export interface BuiltinGuardrail {
