@@ -141,7 +141,17 @@ export class StreamingOutputGuard implements OutputGuard {
     let start = holdFrom(text, maxHeld);
     if (this.#denied.length > 0)
       start = Math.min(start, text.length - deniedPrefixLength(text, this.#denied));
-    if (text.length - start <= maxHeld) return start;
+    if (text.length - start <= maxHeld) {
+      // A whole denied word may end inside the held word (`top secret`): hold it all.
+      if (this.#denied.length === 0) return start;
+      for (const guardrail of this.#guardrails) {
+        if (guardrail.type !== 'deny') continue;
+        for (const finding of findingsOf(guardrail, text)) {
+          if (finding.start < start && finding.end > start) start = finding.start;
+        }
+      }
+      return start;
+    }
     // A tail longer than any match: cut inside it, but never through a match already decided.
     start = text.length - maxHeld;
     for (const guardrail of this.#guardrails) {

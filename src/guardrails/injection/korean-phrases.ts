@@ -87,7 +87,7 @@ export const koreanPhrases: ReadonlyArray<{ family: InjectionFamily; phrase: Phr
       you,
       gap(12),
       words('제한|제약|규칙|검열|필터|윤리|한계|금지|통제|가이드라인|정책'),
-      optional('이|가|은|는|도|과|와|에서|으로부터|에|을|를'),
+      optional('이|가|은|는|도|과|와|에서도|에서|으로부터|에도|에|을|를'),
       words('없|해제|무시|안받|받지않|자유|벗어'),
     ],
   },

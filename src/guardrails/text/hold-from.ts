@@ -42,7 +42,8 @@ function isDigitUnit(code: number): boolean {
 /**
  * Where the tail of a streamed text that could still grow into a match starts: the current run
  * of number, address or word characters (a space counts when a digit is before it: `010 1234 `),
- * and a lone high surrogate waiting for its pair. Looks back at most `limit + 1` characters; a
+ * and a lone high surrogate waiting for its pair; joiners no match starts with are left out of its
+ * front (`반갑습니다.` holds nothing). Looks back at most `limit + 1` characters; a
  * result further back than `limit` means the tail is longer than any match.
  */
 export function holdFrom(text: string, limit: number): number {
@@ -59,5 +60,12 @@ export function holdFrom(text: string, limit: number): number {
       at -= 1;
     else break;
   }
+  // No match starts with `.`, `_`, `%`, `-` or `@`: those at the front of the tail go now.
+  while (at < text.length && text.length - at <= limit && isLeadingJoiner(text.charCodeAt(at)))
+    at += 1;
   return at;
+}
+
+function isLeadingJoiner(code: number): boolean {
+  return code === 0x2e || code === 0x5f || code === 0x25 || code === 0x2d || code === 0x40;
 }
