@@ -2,7 +2,8 @@
 // The built package points its `exports['.']` at this file's build (dist/index.js).
 // It holds defineConfig, defineTool, the graph builder (StateGraph, channels, interrupts),
 // the built-in agents' nodes and states for reuse in a graph of one's own, the types of a
-// config's `auth` (its hook and end-user token settings), and the errors.
+// config's `auth` (its hook and end-user token settings), the guardrails' factories and
+// `defineGuardrail`, and the errors.
 
 export {
   type AgentDependencies,
@@ -98,6 +99,28 @@ export {
   type ThreadState,
   type UpdateOf,
 } from './graph/index.ts';
+export {
+  type CustomGuardrail,
+  type DenyOptions,
+  defineGuardrail,
+  deny,
+  type GuardrailAction,
+  type GuardrailCheckContext,
+  type GuardrailDefinition,
+  type GuardrailEntry,
+  type GuardrailRecord,
+  type GuardrailStage,
+  type GuardrailsConfig,
+  type GuardrailVerdict,
+  maxInputChars,
+  type PiiOptions,
+  type PromptInjectionOptions,
+  pii,
+  promptInjection,
+  type ToolArgsSpec,
+  type ToolSubject,
+  toolArgs,
+} from './guardrails/index.ts';
 export type {
   AuthenticateHook,
   AuthHookIdentity,

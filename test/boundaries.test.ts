@@ -11,14 +11,15 @@ const allowed: Record<string, string[]> = {
   core: [],
   protocol: [],
   identity: ['core'],
+  guardrails: ['core'],
   graph: ['core'],
   models: ['core'],
   tools: ['core', 'models'],
   knowledge: ['core', 'models'],
   'memory-store': ['core', 'models', 'knowledge'],
-  agents: ['core', 'graph', 'models', 'tools', 'knowledge', 'memory-store'],
+  agents: ['core', 'graph', 'models', 'tools', 'knowledge', 'memory-store', 'guardrails'],
   mcp: ['core', 'tools'],
-  evals: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents'],
+  evals: ['core', 'graph', 'models', 'tools', 'knowledge', 'agents', 'guardrails'],
   config: [
     'core',
     'graph',
@@ -30,6 +31,7 @@ const allowed: Record<string, string[]> = {
     'mcp',
     'evals',
     'identity',
+    'guardrails',
   ],
   server: [
     'core',
@@ -44,6 +46,7 @@ const allowed: Record<string, string[]> = {
     'evals',
     'config',
     'identity',
+    'guardrails',
   ],
   cli: [
     'core',
@@ -59,6 +62,7 @@ const allowed: Record<string, string[]> = {
     'config',
     'server',
     'identity',
+    'guardrails',
   ],
   client: ['protocol'],
   web: ['client'],
@@ -78,6 +82,7 @@ const allowed: Record<string, string[]> = {
     'server',
     'cli',
     'identity',
+    'guardrails',
   ],
 };
 

@@ -7,6 +7,7 @@ import {
   type UserGraphEntry,
 } from '../agents/index.ts';
 import type { Checkpointer, Durability, StateGraph, StateSchema } from '../graph/index.ts';
+import { compileGuardrails, type GuardrailSuite } from '../guardrails/index.ts';
 import { chatModelFrom, type ModelVariables } from '../models/index.ts';
 import type { Permission, ToolDefinition, ToolRegistry } from '../tools/index.ts';
 import { type BuiltinAgentName, builtinAgentNames, type YeoulConfig } from './types.ts';
@@ -25,6 +26,8 @@ export interface AppBase {
   mcpPrefixes: readonly string[];
   /** The server's durability mode (`YEOUL_DURABILITY`), for the config's graphs too. */
   durability?: Durability;
+  /** `YEOUL_GUARDRAILS` as read: `off`, or the built-ins that replace the config's global lists. */
+  envGuardrails?: string[] | 'off';
 }
 
 /** What the runtime runs on for one version of the config file. */
@@ -35,6 +38,8 @@ export interface App {
   runner: Omit<RunnerOptions, 'graphOfSession'>;
   /** User graphs by name, chat or not. */
   graphs: readonly UserGraphEntry[];
+  /** Every chat graph's guardrails (the config's, or the environment's built-ins). */
+  guardrails: GuardrailSuite;
 }
 
 /**
@@ -101,6 +106,8 @@ export async function buildApp(
   }
   const chatDeps = agents.chat ?? deps;
   const graphs: UserGraphEntry[] = [];
+  // A graph that failed to build may be a chat graph: its guardrails are not refused for that.
+  const unbuilt: string[] = [];
   for (const [name, declared] of Object.entries(config?.graphs ?? {})) {
     try {
       const built =
@@ -109,6 +116,7 @@ export async function buildApp(
           : declared;
       if (!isStateGraph(built)) {
         problems.push(`graphs.${name}: the function returned ${describe(built)}, not a StateGraph`);
+        unbuilt.push(name);
         continue;
       }
       const graph = built.compile({
@@ -119,10 +127,30 @@ export async function buildApp(
       graphs.push({ name, graph, chat: isChatSchema(graph.schema), source: built });
     } catch (error) {
       problems.push(...problemsOf(error).map((problem) => `graphs.${name}: ${problem}`));
+      unbuilt.push(name);
     }
   }
-  if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, app: { registry, deps, runner: { agents, userGraphs: graphs }, graphs } };
+  const compiled = compileGuardrails(config?.guardrails, {
+    chatGraphs: [
+      ...builtinAgentNames,
+      ...graphs.filter((entry) => entry.chat).map((entry) => entry.name),
+      ...unbuilt,
+    ],
+    configTools: userTools.map((tool) => tool.name),
+    ...(base.envGuardrails === undefined ? {} : { environment: base.envGuardrails }),
+  });
+  if (!compiled.ok) problems.push(...compiled.problems);
+  if (problems.length > 0 || !compiled.ok) return { ok: false, problems };
+  return {
+    ok: true,
+    app: {
+      registry,
+      deps,
+      runner: { agents, userGraphs: graphs },
+      graphs,
+      guardrails: compiled.suite,
+    },
+  };
 }
 
 function isStateGraph(value: unknown): value is StateGraph<StateSchema, unknown> {

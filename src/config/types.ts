@@ -6,6 +6,7 @@ import {
 } from '../agents/index.ts';
 import type { Scorer } from '../evals/index.ts';
 import type { StateGraph } from '../graph/index.ts';
+import type { GuardrailsConfig } from '../guardrails/index.ts';
 import type { AuthSettings } from '../identity/index.ts';
 import type { ModelChainSpec } from '../models/index.ts';
 import type { Permission, ToolDefinition } from '../tools/index.ts';
@@ -103,6 +104,11 @@ export interface YeoulConfig {
   auth?: AuthSettings;
   /** Per-owner limits of run requests and tokens. */
   limits?: LimitsSettings;
+  /**
+   * Checks on what users send, what the model answers and every tool call: lists per stage
+   * (`input`, `output`, `tools`) and per chat graph (`graphs`).
+   */
+  guardrails?: GuardrailsConfig;
 }
 
 /** A config file, read and checked. */

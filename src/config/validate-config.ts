@@ -166,6 +166,8 @@ const configSchema = z.strictObject({
   logs: z.string().optional(),
   prometheusUrl: z.string().optional(),
   auth: authSchema.optional(),
+  // Checked in full when the app is built: that needs the chat graphs and the tools.
+  guardrails: z.unknown().optional(),
   limits: z
     .strictObject({
       requestsPerMinute: positiveWhole.max(100_000, { error: 'at most 100000' }).optional(),

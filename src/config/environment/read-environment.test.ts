@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { guardrailVariables } from '../../guardrails/index.ts';
 import { identityVariables, limitVariables } from '../../identity/index.ts';
 import { knowledgeVariables } from '../../knowledge/index.ts';
 import { mcpVariables } from '../../mcp/index.ts';
@@ -139,6 +140,18 @@ describe('readEnvironment', () => {
     });
   });
 
+  it('reads YEOUL_GUARDRAILS as off or built-in names, and refuses an unknown name by name', () => {
+    assert.equal(readEnvironment({ YEOUL_GUARDRAILS: 'off' }).YEOUL_GUARDRAILS, 'off');
+    assert.deepEqual(
+      readEnvironment({ YEOUL_GUARDRAILS: ' pii , promptInjection,' }).YEOUL_GUARDRAILS,
+      ['pii', 'promptInjection'],
+    );
+    assert.equal(readEnvironment({}).YEOUL_GUARDRAILS, undefined);
+    assert.deepEqual(problemsOf({ YEOUL_GUARDRAILS: 'pii,piii' }), [
+      'YEOUL_GUARDRAILS: unknown guardrail "piii"; use off or a comma list of pii, promptInjection',
+    ]);
+  });
+
   it('composes every folder’s variables, none declared twice', () => {
     const fragments = [
       serverVariables,
@@ -146,6 +159,7 @@ describe('readEnvironment', () => {
       modelVariables,
       knowledgeVariables,
       toolVariables,
+      guardrailVariables,
       mcpVariables,
       tracingVariables,
       limitVariables,

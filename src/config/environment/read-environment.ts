@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { withoutBlankValues } from '../../core/index.ts';
+import { guardrailVariables } from '../../guardrails/index.ts';
 import {
   identityVariableProblems,
   identityVariables,
@@ -23,6 +24,7 @@ export const environmentSchema = z.object({
   ...modelVariables.shape,
   ...knowledgeVariables.shape,
   ...toolVariables.shape,
+  ...guardrailVariables.shape,
   ...mcpVariables.shape,
   ...tracingVariables.shape,
   ...limitVariables.shape,

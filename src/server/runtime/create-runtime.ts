@@ -230,6 +230,9 @@ export async function createRuntime(
     envPermissions: envPermissions.entries,
     mcpPrefixes,
     durability: config.durability,
+    ...(config.env.YEOUL_GUARDRAILS === undefined
+      ? {}
+      : { envGuardrails: config.env.YEOUL_GUARDRAILS }),
   };
   /** Applies a config file (or none) to the server's parts; refuses one that cannot work. */
   const appOf = async (loaded: LoadedConfig | undefined): Promise<App> => {
