@@ -19,6 +19,8 @@ export interface ChatMessage {
   name?: string;
   /** True on a `tool` message whose content is an error the model should see. */
   isError?: boolean;
+  /** A message a guardrail blocked (and its refusal): kept and shown, never sent to a model. */
+  blocked?: boolean;
 }
 
 /** A tool as the model is told about it. */

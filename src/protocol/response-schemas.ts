@@ -26,13 +26,48 @@ export const interruptSchema = z.object({
 
 const source = z.object({ documentId: z.string(), chunkId: z.string(), title: z.string() });
 
+const guardrailStage = z.enum(['input', 'output', 'tools']);
+
+/** What one guardrail did (an entry of a run's `guardrails`, a `guardrail` stream event). */
+export const guardrailRecordSchema = z.object({
+  name: z.string(),
+  stage: guardrailStage,
+  action: z.enum(['block', 'redact', 'warn']),
+  reason: z.string().describe('what was found (a detector, a family), never the value'),
+  tool: z.string().optional().describe('the tool whose call or result it acted on'),
+});
+
+/** The guardrail that blocked a turn or an answer. */
+export const guardrailBlockSchema = z.object({
+  name: z.string(),
+  stage: guardrailStage,
+  reason: z.string(),
+});
+
+/** What a run ended as. */
+export const runStatusSchema = z.enum([
+  'published',
+  'rejected',
+  'error',
+  'interrupted',
+  'cancelled',
+  'blocked',
+]);
+
 /** The payload of invoke (and of the stream's `done` event). */
 export const invokeResponseSchema = z.object({
   response: z.string(),
   sessionId: z.string(),
   toolsUsed: z.array(z.string()),
   executionTime: z.number().describe('seconds'),
-  status: z.enum(['published', 'rejected', 'error', 'interrupted', 'cancelled']),
+  status: runStatusSchema,
+  guardrail: guardrailBlockSchema
+    .optional()
+    .describe('with status "blocked": the guardrail that blocked the turn or the answer'),
+  guardrails: z
+    .array(guardrailRecordSchema)
+    .optional()
+    .describe('what the guardrails did during the run, in order; absent when none acted'),
   error: z.literal(true).optional(),
   errorCode: z.string().optional(),
   interrupts: z.array(interruptSchema).optional(),
@@ -132,6 +167,16 @@ export const statusResponseSchema = z.object({
       bodyLimit: z.number().int().describe('bytes of a JSON request body (YEOUL_BODY_LIMIT)'),
     })
     .describe('what one request may hold, so a client can refuse a message before sending it'),
+  guardrails: z
+    .record(
+      z.string(),
+      z.object({
+        input: z.array(z.string()),
+        output: z.array(z.string()),
+        tools: z.array(z.string()),
+      }),
+    )
+    .describe('each chat graph’s guardrails by stage, in the order they run'),
 });
 
 const message = z.object({
@@ -142,6 +187,10 @@ const message = z.object({
   toolCallId: z.string().optional(),
   name: z.string().optional(),
   isError: z.boolean().optional(),
+  blocked: z
+    .literal(true)
+    .optional()
+    .describe('a message a guardrail blocked, or its refusal: shown, never sent to a model'),
 });
 
 /** Where a fork came from: its original session and the step it was taken after. */

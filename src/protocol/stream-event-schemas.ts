@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { graphInterruptSchema, graphPathSchema, graphRunResponseSchema } from './graph-schemas.ts';
-import { interruptSchema, invokeResponseSchema } from './response-schemas.ts';
+import {
+  guardrailRecordSchema,
+  interruptSchema,
+  invokeResponseSchema,
+} from './response-schemas.ts';
 
 const errorEvent = z.object({ code: z.string(), message: z.string() });
 
@@ -48,6 +52,7 @@ export const agentStreamEventSchemas = {
     durationMs: z.number().optional(),
   }),
   interrupt: interruptSchema,
+  guardrail: guardrailRecordSchema,
   error: errorEvent,
   done: invokeResponseSchema,
 } as const;
