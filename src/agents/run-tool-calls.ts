@@ -56,6 +56,8 @@ export async function runToolCalls(
     signal: context.signal,
     approve: async (call) => approved.has(call.id),
     ...(context.threadId === undefined ? {} : { sessionId: context.threadId.split('#')[0] }),
+    // A guarded run's tools get restored values, and their results precede the tools stage.
+    ...(runGuardOf(context) === undefined ? {} : { traceContent: false }),
   });
   const outcome: ToolCallsOutcome = { results: [], executed: [], pending: [] };
   const guard = runGuardOf(context);
@@ -175,6 +177,8 @@ export function callAgentModel(
       ...(prompt.maxOutputTokens === undefined ? {} : { maxOutputTokens: prompt.maxOutputTokens }),
       signal: context.signal,
       ...(onTextDelta === undefined ? {} : { onTextDelta }),
+      // The span would hold the answer before the output guardrails ran.
+      ...(runGuardOf(context) === undefined ? {} : { traceContent: false }),
     }),
   );
 }

@@ -65,6 +65,11 @@ export interface ModelCallOptions {
   signal?: AbortSignal;
   /** Receives the answer's text as it streams. */
   onTextDelta?: (text: string) => void;
+  /**
+   * False: the call's span carries no prompt or answer even with `YEOUL_TRACE_CONTENT=1`
+   * (a guarded run's answer is traced before its output guardrails ran).
+   */
+  traceContent?: boolean;
 }
 
 /** What a model call produced. */
