@@ -2,13 +2,15 @@ import { isWhiteSpace } from '../text/fold-text.ts';
 
 /**
  * One place of a phrase: one of some words (required, or optional; `starts` holds their first
- * characters, to skip a place quickly), a run of up to `max` filler words (English), or up to
- * `gap` characters of anything (Korean).
+ * characters, to skip a place quickly), a run of up to `max` filler words (English), up to
+ * `gap` characters of anything (Korean), or the end of a clause (English: punctuation, the end of
+ * the text, or one of the `stop` words such as "and").
  */
 export type Slot =
   | { words: readonly string[]; starts: ReadonlySet<number>; optional?: boolean }
   | { fill: readonly string[]; max: number }
-  | { gap: number };
+  | { gap: number }
+  | { stop: readonly string[] };
 
 /** A phrase: its slots in order; the first one is required words (the anchor). */
 export type Phrase = readonly Slot[];
@@ -81,7 +83,7 @@ export function matchesKorean(text: string, at: number, phrase: Phrase, index = 
     }
     return false;
   }
-  if ('fill' in slot) return matchesKorean(text, at, phrase, index + 1);
+  if ('fill' in slot || 'stop' in slot) return matchesKorean(text, at, phrase, index + 1);
   if (mayStart(slot, text.charCodeAt(skipWhiteSpace(text, at)))) {
     for (const word of slot.words) {
       const end = spacedWordEnd(text, at, word);
@@ -132,6 +134,11 @@ export function matchesWords(
   if (index === phrase.length) return true;
   const slot = phrase[index] as Slot;
   if ('gap' in slot) return matchesWords(text, at, phrase, index + 1);
+  if ('stop' in slot) {
+    const ends =
+      at === -1 || at >= text.length || slot.stop.some((word) => wordAt(text, at, word) !== -1);
+    return ends && matchesWords(text, at, phrase, index + 1);
+  }
   if ('fill' in slot) {
     if (matchesWords(text, at, phrase, index + 1)) return true;
     if (filled >= slot.max) return false;
@@ -169,6 +176,11 @@ export function optional(list: string): Slot {
 /** Up to `characters` characters of anything (Korean phrases). */
 export function gap(characters: number): Slot {
   return { gap: characters };
+}
+
+/** The end of a clause: punctuation, the end of the text, or one of some words (`a|b|c`). */
+export function stop(list: string): Slot {
+  return { stop: list.split('|') };
 }
 
 /** Up to `max` filler words, written `a|b|c` (English phrases). */
