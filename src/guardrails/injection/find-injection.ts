@@ -32,7 +32,12 @@ function negated(text: string, at: number): boolean {
 
 /** The character after `at`, past white space (0 at the end). */
 function nextCode(text: string, at: number): number {
-  const next = isWhiteSpace(text.charCodeAt(at + 1)) ? skipWhiteSpace(text, at + 1) : at + 1;
+  const code = text.charCodeAt(at + 1);
+  if (Number.isNaN(code)) return 0;
+  // The common case first: not white space (a space, a tab or line break, or another one).
+  if (code !== 0x20 && (code > 0x0d || code < 0x09) && (code < 0x80 || !isWhiteSpace(code)))
+    return code;
+  const next = skipWhiteSpace(text, at + 1);
   return next < text.length ? text.charCodeAt(next) : 0;
 }
 
@@ -54,18 +59,22 @@ function koreanAt(
 
 /** The first Korean phrase in folded text: tried only where an anchor's first characters are. */
 function findKorean(text: string): PhraseEntry | undefined {
-  const { koreanFirst, koreanSingle, koreanSecond, korean } = phraseIndex();
+  const index = phraseIndex();
+  const { koreanFirst, koreanPairs, korean } = index;
   for (let at = 0; at < text.length; at += 1) {
-    const code = lowerAscii(text.charCodeAt(at));
+    const code = text.charCodeAt(at);
     const first = koreanFirst[code] as number;
     if (first === 0) continue;
+    // Most characters that begin an anchor are common syllables: the pair's bit settles most.
+    const pair = anchorKey(first, lowerAscii(nextCode(text, at)));
+    const single = anchorKey(first, 0);
+    const hasPair = ((koreanPairs[pair >>> 3] as number) & (1 << (pair & 7))) !== 0;
+    const hasSingle = ((koreanPairs[single >>> 3] as number) & (1 << (single & 7))) !== 0;
+    if (!hasPair && !hasSingle) continue;
     if (isAsciiLetter(code) && at > 0 && isAsciiLetter(text.charCodeAt(at - 1))) continue;
-    const second = lowerAscii(nextCode(text, at));
     const found =
-      (koreanSecond[second] === 1
-        ? koreanAt(text, at, korean.get(anchorKey(first, second)))
-        : undefined) ??
-      (koreanSingle[code] === 1 ? koreanAt(text, at, korean.get(anchorKey(first, 0))) : undefined);
+      (hasPair ? koreanAt(text, at, korean.get(pair)) : undefined) ??
+      (hasSingle ? koreanAt(text, at, korean.get(single)) : undefined);
     if (found) return found;
   }
   return undefined;

@@ -21,12 +21,10 @@ export interface Anchored {
  * for a one-character anchor), English ones by their anchor's first word.
  */
 export interface PhraseIndex {
-  /** Per character: 0 when no anchor starts with it, else its small number. */
+  /** Per character: 0 when no anchor starts with it, else its small number (an ASCII capital's is its small letter's). */
   koreanFirst: Uint16Array;
-  /** Per character: 1 when a one-character anchor is it. */
-  koreanSingle: Uint8Array;
-  /** Per character: 1 when it is the second character of an anchor. */
-  koreanSecond: Uint8Array;
+  /** A bit per {@link anchorKey} that some anchor has: most lookups end here, without the map. */
+  koreanPairs: Uint8Array;
   /** By {@link anchorKey}. */
   korean: Map<number, Anchored[]>;
   english: Map<string, PhraseEntry[]>;
@@ -63,8 +61,7 @@ export function phraseIndex(): PhraseIndex {
   if (built !== undefined) return built;
   const index: PhraseIndex = {
     koreanFirst: new Uint16Array(65_536),
-    koreanSingle: new Uint8Array(65_536),
-    koreanSecond: new Uint8Array(65_536),
+    koreanPairs: new Uint8Array(0),
     korean: new Map(),
     english: new Map(),
   };
@@ -75,12 +72,16 @@ export function phraseIndex(): PhraseIndex {
       if (index.koreanFirst[code] === 0) {
         firsts += 1;
         index.koreanFirst[code] = firsts;
+        // Anchors are lower case and match either case: the capital shares the number.
+        if (code >= 0x61 && code <= 0x7a) index.koreanFirst[code - 32] = firsts;
       }
-      if (anchor.length === 1) index.koreanSingle[code] = 1;
       const second = anchor.length === 1 ? 0 : anchor.charCodeAt(1);
-      index.koreanSecond[second] = 1;
       add(index.korean, anchorKey(index.koreanFirst[code] as number, second), { anchor, entry });
     }
+  }
+  index.koreanPairs = new Uint8Array(((firsts + 1) * 65_536) / 8);
+  for (const key of index.korean.keys()) {
+    index.koreanPairs[key >>> 3] = (index.koreanPairs[key >>> 3] as number) | (1 << (key & 7));
   }
   for (const entry of englishPhrases) {
     for (const word of new Set(anchorsOf(entry.phrase).map(firstWord)))

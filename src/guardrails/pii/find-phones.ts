@@ -46,9 +46,11 @@ export function findPhones(runs: DigitRuns, found: Span[]): void {
   const count = starts.length;
   for (let index = 0; index < count; index += 1) {
     const start = starts[index] as number;
+    const plus = start > 0 && text.charCodeAt(start - 1) === 0x2b;
+    // A national number starts with 0, an international one with +82: most numbers do neither.
+    if (!plus && text.charCodeAt(start) !== 0x30) continue;
     const first = text.slice(start, ends[index]);
-    const international =
-      start > 0 && text.charCodeAt(start - 1) === 0x2b && first.startsWith('82');
+    const international = plus && first.startsWith('82');
     let groups: string[];
     let next = index + 1;
     if (international && first.length === 2) {
