@@ -1,4 +1,5 @@
 import type { PendingInterrupt } from '../graph/index.ts';
+import type { GuardrailRecord, GuardrailStage } from '../guardrails/index.ts';
 import type { ChatMessage } from '../models/index.ts';
 import type { Evaluation } from './ops/evaluation.ts';
 import type { ToolApprovalRequest } from './run-tool-calls.ts';
@@ -65,7 +66,13 @@ export interface ApprovalInterrupt {
 }
 
 /** What a run ended as (the payload's `status`). */
-export type RunOutcome = 'published' | 'rejected' | 'error' | 'interrupted' | 'cancelled';
+export type RunOutcome =
+  | 'published'
+  | 'rejected'
+  | 'error'
+  | 'interrupted'
+  | 'cancelled'
+  | 'blocked';
 
 /** The payload every surface answers a run with (`POST /api/agent/invoke`, the stream's `done`). */
 export interface AgentResponse {
@@ -84,6 +91,10 @@ export interface AgentResponse {
   /** The `<provider>:<model id>` of the run's last successful model call; absent when none succeeded. */
   model?: string;
   evaluation?: { score: number; verdict: string; checks: Evaluation['checks'] };
+  /** What guardrails did during the run, in order; absent when none acted. */
+  guardrails?: GuardrailRecord[];
+  /** The guardrail that blocked the turn or the answer (`status: "blocked"`). */
+  guardrail?: { name: string; stage: GuardrailStage; reason: string };
 }
 
 /** A pending interrupt in the contract's shape. */

@@ -42,7 +42,8 @@ export function innerAgent(
       threadId: sessionId,
       signal: run.signal,
       onEvent: forwardEvents(steps, run.emit),
-      context: agentRunContext(streamTokens, setup.owner),
+      context: agentRunContext(streamTokens, setup.owner, undefined, setup.guard),
+      closingStep: () => setup.guard?.closingStep(),
     };
     const before = 'answers' in input ? [] : unseeded;
     if (!('answers' in input)) unseeded = [];
@@ -67,7 +68,8 @@ export async function resumeInnerAgent(
   const result = await graph.resumeRun(sessionId, {
     signal: run.signal,
     onEvent: forwardEvents(steps, run.emit),
-    context: agentRunContext(run.streamTokens, run.owner),
+    context: agentRunContext(run.streamTokens, run.owner, undefined, run.guard),
+    closingStep: () => run.guard?.closingStep(),
   });
   return innerResult(result, steps);
 }

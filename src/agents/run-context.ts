@@ -1,4 +1,5 @@
 import type { NodeContext } from '../graph/index.ts';
+import type { RunGuard } from './guard/run-guard.ts';
 
 /**
  * What a run of an agent graph carries besides its state (given again on every resume,
@@ -10,6 +11,8 @@ export interface AgentRunContext {
   owner?: string;
   /** Whose long-term memory a user graph's nodes reach (`kit.memoryOf(context)`). */
   memoryOwner?: string;
+  /** The run's guardrails: its model answers and tool calls go through them. */
+  guard?: RunGuard;
 }
 
 /** The run context of a run serving `owner` (none: the whole workspace). */
@@ -17,12 +20,19 @@ export function agentRunContext(
   streamTokens: boolean,
   owner: string | undefined,
   memoryOwner?: string,
+  guard?: RunGuard,
 ): AgentRunContext {
   return {
     streamTokens,
     ...(owner === undefined ? {} : { owner }),
     ...(memoryOwner === undefined ? {} : { memoryOwner }),
+    ...(guard === undefined || guard.empty ? {} : { guard }),
   };
+}
+
+/** The guardrails of the run a node belongs to; undefined when it has none. */
+export function runGuardOf(context: NodeContext): RunGuard | undefined {
+  return (context.context as { guard?: RunGuard } | undefined)?.guard;
 }
 
 /** Who the run a node belongs to serves, from its run context; undefined when unsaid. */

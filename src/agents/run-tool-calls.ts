@@ -1,7 +1,9 @@
 import { answerFor, type InterruptRequest, type NodeContext } from '../graph/index.ts';
 import type { ModelCallResult, ToolCall } from '../models/index.ts';
 import { ToolExecutor } from '../tools/index.ts';
-import { runOwnerOf } from './run-context.ts';
+import { guardedAnswer } from './guard/guarded-answer.ts';
+import { isKorean } from './prompts.ts';
+import { runGuardOf, runOwnerOf } from './run-context.ts';
 import type { AgentDependencies, ChatMessage } from './types.ts';
 
 /** Tool executions allowed per request; later calls get an error result the model sees. */
@@ -54,10 +56,26 @@ export async function runToolCalls(
     signal: context.signal,
     approve: async (call) => approved.has(call.id),
     ...(context.threadId === undefined ? {} : { sessionId: context.threadId.split('#')[0] }),
+    // A guarded run's tools get restored values, and their results precede the tools stage.
+    ...(runGuardOf(context) === undefined ? {} : { traceContent: false }),
   });
   const outcome: ToolCallsOutcome = { results: [], executed: [], pending: [] };
+  const guard = runGuardOf(context);
   for (const call of calls) {
     if (done.has(call.id)) continue;
+    // The tools stage sees the arguments first: a blocked call neither runs nor asks anyone.
+    let args = call.args;
+    if (guard !== undefined) {
+      const checked = await guard.toolArgs(call.name, argsObject(call.args));
+      if (checked.blocked) {
+        const content = `Error: blocked by guardrail ${checked.blocked.name}: ${checked.blocked.reason}`;
+        context.emit('tool-call', { id: call.id, name: call.name, args: call.args });
+        context.emit('tool-result', { id: call.id, name: call.name, result: content, error: true });
+        outcome.results.push(toolMessage(call, content, true));
+        continue;
+      }
+      args = checked.args;
+    }
     if (deps.tools.permissionOf(call.name) === 'ask') {
       const decision = answerFor(context.resume, call.id) as ToolDecision | undefined;
       if (decision === undefined) {
@@ -81,18 +99,43 @@ export async function runToolCalls(
       approved.add(call.id);
     }
     context.emit('tool-call', { id: call.id, name: call.name, args: call.args });
-    const result = await executor.execute(call);
+    const result = await executor.execute(args === call.args ? call : { ...call, args });
+    let content = result.content;
+    let isError = result.isError;
+    // …and the result, before the model does.
+    if (guard !== undefined) {
+      const checked = await guard.toolResult(call.name, argsObject(args), content);
+      content = checked.blocked
+        ? `Error: blocked by guardrail ${checked.blocked.name}: ${checked.blocked.reason}`
+        : checked.text;
+      isError = isError || checked.blocked !== undefined;
+    }
     context.emit('tool-result', {
       id: call.id,
       name: call.name,
-      result: result.content,
-      ...(result.isError ? { error: true } : {}),
+      result: content,
+      ...(isError ? { error: true } : {}),
       durationMs: result.durationMs,
     });
-    outcome.results.push(toolMessage(call, result.content, result.isError));
+    outcome.results.push(toolMessage(call, content, isError));
     outcome.executed.push(call);
   }
   return outcome;
+}
+
+/** A call's arguments as an object (they may come as JSON text, or not at all). */
+function argsObject(args: unknown): Record<string, unknown> {
+  let value = args;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function toolMessage(call: ToolCall, content: string, isError: boolean): ChatMessage {
@@ -123,17 +166,21 @@ export function callAgentModel(
   },
   context: NodeContext,
 ): Promise<ModelCallResult> {
-  return deps.model.call({
-    system: prompt.system,
-    messages: prompt.messages,
-    tools: deps.tools.describe(deps.toolEnvironment),
-    ...(prompt.temperature === undefined ? {} : { temperature: prompt.temperature }),
-    ...(prompt.maxOutputTokens === undefined ? {} : { maxOutputTokens: prompt.maxOutputTokens }),
-    signal: context.signal,
-    ...(wantsTokens(context)
-      ? { onTextDelta: (text: string) => context.emit('token', { text }) }
-      : {}),
-  });
+  const send = wantsTokens(context) ? (text: string) => context.emit('token', { text }) : undefined;
+  const question = prompt.messages.findLast((message) => message.role === 'user')?.content ?? '';
+  return guardedAnswer(runGuardOf(context), isKorean(question), send, (onTextDelta) =>
+    deps.model.call({
+      system: prompt.system,
+      messages: prompt.messages,
+      tools: deps.tools.describe(deps.toolEnvironment),
+      ...(prompt.temperature === undefined ? {} : { temperature: prompt.temperature }),
+      ...(prompt.maxOutputTokens === undefined ? {} : { maxOutputTokens: prompt.maxOutputTokens }),
+      signal: context.signal,
+      ...(onTextDelta === undefined ? {} : { onTextDelta }),
+      // The span would hold the answer before the output guardrails ran.
+      ...(runGuardOf(context) === undefined ? {} : { traceContent: false }),
+    }),
+  );
 }
 
 /**

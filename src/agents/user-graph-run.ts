@@ -67,7 +67,8 @@ export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): Inn
       onEvent: forwardEvents(steps, run.emit),
       // Whose long-term memory the graph's nodes reach (`kit.memoryOf(context)`), and whose
       // workspace its file tools see.
-      context: agentRunContext(streamTokens, setup.owner, options.memoryOwner),
+      context: agentRunContext(streamTokens, setup.owner, options.memoryOwner, setup.guard),
+      closingStep: () => setup.guard?.closingStep(),
     };
     const question = 'prompt' in input ? input.prompt : '';
     try {
@@ -102,7 +103,8 @@ export async function resumeUserGraph(
   const result = await entry.graph.resumeRun(sessionId, {
     signal: run.signal,
     onEvent: forwardEvents(steps, run.emit),
-    context: agentRunContext(run.streamTokens, run.owner),
+    context: agentRunContext(run.streamTokens, run.owner, undefined, run.guard),
+    closingStep: () => run.guard?.closingStep(),
   });
   return userChatResult(result, steps);
 }

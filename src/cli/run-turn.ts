@@ -32,7 +32,9 @@ export async function runTurn(
     }
   }
   const owner = request.owner ?? anonymousOwner;
-  await runtime.sessions.claim(request.sessionId, owner, request.message ?? '', graph);
+  const { firstMessageTitle } = await import('../server/index.ts');
+  const title = firstMessageTitle(runtime, graph, request.message ?? '');
+  await runtime.sessions.claim(request.sessionId, owner, title, graph);
   // Each run takes its place in the session's line like a request (with DATABASE_URL, behind
   // the runs of every instance); the line is free again while a question waits on the terminal.
   // Each run (a resume too) is a run request of the owner: counted, never limited.

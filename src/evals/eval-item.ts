@@ -22,6 +22,14 @@ export const evalItemSchema = z.strictObject({
   expected: z.string().optional(),
   expectedTools: names.optional(),
   expectedSources: names.optional(),
+  expectedGuardrail: z
+    .string()
+    .trim()
+    .regex(
+      /^(none|[A-Za-z][A-Za-z0-9_-]{0,63}(:(block|redact|warn))?)$/,
+      'must be a guardrail name, NAME:ACTION (block, redact or warn), or none',
+    )
+    .optional(),
   graph: z.string().regex(graphNamePattern, 'must be a graph name').optional(),
   tags: names.optional(),
   maxLatencyMs: z.number().positive().optional(),

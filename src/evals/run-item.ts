@@ -107,6 +107,8 @@ export async function runItem(
       response: payload.response,
       status: payload.status,
       ...(payload.errorCode ? { errorCode: payload.errorCode } : {}),
+      ...(payload.guardrails?.length ? { guardrails: payload.guardrails } : {}),
+      ...(payload.guardrail ? { guardrail: payload.guardrail } : {}),
     });
     for (const source of payload.sources ?? []) {
       sources.set(`${source.documentId}\u0000${source.chunkId}`, source);

@@ -12,6 +12,11 @@ export interface EvalItem {
   expectedTools?: string[];
   /** Document ids the answers must cite. */
   expectedSources?: string[];
+  /**
+   * `NAME`: a turn is blocked by that guardrail; `NAME:ACTION`: that guardrail took that
+   * action on a turn; `none`: no turn is blocked.
+   */
+  expectedGuardrail?: string;
   /** The chat graph the item runs on (default: the run's graph). */
   graph?: string;
   tags?: string[];
@@ -39,6 +44,10 @@ export interface EvalTurn {
   response: string;
   status: string;
   errorCode?: string;
+  /** What guardrails did in the turn, in order (none: absent). */
+  guardrails?: Array<{ name: string; stage: string; action: string; reason: string }>;
+  /** The guardrail that blocked the turn. */
+  guardrail?: { name: string; stage: string; reason: string };
 }
 
 /** What an item's runs produced: what every scorer reads. */

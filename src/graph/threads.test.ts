@@ -114,8 +114,12 @@ for (const [name, open] of backends) {
           release = resolve;
         });
         const run = graph.invoke({ visited: `input ${turn}` }, { threadId: 'live' });
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        const during = await graph.getState('live');
+        // Until the first node's step is committed (the slow one waits on the gate meanwhile).
+        let during = await graph.getState('live');
+        for (let tries = 0; during?.next !== 'slow' && tries < 400; tries += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          during = await graph.getState('live');
+        }
         assert.equal(during?.status, 'running');
         assert.equal(during?.next, 'slow');
         assert.deepEqual(during?.values.visited.slice(-2), [`input ${turn}`, 'first']);

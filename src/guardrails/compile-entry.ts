@@ -1,4 +1,4 @@
-import { compilePii } from './compile-pii.ts';
+import { compilePii, isRecord } from './compile-pii.ts';
 import type { CompiledGuardrail } from './compiled-guardrail.ts';
 import { deniedWords } from './deny/find-denied.ts';
 import type {
@@ -33,16 +33,6 @@ function worksOn(builtin: BuiltinGuardrailName): string {
 
 function isBuiltinName(value: unknown): value is BuiltinGuardrailName {
   return typeof value === 'string' && Object.hasOwn(builtinStages, value);
-}
-
-/** A plain object (what options are). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof RegExp)
-  );
 }
 
 /** A problem with a name option or a custom guardrail's name, or none. */

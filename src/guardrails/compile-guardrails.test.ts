@@ -33,7 +33,7 @@ function describeOf(config: GuardrailsConfig | undefined, environment?: string[]
 const allow = () => undefined;
 
 describe('compileGuardrails: the lists', () => {
-  it('runs the contract’s example and names every chat graph’s lists in order', () => {
+  it('compiles the documented example and names every chat graph’s lists in order', () => {
     const described = describeOf({
       input: [pii(), promptInjection(), deny({ words: ['기밀문서'] }), maxInputChars(8000)],
       output: [pii()],

@@ -1,4 +1,5 @@
-import { builtinStages, compileEntry, defaultableBuiltins, isRecord } from './compile-entry.ts';
+import { builtinStages, compileEntry, defaultableBuiltins } from './compile-entry.ts';
+import { isRecord } from './compile-pii.ts';
 import type { CompiledGuardrail } from './compiled-guardrail.ts';
 import { CompiledSuite, noGuardrails, type StageLists } from './guardrail-suite.ts';
 import type { GuardrailSuite } from './suite-types.ts';

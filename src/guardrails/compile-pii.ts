@@ -18,8 +18,14 @@ const defaultRestoreKinds: readonly PiiKind[] = ['email', 'phone'];
 const detectorActions: readonly DetectorAction[] = ['block', 'redact', 'warn', 'off'];
 const actionWords = '"block", "redact", "warn", "off"';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A plain object (what options are): not an array, not a RegExp. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof RegExp)
+  );
 }
 
 function isPiiKind(value: unknown): value is PiiKind {

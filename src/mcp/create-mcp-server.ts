@@ -32,7 +32,7 @@ export const searchKnowledgeInput = z.object({
 const answerOutput = z.object({
   response: z.string(),
   sessionId: z.string(),
-  status: z.string().describe('published, rejected, error, interrupted or cancelled'),
+  status: z.string().describe('published, rejected, error, interrupted, cancelled or blocked'),
   toolsUsed: z.array(z.string()),
   errorCode: z.string().optional(),
   interrupts: z
@@ -42,6 +42,10 @@ const answerOutput = z.object({
   sources: z
     .array(z.object({ documentId: z.string(), chunkId: z.string(), title: z.string() }))
     .optional(),
+  guardrail: z
+    .object({ name: z.string(), stage: z.string(), reason: z.string() })
+    .optional()
+    .describe('with status "blocked": the guardrail that blocked the turn or the answer'),
 });
 
 const passagesOutput = z.object({
@@ -102,7 +106,7 @@ export function createMcpServer(backend: McpBackend): McpServer {
         return {
           content: [{ type: 'text' as const, text: answer.response }],
           structuredContent: structuredAnswer(answer),
-          ...(answer.status === 'error' ? { isError: true } : {}),
+          ...(answer.status === 'error' || answer.status === 'blocked' ? { isError: true } : {}),
         };
       } finally {
         progress.stop();
@@ -156,6 +160,7 @@ function structuredAnswer(answer: McpAnswer): Record<string, unknown> {
     ...(answer.errorCode ? { errorCode: answer.errorCode } : {}),
     ...(answer.interrupts?.length ? { interrupts: answer.interrupts } : {}),
     ...(answer.sources?.length ? { sources: answer.sources } : {}),
+    ...(answer.guardrail ? { guardrail: answer.guardrail } : {}),
   };
 }
 

@@ -65,6 +65,8 @@ export interface McpAnswer {
   errorCode?: string;
   interrupts?: Array<{ id: string; tool: string; args: unknown }>;
   sources?: Array<{ documentId: string; chunkId: string; title: string }>;
+  /** The guardrail that blocked the turn or the answer (status `blocked`). */
+  guardrail?: { name: string; stage: string; reason: string };
 }
 
 /**

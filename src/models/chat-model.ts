@@ -108,6 +108,7 @@ export class ChatModel {
       messages: budget.messages,
       streamed: options.onTextDelta !== undefined,
       outputType: 'text',
+      traceContent: options.traceContent,
     });
     const { value, attempts, model } = await callThroughChain(
       this,
@@ -162,7 +163,7 @@ export class ChatModel {
         return { text, toolCalls, finishReason, usage };
       },
     );
-    describeModelResult(span, { ...value, attempts, model });
+    describeModelResult(span, { ...value, attempts, model, traceContent: options.traceContent });
     return { ...value, attempts, droppedMessages: budget.dropped };
   }
 

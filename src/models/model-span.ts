@@ -12,6 +12,8 @@ export interface ModelSpanRequest {
   streamed: boolean;
   /** `json` for structured output (router, judge), `text` otherwise. */
   outputType: 'text' | 'json';
+  /** False: no prompt in the span, whatever `YEOUL_TRACE_CONTENT` says. */
+  traceContent?: boolean | undefined;
 }
 
 /** What a model call produced. */
@@ -23,6 +25,8 @@ export interface ModelSpanResult {
   attempts: number;
   /** The `<provider>:<model id>` that answered (a fallback, when the primary failed). */
   model?: string;
+  /** False: no answer in the span, whatever `YEOUL_TRACE_CONTENT` says. */
+  traceContent?: boolean | undefined;
 }
 
 /** The OpenTelemetry GenAI names of the providers whose name there differs from Yeoul's. */
@@ -51,7 +55,7 @@ export function describeModelRequest(span: Span, request: ModelSpanRequest): voi
       ? {}
       : { [genAi.requestTemperature]: request.temperature }),
   });
-  if (!recordsTraceContent()) return;
+  if (request.traceContent === false || !recordsTraceContent()) return;
   if (request.system) {
     span.setAttribute(
       genAi.systemInstructions,
@@ -72,7 +76,7 @@ export function describeModelResult(span: Span, result: ModelSpanResult): void {
     'yeoul.model.attempts': result.attempts,
     ...(result.model === undefined ? {} : { 'yeoul.model.answered_by': result.model }),
   });
-  if (!recordsTraceContent()) return;
+  if (result.traceContent === false || !recordsTraceContent()) return;
   const output = messageParts({
     role: 'assistant',
     content: result.text,

@@ -1,9 +1,11 @@
 import type { ModelMessage } from 'ai';
 import type { ChatMessage } from './types.ts';
 
-/** Converts Yeoul's messages to the AI SDK's message shape. */
+/** Converts Yeoul's messages to the AI SDK's message shape; a message a guardrail blocked is left out. */
 export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
-  return messages.map(toModelMessage);
+  const sent: ModelMessage[] = [];
+  for (const message of messages) if (message.blocked !== true) sent.push(toModelMessage(message));
+  return sent;
 }
 
 function toModelMessage(message: ChatMessage): ModelMessage {

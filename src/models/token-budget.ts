@@ -163,7 +163,11 @@ export function fitToBudget(options: {
   messages: ChatMessage[];
   maxInputTokens: number;
 }): BudgetedPrompt {
-  const { messages, maxInputTokens } = options;
+  const { maxInputTokens } = options;
+  // A message a guardrail blocked is never sent, so it neither counts nor is described.
+  const messages = options.messages.some((message) => message.blocked === true)
+    ? options.messages.filter((message) => message.blocked !== true)
+    : options.messages;
   // The system prompt's cost, by a bound or by the exact count.
   const systemCost = (measure: (text: string) => number) =>
     options.system ? measure(options.system) + perMessageOverhead : 0;

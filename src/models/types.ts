@@ -19,6 +19,8 @@ export interface ChatMessage {
   name?: string;
   /** True on a `tool` message whose content is an error the model should see. */
   isError?: boolean;
+  /** A message a guardrail blocked (and its refusal): kept and shown, never sent to a model. */
+  blocked?: boolean;
 }
 
 /** A tool as the model is told about it. */
@@ -63,6 +65,11 @@ export interface ModelCallOptions {
   signal?: AbortSignal;
   /** Receives the answer's text as it streams. */
   onTextDelta?: (text: string) => void;
+  /**
+   * False: the call's span carries no prompt or answer even with `YEOUL_TRACE_CONTENT=1`
+   * (a guarded run's answer is traced before its output guardrails ran).
+   */
+  traceContent?: boolean;
 }
 
 /** What a model call produced. */

@@ -167,6 +167,16 @@ export const statusResponseSchema = z.object({
       bodyLimit: z.number().int().describe('bytes of a JSON request body (YEOUL_BODY_LIMIT)'),
     })
     .describe('what one request may hold, so a client can refuse a message before sending it'),
+  guardrails: z
+    .record(
+      z.string(),
+      z.object({
+        input: z.array(z.string()),
+        output: z.array(z.string()),
+        tools: z.array(z.string()),
+      }),
+    )
+    .describe('each chat graph’s guardrails by stage, in the order they run'),
 });
 
 const message = z.object({

@@ -2,6 +2,7 @@ export { type RunningServer, startServer } from './http/start-server.ts';
 export { createLogger } from './runtime/create-logger.ts';
 export { createRuntime, type Runtime } from './runtime/create-runtime.ts';
 export { evalGraphNames, evalTargetOf, userScorersOf } from './runtime/eval-target.ts';
+export { firstMessageTitle } from './runtime/first-message-title.ts';
 export { requireChatGraph } from './runtime/graph-names.ts';
 export { createMcpBackend } from './runtime/mcp-backend.ts';
 export { readServerConfig } from './runtime/server-config.ts';

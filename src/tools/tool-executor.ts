@@ -28,6 +28,11 @@ export interface ToolExecutorOptions {
    * (`env.workspaceOf`); without one, the whole workspace.
    */
   owner?: string;
+  /**
+   * False: the calls' spans carry no arguments or result even with `YEOUL_TRACE_CONTENT=1`
+   * (a guarded run's tools get restored values the trace must not hold).
+   */
+  traceContent?: boolean;
 }
 
 const defaultTimeoutMs = 10_000;
@@ -57,7 +62,7 @@ export class ToolExecutor {
   execute(call: ToolCallRequest): Promise<ToolResult> {
     return inSpan(`execute_tool ${call.name}`, SpanKind.INTERNAL, async (span) => {
       const result = await this.#execute(call);
-      describeToolCall(span, call, result);
+      describeToolCall(span, call, result, this.#options.traceContent !== false);
       return result;
     });
   }
@@ -131,7 +136,12 @@ function environmentOf(env: ToolEnvironment, owner: string | undefined): ToolEnv
  * failed `error.type` with status ERROR (the model still gets the error as its result);
  * arguments and result only with `YEOUL_TRACE_CONTENT=1`.
  */
-function describeToolCall(span: Span, call: ToolCallRequest, result: ToolResult): void {
+function describeToolCall(
+  span: Span,
+  call: ToolCallRequest,
+  result: ToolResult,
+  allowed: boolean,
+): void {
   if (!span.isRecording()) return;
   span.setAttributes({
     [genAi.operationName]: 'execute_tool',
@@ -140,7 +150,7 @@ function describeToolCall(span: Span, call: ToolCallRequest, result: ToolResult)
     'yeoul.tool.duration_ms': result.durationMs,
     'yeoul.tool.error': result.isError,
   });
-  const content = recordsTraceContent();
+  const content = allowed && recordsTraceContent();
   if (result.isError) {
     span.setAttribute(genAi.errorType, 'tool_error');
     // The error text may repeat the arguments: message text, kept out unless allowed.

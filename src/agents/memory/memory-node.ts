@@ -18,7 +18,8 @@ function summaryRequest(summary: string, old: ChatMessage[]): string {
   const previous = summary.trim()
     ? `[지금까지의 요약]\n${summary.split(summarySeparator).join('\n')}\n\n`
     : '';
-  return `${previous}[요약할 대화]\n${transcriptOf(old)}`;
+  // A message a guardrail blocked is never sent to a model, in a summary request neither.
+  return `${previous}[요약할 대화]\n${transcriptOf(old.filter((message) => message.blocked !== true))}`;
 }
 
 /** What the memory node reads and writes. */

@@ -1,4 +1,5 @@
 import type { CompiledGraph, StateSchema } from '../../graph/index.ts';
+import type { RunGuard } from '../guard/run-guard.ts';
 import type { InnerAgent, InnerAgentResult } from '../ops/ops-state.ts';
 import type { AgentOptions, ChatMessage } from '../types.ts';
 
@@ -12,6 +13,8 @@ export interface InnerRunSetup {
   history: ChatMessage[];
   /** Who the run serves: whose workspace its file tools see (`runContextOf`). */
   owner?: string;
+  /** The run's guardrails (its answers and tool calls go through them). */
+  guard?: RunGuard;
 }
 
 /** How a run picked up again goes: its signal, where its events go, whether tokens stream. */
@@ -21,6 +24,8 @@ export interface PickedUpRun {
   streamTokens: boolean;
   /** Who the run serves (the session's owner). */
   owner?: string;
+  /** The run's guardrails. */
+  guard?: RunGuard;
 }
 
 /**

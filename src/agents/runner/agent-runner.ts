@@ -7,6 +7,7 @@ import {
 } from '../../graph/index.ts';
 import { AnsweringModelScope } from '../../models/index.ts';
 import { type AgentRequest, type AgentResponse, approvalOf } from '../agent-payload.ts';
+import type { GuardSettings } from '../guard/guard-turn.ts';
 import { isKorean } from '../prompts.ts';
 import {
   buildGraphRegistry,
@@ -29,6 +30,10 @@ export interface RunnerOptions extends Omit<RegistryOptions, 'checkpointer'> {
    * owner (one a dead process left behind): whose workspace its file tools see.
    */
   ownerOfSession?: (sessionId: string) => Promise<string | undefined>;
+  /** The guardrails of each chat graph, the sessions' vaults and who hears of each action. */
+  guards?: GuardSettings;
+  /** Titles a registered, untitled session by its first message once input guardrails ran. */
+  titleSession?: (sessionId: string, message: string) => Promise<void>;
 }
 
 /**
@@ -49,6 +54,8 @@ export function createAgentRunner(
 ) {
   /** The graphs requests start on now; a run keeps the registry it started with (`reconfigure`). */
   let current = buildGraphRegistry(deps, { ...options, checkpointer });
+  /** The guardrails requests start with now; a run keeps those it started with. */
+  let guards = options.guards;
   const sessions = new SessionGraphs(options.graphOfSession);
   const active = new ActiveRuns();
 
@@ -65,6 +72,7 @@ export function createAgentRunner(
     const signal = combineSignals(request.signal, controller.signal);
     const seconds = () => Math.round(performance.now() - started) / 1000;
     const korean = isKorean(request.message ?? '');
+    const runGuards = guards;
     // Every model call of the run, however deep, notes the model that answered it.
     const answering = new AnsweringModelScope();
     try {
@@ -76,6 +84,8 @@ export function createAgentRunner(
           emit,
           streamTokens: request.streamTokens ?? request.onEvent !== undefined,
           ...(owner === undefined ? {} : { owner }),
+          guards: runGuards,
+          titleSession: options.titleSession,
         }),
       );
       return responseOf(payload, sessionId, seconds(), emit, answering.model);
@@ -115,13 +125,17 @@ export function createAgentRunner(
      */
     reconfigure(
       nextDeps: AgentDependencies,
-      nextOptions: Omit<RunnerOptions, 'graphOfSession' | 'ownerOfSession' | 'durability'>,
+      nextOptions: Omit<
+        RunnerOptions,
+        'graphOfSession' | 'ownerOfSession' | 'durability' | 'titleSession'
+      >,
     ) {
       current = buildGraphRegistry(nextDeps, {
         ...nextOptions,
         checkpointer,
         ...(options.durability ? { durability: options.durability } : {}),
       });
+      guards = nextOptions.guards;
     },
 
     threadGraph,

@@ -1,8 +1,17 @@
 import { NothingToResumeError, type RunResult, type StateSchema } from '../../graph/index.ts';
 import { type AgentRequest, answersOf } from '../agent-payload.ts';
+import {
+  type GuardSettings,
+  guardFields,
+  guardInput,
+  openRunGuard,
+  recordBlockedTurn,
+} from '../guard/guard-turn.ts';
+import type { RunGuard } from '../guard/run-guard.ts';
 import { forwardEvents } from '../inner-agent.ts';
 import { opsRunInput } from '../ops/build-ops-graph.ts';
 import type { InnerAgent } from '../ops/ops-state.ts';
+import { isKorean } from '../prompts.ts';
 import type { InnerRunSetup } from '../registry/graph-entry.ts';
 import type { GraphRegistry } from '../registry/graph-registry.ts';
 import type { AgentOptions } from '../types.ts';
@@ -18,6 +27,12 @@ export interface WorkContext {
   streamTokens: boolean;
   /** Who the run serves: the request's owner, else the session's. */
   owner?: string;
+  /** The guardrails of each chat graph (unset: none). */
+  guards?: GuardSettings | undefined;
+  /** This run's guard, once its graph is known. */
+  guard?: RunGuard;
+  /** Titles a registered, untitled session by its first message (once input guardrails ran). */
+  titleSession?: ((sessionId: string, message: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -43,12 +58,13 @@ export async function dispatchRequest(
         : undefined
       : asked;
   const loop = registry.evaluationLoop;
-  const setup = setupOf(request, work);
   if (request.resume) {
     const answers = answersOf(request.resume.decisions);
     const loopState = await loop.getState(opsThreadOf(work.sessionId));
     const underLoop = loopState?.status === 'interrupted';
     const entry = user ?? (await sessions.agentEntry(registry, work.sessionId));
+    const guard = await openRunGuard(work.guards, entry.name, work);
+    const setup = setupOf(request, work, guard);
     const inner = entry.handoff.agent(setup, underLoop);
     if (underLoop) {
       return runInLoop(
@@ -57,13 +73,40 @@ export async function dispatchRequest(
         work,
       );
     }
-    return innerPayload(await inner({ answers }, work));
+    return withGuard(innerPayload(await inner({ answers }, work)), guard);
   }
   const evaluate = asked?.handoff.evaluate === true || request.options?.evaluate === true;
-  const message = request.message ?? '';
-  const inner = (user ?? asked ?? registry.default).handoff.agent(setup, evaluate);
-  if (!evaluate) return innerPayload(await inner({ prompt: message }, work));
-  return runInLoop((config) => loop.run(opsRunInput(message) as never, config), inner, work);
+  const entry = user ?? asked ?? registry.default;
+  const guard = await openRunGuard(work.guards, entry.name, work);
+  let message = request.message ?? '';
+  let history = request.history ?? [];
+  if (guard !== undefined) {
+    // The input stage ends before the turn does anything else; a block runs no node.
+    const checked = await guardInput(guard, message, history);
+    if (guard.checksInput) await work.titleSession?.(work.sessionId, checked.message);
+    if (checked.blocked) {
+      return recordBlockedTurn(
+        entry.handoff.thread,
+        guard,
+        { ...work, message: checked.message, record: checked.record },
+        isKorean(message),
+      );
+    }
+    message = checked.message;
+    history = checked.history;
+  }
+  const setup = setupOf({ ...request, history }, work, guard);
+  const inner = entry.handoff.agent(setup, evaluate);
+  if (!evaluate) return withGuard(innerPayload(await inner({ prompt: message }, work)), guard);
+  return withGuard(
+    await runInLoop((config) => loop.run(opsRunInput(message) as never, config), inner, work),
+    guard,
+  );
+}
+
+/** A payload with what the run's guardrails did (and the block that replaced its answer). */
+function withGuard(payload: Payload, guard: RunGuard | undefined): Payload {
+  return guard === undefined ? payload : { ...payload, ...guardFields(guard) };
 }
 
 /**
@@ -84,15 +127,24 @@ export async function resumeLeftBehind(
   const entry = user ?? agentEntryOf(registry, (state?.values as { agent?: string })?.agent);
   const loop = registry.evaluationLoop;
   const loopState = await loop.getState(opsThreadOf(sessionId));
+  const guard = await openRunGuard(work.guards, entry.name, work);
   if (loopState?.status === 'running') {
-    return runInLoop(
-      (config) => loop.resumeRun(config.threadId, config),
-      entry.handoff.agent(setupOf({}, work), true),
-      work,
+    return withGuard(
+      await runInLoop(
+        (config) => loop.resumeRun(config.threadId, config),
+        entry.handoff.agent(setupOf({}, work, guard), true),
+        work,
+      ),
+      guard,
     );
   }
   if (state?.status !== 'running') throw new NothingToResumeError({ threadId: sessionId });
-  return innerPayload(await entry.handoff.resume(sessionId, work));
+  return withGuard(
+    innerPayload(
+      await entry.handoff.resume(sessionId, { ...work, ...(guard === undefined ? {} : { guard }) }),
+    ),
+    guard,
+  );
 }
 
 /** How a run of the evaluation loop starts (a new run, or a resumed one). */
@@ -122,7 +174,11 @@ async function runInLoop(
 }
 
 /** The settings of a request's inner runs. */
-function setupOf(request: AgentRequest, work: WorkContext): InnerRunSetup {
+function setupOf(
+  request: AgentRequest,
+  work: WorkContext,
+  guard?: RunGuard | undefined,
+): InnerRunSetup {
   const options: AgentOptions = {
     maxIterations: request.options?.maxIterations ?? 5,
     ...(request.options?.temperature === undefined
@@ -141,5 +197,6 @@ function setupOf(request: AgentRequest, work: WorkContext): InnerRunSetup {
     streamTokens: work.streamTokens,
     history: request.resume ? [] : (request.history ?? []),
     ...(work.owner === undefined ? {} : { owner: work.owner }),
+    ...(guard === undefined ? {} : { guard }),
   };
 }

@@ -31,7 +31,8 @@ export const askCommand = defineCommand({
     ...ownerDetails,
     'A tool call that needs approval is asked on the terminal (y/N); without a terminal the',
     'command prints the pending call, how to decide over HTTP, and exits 1.',
-    'Exit code 1 when the run ends with status "error" or waits for approval.',
+    'Exit code 1 when the run ends with status "error" or "blocked" (a guardrail, named on',
+    'stderr) or waits for approval.',
   ],
   example: 'ask "123 * 456 계산해줘"',
   async run(args, io) {
@@ -72,6 +73,13 @@ export const askCommand = defineCommand({
       values.json ? `${JSON.stringify(payload, null, 2)}\n` : `${payload.response}\n`,
     );
     if (payload.status === 'interrupted') return 1;
+    if (payload.status === 'blocked') {
+      const blocked = payload.guardrail;
+      io.stderr.write(
+        `yeoul: blocked by guardrail ${blocked?.name ?? '?'} (${blocked?.stage ?? '?'}): ${blocked?.reason ?? ''}\n`,
+      );
+      return 1;
+    }
     if (payload.status !== 'error') return 0;
     io.stderr.write(`yeoul: the agent could not answer (${payload.errorCode ?? 'error'})\n`);
     return 1;

@@ -3,6 +3,7 @@ import type { EvalItem, Scorer } from '../types.ts';
 import { containsScorer } from './contains-scorer.ts';
 import { exactScorer } from './exact-scorer.ts';
 import { groundedScorer } from './grounded-scorer.ts';
+import { guardrailsScorer } from './guardrails-scorer.ts';
 import { judgeScorer } from './judge-scorer.ts';
 import { latencyScorer, tokensScorer } from './limit-scorers.ts';
 import { sourcesScorer } from './sources-scorer.ts';
@@ -14,6 +15,7 @@ export const builtInScorers: readonly Scorer[] = [
   exactScorer,
   toolsScorer,
   sourcesScorer,
+  guardrailsScorer,
   groundedScorer,
   judgeScorer,
   latencyScorer,

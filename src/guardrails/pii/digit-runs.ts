@@ -69,5 +69,14 @@ export function isSeparator(code: number, accepted: 'space-hyphen' | 'space-hyph
   return code === space || code === hyphen || (accepted === 'space-hyphen-dot' && code === dot);
 }
 
+/** Whether run `index` and the next are joined by one of the accepted separators. */
+export function joined(
+  runs: DigitRuns,
+  index: number,
+  accepted: 'space-hyphen' | 'space-hyphen-dot',
+): boolean {
+  return isSeparator(separatorAfter(runs, index), accepted);
+}
+
 /** The codes of the separators. */
 export const separators = { hyphen, dot, space } as const;

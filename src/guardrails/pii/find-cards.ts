@@ -1,11 +1,4 @@
-import {
-  type DigitRuns,
-  isSeparator,
-  isWholeNumber,
-  runLength,
-  type Span,
-  separatorAfter,
-} from './digit-runs.ts';
+import { type DigitRuns, isWholeNumber, joined, runLength, type Span } from './digit-runs.ts';
 
 /** Whether a string of digits passes the Luhn check. */
 export function luhnValid(digits: string): boolean {
@@ -40,11 +33,6 @@ function digitsOf(runs: DigitRuns, first: number, last: number): string {
   return digits;
 }
 
-/** Whether run `index` and the next are joined by one space or hyphen. */
-function joined(runs: DigitRuns, index: number): boolean {
-  return isSeparator(separatorAfter(runs, index), 'space-hyphen');
-}
-
 /**
  * Card numbers: 13–19 digits with a valid Luhn check digit, contiguous, in groups of 4 (the last
  * may be shorter) or grouped 4-6-5, groups joined by single spaces or hyphens.
@@ -59,11 +47,11 @@ export function findCards(runs: DigitRuns, found: Span[]): void {
         found.push({ start: starts[index] as number, end: ends[index] as number });
       continue;
     }
-    if (length !== 4 || !joined(runs, index)) continue;
+    if (length !== 4 || !joined(runs, index, 'space-hyphen')) continue;
     // Groups of four: the longest valid number wins; a group shorter than 4 ends it.
     let best = -1;
     let total = 4;
-    for (let last = index + 1; last < count && joined(runs, last - 1); last += 1) {
+    for (let last = index + 1; last < count && joined(runs, last - 1, 'space-hyphen'); last += 1) {
       const group = runLength(runs, last);
       if (group > 4 || total + group > 19) break;
       total += group;
@@ -76,7 +64,7 @@ export function findCards(runs: DigitRuns, found: Span[]): void {
       if (group < 4) break;
     }
     if (best === -1 && runLength(runs, index + 1) === 6 && runLength(runs, index + 2) === 5) {
-      if (joined(runs, index + 1) && isWholeNumber(runs, index, index + 2))
+      if (joined(runs, index + 1, 'space-hyphen') && isWholeNumber(runs, index, index + 2))
         if (isCardNumber(digitsOf(runs, index, index + 2))) best = index + 2;
     }
     if (best !== -1) {

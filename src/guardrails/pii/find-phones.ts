@@ -1,11 +1,4 @@
-import {
-  type DigitRuns,
-  isSeparator,
-  isWholeNumber,
-  runLength,
-  type Span,
-  separatorAfter,
-} from './digit-runs.ts';
+import { type DigitRuns, isWholeNumber, joined, runLength, type Span } from './digit-runs.ts';
 
 /**
  * The length of a Korean number's prefix: 3 for a mobile `01[016789]`, 2 for Seoul's `02`, 3 for
@@ -44,11 +37,6 @@ export function isPhoneNumber(groups: readonly string[]): boolean {
   return true;
 }
 
-/** Whether run `index` and the next are joined by a hyphen, a dot or one space. */
-function joined(runs: DigitRuns, index: number): boolean {
-  return isSeparator(separatorAfter(runs, index), 'space-hyphen-dot');
-}
-
 /**
  * Korean phone numbers: mobile, landline and `070`, groups joined by a hyphen, a dot, a space or
  * nothing, and the `+82` form (the number without its leading 0).
@@ -58,14 +46,16 @@ export function findPhones(runs: DigitRuns, found: Span[]): void {
   const count = starts.length;
   for (let index = 0; index < count; index += 1) {
     const start = starts[index] as number;
+    const plus = start > 0 && text.charCodeAt(start - 1) === 0x2b;
+    // A national number starts with 0, an international one with +82: most numbers do neither.
+    if (!plus && text.charCodeAt(start) !== 0x30) continue;
     const first = text.slice(start, ends[index]);
-    const international =
-      start > 0 && text.charCodeAt(start - 1) === 0x2b && first.startsWith('82');
+    const international = plus && first.startsWith('82');
     let groups: string[];
     let next = index + 1;
     if (international && first.length === 2) {
       // `+82 10-2345-6789`: the national number starts in the next run.
-      if (next >= count || !joined(runs, index)) continue;
+      if (next >= count || !joined(runs, index, 'space-hyphen-dot')) continue;
       groups = [`0${text.slice(starts[next], ends[next])}`];
       next += 1;
     } else groups = [international ? `0${first.slice(2)}` : first];
@@ -75,7 +65,7 @@ export function findPhones(runs: DigitRuns, found: Span[]): void {
     while (
       groups.length < 3 &&
       last + 1 < count &&
-      joined(runs, last) &&
+      joined(runs, last, 'space-hyphen-dot') &&
       runLength(runs, last + 1) <= 8
     ) {
       last += 1;

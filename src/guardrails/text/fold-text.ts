@@ -1,8 +1,9 @@
-import { forEachCluster, type MappedText } from './mapped-text.ts';
+import { forEachCluster, type MappedText, nfkc } from './mapped-text.ts';
 
 /** Zero-width characters an attacker hides inside words: U+200B–U+200D, U+2060, U+FEFF. */
 const zeroWidth = /[\u200B-\u200D\u2060\uFEFF]/g;
-const whiteRuns = /\s+/g;
+/** Runs of white space that are not already one plain space (most are: they stay untouched). */
+const whiteRuns = /\s{2,}|[^\S ]/g;
 
 /** Whether a code unit is white space (JavaScript's `\s`, zero-width no-break space aside). */
 export function isWhiteSpace(code: number): boolean {
@@ -31,7 +32,7 @@ export function isZeroWidth(code: number): boolean {
  * foldText('ＩＧＮＯＲＥ\u200B  previous'); // 'ignore previous'
  */
 export function foldText(text: string): string {
-  return text.replace(zeroWidth, '').normalize('NFKC').toLowerCase().replace(whiteRuns, ' ');
+  return nfkc(text.replace(zeroWidth, '')).toLowerCase().replace(whiteRuns, ' ');
 }
 
 /**

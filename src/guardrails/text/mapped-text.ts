@@ -71,6 +71,21 @@ export function forEachCluster(
   }
 }
 
+let lastInput = '';
+let lastOutput = '';
+
+/**
+ * `text.normalize('NFKC')`, remembering the last text: the guardrails of a stage read the same
+ * message one after another, and it is normalised once.
+ */
+export function nfkc(text: string): string {
+  if (text !== lastInput) {
+    lastOutput = text.normalize('NFKC');
+    lastInput = text;
+  }
+  return lastOutput;
+}
+
 /**
  * The text under NFKC (full-width digits and letters become ASCII), with offsets back into the
  * original. A text NFKC leaves as it is (most) costs one native pass and keeps its offsets.
@@ -78,7 +93,7 @@ export function forEachCluster(
  * const mapped = nfkcWithOffsets('카드 ４１１１'); // mapped.text === '카드 4111'
  */
 export function nfkcWithOffsets(original: string): MappedText {
-  const whole = original.normalize('NFKC');
+  const whole = nfkc(original);
   if (whole === original) return { text: original };
   const parts: string[] = [];
   const starts: number[] = [];

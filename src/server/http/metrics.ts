@@ -28,6 +28,7 @@ export class Metrics {
   readonly toolCalls: Counter<'tool'>;
   readonly errors: Counter<'code'>;
   readonly modelFallbacks: Counter<'from' | 'to'>;
+  readonly guardrails: Counter<'name' | 'stage' | 'action'>;
   readonly interrupts: Counter<'tool'>;
   readonly decisions: Counter<'decision'>;
   readonly authFailures: Counter<'code'>;
@@ -100,6 +101,12 @@ export class Metrics {
       name: 'yeoul_decisions_total',
       help: 'Approval decisions applied, by decision (approve, deny)',
       labelNames: ['decision'],
+      registers,
+    });
+    this.guardrails = new Counter({
+      name: 'yeoul_guardrail_total',
+      help: 'Guardrail actions (each a guardrail event), by guardrail, stage and action',
+      labelNames: ['name', 'stage', 'action'],
       registers,
     });
     this.authFailures = new Counter({

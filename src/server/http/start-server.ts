@@ -154,6 +154,9 @@ export async function startServer(
   const stopCountingFallbacks = runtime.model.health.onFallback((from, to) =>
     metrics.modelFallbacks.inc({ from, to }),
   );
+  const stopCountingGuardrails = runtime.guardrailReports.onGuardrail((record) =>
+    metrics.guardrails.inc({ name: record.name, stage: record.stage, action: record.action }),
+  );
 
   // A server span per agent request, `traceparent` in its response (only when tracing is on).
   if (runtime.tracing) traceRequests(app, protectedPath);
@@ -230,6 +233,7 @@ export async function startServer(
       await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);
       stopWatchingModel();
       stopCountingFallbacks();
+      stopCountingGuardrails();
       await coordination.close();
       await runtime.close();
     },

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { AgentResponse } from '../../agents/index.ts';
-import { interruptSchema } from '../../protocol/index.ts';
+import {
+  guardrailBlockSchema,
+  guardrailRecordSchema,
+  interruptSchema,
+  runStatusSchema,
+} from '../../protocol/index.ts';
 import { v1ModelOf } from './chat-completion-request.ts';
 
 const usageSchema = z.object({
@@ -15,7 +20,9 @@ const yeoulSchema = z.object({
     .string()
     .nullable()
     .describe('the session (x-session-id, or the one a paused stateless run was kept under)'),
-  status: z.enum(['published', 'rejected', 'error', 'interrupted', 'cancelled']),
+  status: runStatusSchema,
+  guardrail: guardrailBlockSchema.optional(),
+  guardrails: z.array(guardrailRecordSchema).optional(),
   toolsUsed: z.array(z.string()),
   steps: z.array(z.string()),
   errorCode: z.string().optional(),
@@ -43,7 +50,7 @@ export const chatCompletionSchema = z.object({
         refusal: z.null(),
       }),
       logprobs: z.null(),
-      finish_reason: z.literal('stop'),
+      finish_reason: z.enum(['stop', 'content_filter']),
     }),
   ),
   usage: usageSchema,
@@ -61,7 +68,7 @@ export const chatCompletionChunkSchema = z.object({
       index: z.number().int(),
       delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }),
       logprobs: z.null(),
-      finish_reason: z.literal('stop').nullable(),
+      finish_reason: z.enum(['stop', 'content_filter']).nullable(),
     }),
   ),
   usage: usageSchema.nullable().optional(),
@@ -127,6 +134,8 @@ export function yeoulExtension(
     ...(payload.errorCode ? { errorCode: payload.errorCode } : {}),
     ...(payload.interrupts?.length ? { interrupts: payload.interrupts } : {}),
     ...(payload.sources?.length ? { sources: payload.sources } : {}),
+    ...(payload.guardrail ? { guardrail: payload.guardrail } : {}),
+    ...(payload.guardrails?.length ? { guardrails: payload.guardrails } : {}),
   };
 }
 
@@ -147,7 +156,7 @@ export function completionOf(
         index: 0,
         message: { role: 'assistant', content, refusal: null },
         logprobs: null,
-        finish_reason: 'stop',
+        finish_reason: finishReasonOf(payload),
       },
     ],
     usage: usageOf(payload),
@@ -159,7 +168,7 @@ export function completionOf(
 export function chunkOf(
   identity: CompletionIdentity,
   delta: { role?: 'assistant'; content?: string },
-  finish: 'stop' | null = null,
+  finish: 'stop' | 'content_filter' | null = null,
   extra: Pick<z.infer<typeof chatCompletionChunkSchema>, 'usage' | 'yeoul'> = {},
 ): z.infer<typeof chatCompletionChunkSchema> {
   return {
@@ -186,4 +195,9 @@ export function usageChunkOf(
     choices: [],
     usage: usageOf(payload),
   };
+}
+
+/** Why a completion ended: `content_filter` when a guardrail blocked the turn or the answer. */
+export function finishReasonOf(payload: AgentResponse): 'stop' | 'content_filter' {
+  return payload.status === 'blocked' ? 'content_filter' : 'stop';
 }

@@ -5,6 +5,7 @@ import type { StreamEvent } from '../runs/run-streams.ts';
 import {
   type CompletionIdentity,
   chunkOf,
+  finishReasonOf,
   usageChunkOf,
   usageOf,
   yeoulExtension,
@@ -85,7 +86,7 @@ export class CompletionStream {
       chunkOf(
         this.#identity,
         {},
-        'stop',
+        finishReasonOf(payload),
         includeUsage ? { yeoul } : { usage: usageOf(payload), yeoul },
       ),
     );

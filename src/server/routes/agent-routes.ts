@@ -15,6 +15,7 @@ import { sseHeaders, sseWriter } from '../http/sse.ts';
 import { admitRun } from '../runs/admit-run.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import type { FollowableStream } from '../runs/run-streams.ts';
+import { firstMessageTitle } from '../runtime/first-message-title.ts';
 import { requireChatGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -50,7 +51,10 @@ export function agentRoutes(context: RouteContext): RouteGroup {
     const owner = context.ownerOf(request);
     let created = false;
     if (parsed.resume) await runtime.sessions.check(sessionId, owner);
-    else created = await runtime.sessions.claim(sessionId, owner, parsed.message, graph);
+    else {
+      const title = firstMessageTitle(runtime, graph, parsed.message);
+      created = await runtime.sessions.claim(sessionId, owner, title, graph);
+    }
     const admission = await admitRun(context, request, owner, created ? sessionId : undefined);
     const { sessionId: _given, ...rest } = parsed;
     return { call: { ...rest, sessionId, owner }, admission };

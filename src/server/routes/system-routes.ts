@@ -78,6 +78,7 @@ export function systemRoutes(context: RouteContext): RouteGroup {
           maxInputTokens: runtime.model.settings.maxInputTokens,
           bodyLimit: runtime.config.bodyLimit,
         },
+        guardrails: runtime.app.guardrails.describe(),
       };
     },
   });

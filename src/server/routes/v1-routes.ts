@@ -25,6 +25,7 @@ import { openAiError, openAiErrorSchema } from '../openai/openai-error.ts';
 import { admitRun } from '../runs/admit-run.ts';
 import { approvalNotice } from '../runs/approval-notice.ts';
 import { type AgentCall, arrivalOf, runAgentCall } from '../runs/run-request.ts';
+import { firstMessageTitle } from '../runtime/first-message-title.ts';
 import { chatGraphNames } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -50,7 +51,11 @@ export function v1Routes(context: RouteContext): RouteGroup {
         ...entry,
         graph: entry.source.compile({ name: entry.name, checkpointer: memory }),
       }));
-      const runner = createAgentRunner(app.deps, memory, { ...app.runner, userGraphs });
+      const runner = createAgentRunner(app.deps, memory, {
+        ...app.runner,
+        userGraphs,
+        guards: runtime.guards,
+      });
       stateless = { app, runner };
       return runner;
     }
@@ -77,7 +82,8 @@ export function v1Routes(context: RouteContext): RouteGroup {
     };
     const withHistory = turn.history.length > 0 ? { ...call, history: turn.history } : call;
     if (sessionId !== undefined) {
-      const created = await runtime.sessions.claim(sessionId, owner, turn.message, turn.graph);
+      const title = firstMessageTitle(runtime, turn.graph, turn.message);
+      const created = await runtime.sessions.claim(sessionId, owner, title, turn.graph);
       // A session's memory holds the earlier turns; a new session starts from the request's.
       const graph = await runtime.runner.threadGraph(sessionId);
       const fresh = (await graph.getState(sessionId)) === undefined;
@@ -103,15 +109,20 @@ export function v1Routes(context: RouteContext): RouteGroup {
       owner,
       options: { ...withHistory.options, longTermMemory: false },
     };
+    let kept = false;
     try {
       const payload = await runAgentCall(context, statelessCall, { ...options, runner, admission });
       if (payload.status !== 'interrupted') return { payload, sessionId: null };
+      kept = true;
       // Registered first: the thread is the caller's from its first entry.
-      await runtime.sessions.claim(call.sessionId, owner, turn.message, turn.graph);
+      const title = firstMessageTitle(runtime, turn.graph, turn.message);
+      await runtime.sessions.claim(call.sessionId, owner, title, turn.graph);
       await keepPausedRun(memory, runtime.checkpointer, call.sessionId);
       return { payload, sessionId: call.sessionId };
     } finally {
       await runner.deleteSession(call.sessionId);
+      // The call's placeholder vault lives as long as the call (or the run it left paused).
+      if (!kept) await runtime.vaults.delete(call.sessionId);
     }
   };
 

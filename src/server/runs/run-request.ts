@@ -20,6 +20,7 @@ const streamedEvents = new Set([
   'tool-call',
   'tool-result',
   'interrupt',
+  'guardrail',
   'error',
   'done',
 ]);

@@ -10,14 +10,11 @@ import {
   type LoadedConfig,
 } from '../../config/index.ts';
 import { yeoulVersion } from '../../core/index.ts';
-import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../../evals/index.ts';
 import { type Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
 import {
   createIdentityResolver,
   identitySettingsOf,
   ownWorkspaceFolder,
-  SqliteUsageStore,
-  UsageMeter,
 } from '../../identity/index.ts';
 import {
   KnowledgeBase,
@@ -54,13 +51,10 @@ import {
   resolveLogSource,
 } from '../../tools/index.ts';
 import { openPostgresStore, type PostgresStore } from '../scale-out/open-postgres-store.ts';
-import type { GuardrailVaultStore } from '../sessions/guardrail-vault-store.ts';
-import type { SessionStore } from '../sessions/session-store.ts';
-import { SqliteGuardrailVaultStore } from '../sessions/sqlite-guardrail-vault-store.ts';
-import { SqliteSessionStore } from '../sessions/sqlite-session-store.ts';
-import { keepUnregisteredThreads } from '../sessions/unregistered-threads.ts';
 import { createLogger } from './create-logger.ts';
+import { GuardrailReports } from './guardrail-reports.ts';
 import type { ServerConfig } from './server-config.ts';
+import { openSessionSideStores } from './session-side-stores.ts';
 import { readTracingConfig } from './tracing-config.ts';
 
 /** How long creating a runtime waits for MCP servers before it goes on without the slow ones. */
@@ -211,17 +205,13 @@ export async function createRuntime(
     knowledge,
     ...(config.longTermMemory ? { longTermMemory: memory } : {}),
   };
-  // One registry of sessions for the API and the CLI, in the checkpoints' database.
-  // Threads nobody registered stay the anonymous owner's: no other owner can take one.
-  const sessions: SessionStore = keepUnregisteredThreads(
-    postgres?.sessions ??
-      new SqliteSessionStore((sqliteCheckpointer as SqliteCheckpointer).database),
+  const { sessions, vaults, evals, usage } = openSessionSideStores(
+    postgres,
+    sqliteCheckpointer,
     checkpointer,
+    config.limits,
+    logger,
   );
-  // The sessions' placeholder vaults, beside the sessions (deleted with them).
-  const vaults: GuardrailVaultStore =
-    postgres?.vaults ??
-    new SqliteGuardrailVaultStore((sqliteCheckpointer as SqliteCheckpointer).database);
   const appBase = {
     deps: baseDependencies,
     checkpointer,
@@ -255,11 +245,18 @@ export async function createRuntime(
     await postgres?.close();
     throw error;
   }
+  const reports = new GuardrailReports(logger);
+  const guardsOf = (built: App) => ({ suite: built.guardrails, vaults, observe: reports.observe });
   const runner = createAgentRunner(app.deps, checkpointer, {
     ...app.runner,
+    guards: guardsOf(app),
     durability: config.durability,
     graphOfSession: (sessionId) => sessions.graphOf(sessionId),
     ownerOfSession: (sessionId) => sessions.ownerOf(sessionId),
+    titleSession: async (sessionId, message) => {
+      const owner = await sessions.ownerOf(sessionId);
+      if (owner !== undefined) await sessions.claim(sessionId, owner, message);
+    },
   });
   const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};
   const mcp = new McpClients(runsAgents ? mcpServers : [], {
@@ -283,16 +280,6 @@ export async function createRuntime(
     loadedAt: (options.userConfig?.loadedAt ?? new Date()).toISOString(),
     ...(options.userConfig ? { file: options.userConfig.path } : {}),
   };
-  // Evaluation runs and feedback, beside the sessions.
-  const evals: EvalStore = postgres
-    ? new PostgresEvalStore(postgres.pool)
-    : new SqliteEvalStore((sqliteCheckpointer as SqliteCheckpointer).database);
-  // Usage counts and limits, beside the sessions too (the CLI's runs count into them).
-  const usage = new UsageMeter(
-    postgres?.usage ?? new SqliteUsageStore((sqliteCheckpointer as SqliteCheckpointer).database),
-    config.limits,
-    { onError: (error) => logger.warn({ err: error }, 'a run’s usage could not be counted') },
-  );
   const sampleIngested =
     firstStart && config.sampleKnowledge
       ? await knowledge.ingestPaths([sampleKnowledgeDir])
@@ -340,7 +327,7 @@ export async function createRuntime(
       app = next;
       currentConfig = loaded.config;
       configFiles = loaded.files;
-      runner.reconfigure(next.deps, next.runner);
+      runner.reconfigure(next.deps, { ...next.runner, guards: guardsOf(next) });
       configState = { state: 'ok', loadedAt: loaded.loadedAt.toISOString(), file: loaded.path };
     },
     /** The local files the config file serving now imported (itself included), for `yeoul dev`. */
@@ -355,6 +342,12 @@ export async function createRuntime(
     sessions,
     /** Each session's placeholder vault (the real values behind `[EMAIL_1]`, …): never shown, deleted with the session. */
     vaults,
+    /** Every guardrail action of the runs (logged; the metrics subscribe). */
+    guardrailReports: reports,
+    /** What runs are guarded with now: the config's guardrails, the vaults, the reports. */
+    get guards() {
+      return guardsOf(app);
+    },
     /** Works out who is calling (keys, the config's hook, end-user tokens); `start` keeps a JWK Set fresh. */
     identity,
     /** Evaluation runs and answer ratings (yeoul eval, /api/evals, feedback). */

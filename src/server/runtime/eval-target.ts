@@ -1,5 +1,6 @@
 import type { EvalTarget, Scorer } from '../../evals/index.ts';
 import type { Runtime } from './create-runtime.ts';
+import { firstMessageTitle } from './first-message-title.ts';
 import { chatGraphNames } from './graph-names.ts';
 
 /** The graphs an evaluation may run on: every chat graph, the config file's included. */
@@ -26,7 +27,12 @@ export function evalTargetOf(runtime: Runtime, owner: string): EvalTarget {
       return payload;
     },
     claimSession: async (sessionId, firstMessage, graph) => {
-      await runtime.sessions.claim(sessionId, owner, firstMessage, graph);
+      await runtime.sessions.claim(
+        sessionId,
+        owner,
+        firstMessageTitle(runtime, graph, firstMessage),
+        graph,
+      );
     },
     contextOf: async (sessionId) => {
       const state = await (await runtime.runner.threadGraph(sessionId)).getState(sessionId);

@@ -6,6 +6,7 @@ import { HttpError } from '../http/http-error.ts';
 import { approvalNotice } from '../runs/approval-notice.ts';
 import type { AgentCall } from '../runs/run-request.ts';
 import type { Runtime } from './create-runtime.ts';
+import { firstMessageTitle } from './first-message-title.ts';
 import { requireChatGraph } from './graph-names.ts';
 
 /**
@@ -77,7 +78,7 @@ export function createMcpBackend(
       const created = await runtime.sessions.claim(
         sessionId,
         options.owner,
-        request.message,
+        firstMessageTitle(runtime, request.graph, request.message),
         request.graph,
       );
       const admission = await options.admit(created ? sessionId : undefined);
@@ -104,6 +105,7 @@ export function createMcpBackend(
           ? { interrupts: interrupts.map(({ id, tool, args }) => ({ id, tool, args })) }
           : {}),
         ...(payload.sources?.length ? { sources: payload.sources } : {}),
+        ...(payload.guardrail ? { guardrail: payload.guardrail } : {}),
       };
     },
     searchKnowledge: (query, k) => runtime.knowledge.search(query, k === undefined ? {} : { k }),

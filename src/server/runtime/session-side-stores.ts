@@ -1,0 +1,48 @@
+import type { Logger } from 'pino';
+import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../../evals/index.ts';
+import type { Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
+import { type LimitSettings, SqliteUsageStore, UsageMeter } from '../../identity/index.ts';
+import type { PostgresStore } from '../scale-out/open-postgres-store.ts';
+import type { GuardrailVaultStore } from '../sessions/guardrail-vault-store.ts';
+import type { SessionStore } from '../sessions/session-store.ts';
+import { SqliteGuardrailVaultStore } from '../sessions/sqlite-guardrail-vault-store.ts';
+import { SqliteSessionStore } from '../sessions/sqlite-session-store.ts';
+import { keepUnregisteredThreads } from '../sessions/unregistered-threads.ts';
+
+/** The stores that live beside the sessions, in the checkpoints' database. */
+export interface SessionSideStores {
+  /** One registry of sessions for the API and the CLI. */
+  sessions: SessionStore;
+  /** The sessions' placeholder vaults (deleted with them). */
+  vaults: GuardrailVaultStore;
+  /** Evaluation runs and feedback. */
+  evals: EvalStore;
+  /** Usage counts and limits (the CLI's runs count into them too). */
+  usage: UsageMeter;
+}
+
+/**
+ * Opens the stores beside the sessions: PostgreSQL's with `DATABASE_URL`, else tables in
+ * the SQLite checkpointer's database. Threads nobody registered stay the anonymous
+ * owner's: no other owner can take one.
+ */
+export function openSessionSideStores(
+  postgres: PostgresStore | undefined,
+  sqlite: SqliteCheckpointer | undefined,
+  checkpointer: Checkpointer,
+  limits: LimitSettings,
+  logger: Logger,
+): SessionSideStores {
+  const database = () => (sqlite as SqliteCheckpointer).database;
+  return {
+    sessions: keepUnregisteredThreads(
+      postgres?.sessions ?? new SqliteSessionStore(database()),
+      checkpointer,
+    ),
+    vaults: postgres?.vaults ?? new SqliteGuardrailVaultStore(database()),
+    evals: postgres ? new PostgresEvalStore(postgres.pool) : new SqliteEvalStore(database()),
+    usage: new UsageMeter(postgres?.usage ?? new SqliteUsageStore(database()), limits, {
+      onError: (error) => logger.warn({ err: error }, 'a run’s usage could not be counted'),
+    }),
+  };
+}
