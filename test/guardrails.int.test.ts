@@ -69,6 +69,13 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
       ],
     };
   }
+  if (text.includes('card answer')) {
+    return {
+      kind: 'text',
+      text: '테스트 카드는 4111 1111 1111 1111 입니다',
+      chunks: ['테스트 카드는 4111 11', '11 1111 1111 입니다'],
+    };
+  }
   if (text.includes('contact')) {
     return {
       kind: 'text',
@@ -216,6 +223,33 @@ describe('guardrails over HTTP (a config file, a scripted model that logs what i
     assert.match(tokens, /\[EMAIL\].*\[PHONE\]/);
     assert.equal(tokens, done.response);
     assert.ok(events.some((event) => event.event === 'guardrail'));
+  });
+
+  it('replaces an answer with a card by a refusal, marking the turn blocked for good', async () => {
+    const response = await fetch(`${url}/api/agent/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: 'out', message: 'card answer 주세요' }),
+    });
+    const events = await readEvents(response, (event) => event.event === 'done');
+    const tokens = events
+      .filter((event) => event.event === 'token')
+      .map((event) => (event.data as Json).text)
+      .join('');
+    const done = events.find((event) => event.event === 'done')?.data as Json;
+    assert.equal(done.status, 'blocked');
+    assert.deepEqual(done.guardrail, { name: 'pii', stage: 'output', reason: 'card' });
+    assert.doesNotMatch(tokens + done.response, /4111/);
+    const names = events.map((event) => event.event);
+    assert.ok(names.indexOf('guardrail') < names.indexOf('done'));
+    const stored = await session('out');
+    assert.doesNotMatch(JSON.stringify(stored), /4111/);
+    const [user, refusal] = stored.messages;
+    assert.equal(user.blocked, true);
+    assert.equal(refusal.blocked, true);
+    assert.equal(refusal.content, done.response);
+    await invoke({ sessionId: 'out', message: '다음 질문' });
+    assert.doesNotMatch(sent(fake.requests.at(-1) as ChatCompletionRequest), /card answer|카드/);
   });
 
   it('blocks injections in Korean and English, and lets look-alikes through', async () => {

@@ -43,7 +43,7 @@ export function innerAgent(
       signal: run.signal,
       onEvent: forwardEvents(steps, run.emit),
       context: agentRunContext(streamTokens, setup.owner, undefined, setup.guard),
-      closingStep: () => setup.guard?.closingStep(),
+      closingStep: (values: Record<string, unknown>) => setup.guard?.closingStep({}, values),
     };
     const before = 'answers' in input ? [] : unseeded;
     if (!('answers' in input)) unseeded = [];
@@ -69,7 +69,7 @@ export async function resumeInnerAgent(
     signal: run.signal,
     onEvent: forwardEvents(steps, run.emit),
     context: agentRunContext(run.streamTokens, run.owner, undefined, run.guard),
-    closingStep: () => run.guard?.closingStep(),
+    closingStep: (values: Record<string, unknown>) => run.guard?.closingStep({}, values),
   });
   return innerResult(result, steps);
 }

@@ -68,7 +68,7 @@ export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): Inn
       // Whose long-term memory the graph's nodes reach (`kit.memoryOf(context)`), and whose
       // workspace its file tools see.
       context: agentRunContext(streamTokens, setup.owner, options.memoryOwner, setup.guard),
-      closingStep: () => setup.guard?.closingStep(),
+      closingStep: (values: Record<string, unknown>) => setup.guard?.closingStep({}, values),
     };
     const question = 'prompt' in input ? input.prompt : '';
     try {
@@ -104,7 +104,7 @@ export async function resumeUserGraph(
     signal: run.signal,
     onEvent: forwardEvents(steps, run.emit),
     context: agentRunContext(run.streamTokens, run.owner, undefined, run.guard),
-    closingStep: () => run.guard?.closingStep(),
+    closingStep: (values: Record<string, unknown>) => run.guard?.closingStep({}, values),
   });
   return userChatResult(result, steps);
 }

@@ -8,6 +8,7 @@ import type {
   StageRun,
   VaultEntry,
 } from '../../guardrails/index.ts';
+import type { ChatMessage } from '../../models/index.ts';
 
 /** Where a run's guardrail actions are reported besides its events (metrics, logs). */
 export type GuardrailObserver = (record: GuardrailRecord, sessionId: string) => void;
@@ -112,11 +113,18 @@ export class RunGuard {
    * The `guardrail` step a run records at its end, listing what acted since the last one
    * (a run inside the evaluation loop may be one of several); undefined when nothing did.
    */
-  closingStep(update: Record<string, unknown> = {}): ClosingStep | undefined {
+  closingStep(
+    update: Record<string, unknown> = {},
+    values?: Record<string, unknown>,
+  ): ClosingStep | undefined {
     const acted = this.records.slice(this.#stepped);
     if (acted.length === 0 && Object.keys(update).length === 0) return undefined;
     this.#stepped = this.records.length;
-    return { node: 'guardrail', update: { ...update, guardrails: acted } };
+    const marked = this.blocked?.stage === 'output' ? markedTurn(values) : [];
+    return {
+      node: 'guardrail',
+      update: { ...(marked.length > 0 ? { messages: marked } : {}), ...update, guardrails: acted },
+    };
   }
 
   #note(records: GuardrailRecord[]): void {
@@ -126,4 +134,18 @@ export class RunGuard {
       this.#fields.observe?.(record, this.#fields.sessionId);
     }
   }
+}
+
+/**
+ * The turn an output block ended, restated under its ids with `blocked: true` (its user
+ * message and the refusal that answered it), so neither goes to a model again and both
+ * stay marked after a reload.
+ */
+function markedTurn(values: Record<string, unknown> | undefined): ChatMessage[] {
+  const messages = (values?.messages ?? []) as ChatMessage[];
+  const answer = messages.findLastIndex((message) => message.role === 'assistant');
+  const question = messages.findLastIndex((message) => message.role === 'user');
+  return [messages[question], messages[answer]]
+    .filter((message): message is ChatMessage => message?.id !== undefined)
+    .map((message) => ({ ...message, blocked: true }));
 }

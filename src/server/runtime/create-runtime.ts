@@ -253,10 +253,7 @@ export async function createRuntime(
     durability: config.durability,
     graphOfSession: (sessionId) => sessions.graphOf(sessionId),
     ownerOfSession: (sessionId) => sessions.ownerOf(sessionId),
-    titleSession: async (sessionId, message) => {
-      const owner = await sessions.ownerOf(sessionId);
-      if (owner !== undefined) await sessions.claim(sessionId, owner, message);
-    },
+    titleSession: (sessionId, message) => sessions.title(sessionId, message),
   });
   const { startWaitMs = mcpStartWaitMs, ...mcpLimits } = options.mcp ?? {};
   const mcp = new McpClients(runsAgents ? mcpServers : [], {

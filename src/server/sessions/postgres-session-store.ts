@@ -29,6 +29,16 @@ export class PostgresSessionStore implements SessionStore {
     this.#pool = pool;
   }
 
+  async title(sessionId: string, firstMessage: string): Promise<void> {
+    const title = titleOf(firstMessage);
+    if (title === '') return;
+    await queryPostgres(
+      this.#pool,
+      "UPDATE server_sessions SET title = $2 WHERE session_id = $1 AND title = ''",
+      [sessionId, title],
+    );
+  }
+
   async claim(
     sessionId: string,
     owner: string,

@@ -76,6 +76,15 @@ export function sessionStoreConformance(
       assert.equal((await store.owned('alice'))[0]?.title, 'first question');
     });
 
+    it('titles an untitled session once (a title that waited for the guardrails), never another', async () => {
+      await store.claim('t1', 'alice');
+      await store.title('t1', '메일은 [EMAIL_1] 로 보내줘');
+      await store.title('t1', 'a later message');
+      await store.title('unknown', 'nothing happens');
+      assert.equal((await store.owned('alice'))[0]?.title, '메일은 [EMAIL_1] 로 보내줘');
+      assert.equal(await store.has('unknown'), false);
+    });
+
     it('shortens long titles to 80 characters', async () => {
       await store.claim('s1', 'alice', 'x'.repeat(200));
       const title = (await store.owned('alice'))[0]?.title ?? '';

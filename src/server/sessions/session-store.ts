@@ -40,6 +40,11 @@ export interface SessionStore {
     graph?: string,
     forkedFrom?: ForkOrigin,
   ): Promise<boolean>;
+  /**
+   * Titles a registered session by its first message when it has no title yet (one write;
+   * nothing for an unknown or titled session): a title that waited for the input guardrails.
+   */
+  title(sessionId: string, firstMessage: string): Promise<void>;
   /** The user graph a session runs on; undefined for the built-in agents' (and unknown) sessions. */
   graphOf(sessionId: string): Promise<string | undefined>;
   /** Throws 404 unless the session is `owner`'s (an unregistered one counts as anonymous). */

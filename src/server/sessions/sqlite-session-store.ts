@@ -64,6 +64,11 @@ export class SqliteSessionStore implements SessionStore {
     this.#deleteOwner = database.prepare('DELETE FROM server_session_owners WHERE session_id = ?');
   }
 
+  async title(sessionId: string, firstMessage: string): Promise<void> {
+    const title = titleOf(firstMessage);
+    if (title !== '') await this.#batch.run(() => this.#setTitle.run(title, sessionId));
+  }
+
   async claim(
     sessionId: string,
     owner: string,

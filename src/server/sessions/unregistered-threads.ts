@@ -28,6 +28,7 @@ export function keepUnregisteredThreads(
       }
       return store.claim(sessionId, owner, firstMessage, graph, forkedFrom);
     },
+    title: (sessionId, firstMessage) => store.title(sessionId, firstMessage),
     graphOf: (sessionId) => store.graphOf(sessionId),
     check: (sessionId, owner) => store.check(sessionId, owner),
     ownerOf: (sessionId) => store.ownerOf(sessionId),
