@@ -31,6 +31,7 @@ export class SqliteGuardrailVaultStore implements GuardrailVaultStore {
   #batch: SqliteWriteBatch;
   #select: StatementSync;
   #insert: StatementSync;
+  #insertOne: StatementSync;
   #delete: StatementSync;
 
   constructor(database: DatabaseSync) {
@@ -40,7 +41,10 @@ export class SqliteGuardrailVaultStore implements GuardrailVaultStore {
     this.#select = database.prepare(
       'SELECT placeholder, kind, value FROM guardrail_vault WHERE session_id = ? ORDER BY rowid',
     );
-    // One statement for all the entries (a JSON array, in order): it adds them all or none.
+    this.#insertOne = database.prepare(
+      'INSERT OR IGNORE INTO guardrail_vault (session_id, placeholder, kind, value) VALUES (?, ?, ?, ?)',
+    );
+    // One statement for several entries (a JSON array, in order): it adds them all or none.
     this.#insert = database.prepare(
       `INSERT OR IGNORE INTO guardrail_vault (session_id, placeholder, kind, value)
        SELECT ?, json_extract(entry.value, '$.placeholder'), json_extract(entry.value, '$.kind'),
@@ -60,6 +64,13 @@ export class SqliteGuardrailVaultStore implements GuardrailVaultStore {
 
   async add(sessionId: string, entries: readonly VaultEntry[]): Promise<void> {
     if (entries.length === 0) return;
+    const [only] = entries;
+    if (entries.length === 1 && only !== undefined) {
+      await this.#batch.run(() =>
+        this.#insertOne.run(sessionId, only.placeholder, only.kind, only.value),
+      );
+      return;
+    }
     const rows = entries.map(({ placeholder, kind, value }) => ({ placeholder, kind, value }));
     await this.#batch.run(() => this.#insert.run(sessionId, JSON.stringify(rows)));
   }
