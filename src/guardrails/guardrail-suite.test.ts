@@ -82,6 +82,20 @@ describe('checkInput', () => {
     assert.equal(outcome.text, '카드 [CARD], 메일 [EMAIL_1]');
   });
 
+  it('vaults no value its detector blocks: an e-mail address blocked gets a plain [EMAIL]', async () => {
+    const run = runOf();
+    const outcome = await guardrailsOf({ input: [pii({ email: 'block' })] }).checkInput(
+      '메일 a@x.com, 전화 010-1234-5678',
+      run,
+    );
+    assert.equal(outcome.blocked?.reason, 'email, phone (redact)');
+    assert.equal(outcome.text, '메일 [EMAIL], 전화 [PHONE_1]');
+    assert.deepEqual(
+      run.vault.takeAdded().map((entry) => entry.value),
+      ['010-1234-5678'],
+    );
+  });
+
   it('ends the stage at the first block; the pii and deny guardrails after it only scrub', async () => {
     const outcome = await guardrailsOf({
       input: [

@@ -20,7 +20,10 @@ export interface TextStageContext {
   tool?: { tool: string; args: Record<string, unknown> };
 }
 
-/** The placeholder that replaces a finding: `[EMAIL_1]` (numbered, restorable), `[CARD]`, `[REDACTED]`. */
+/**
+ * The placeholder that replaces a finding: `[EMAIL_1]` (numbered, restorable), `[CARD]`,
+ * `[REDACTED]`. Only a redacted value is restorable: one its detector blocks goes to no vault.
+ */
 export function placeholderOf(
   guardrail: CompiledGuardrail,
   finding: Finding,
@@ -28,7 +31,10 @@ export function placeholderOf(
   vault: PlaceholderVault,
 ): string {
   if (guardrail.type !== 'pii') return '[REDACTED]';
-  const restorable = numbered && guardrail.settings.restoreKinds.has(finding.kind as never);
+  const restorable =
+    numbered &&
+    finding.action === 'redact' &&
+    guardrail.settings.restoreKinds.has(finding.kind as never);
   return restorable && finding.value !== undefined
     ? vault.placeholderFor(finding.kind, finding.value)
     : `[${finding.kind.toUpperCase()}]`;

@@ -4,10 +4,10 @@ import type { ForkOrigin } from './session-store.ts';
 
 /**
  * Forks session `from` after step `atStep` into `sessionId` (a new random id when absent) for
- * `owner`: the fork runs on its original's graph, is titled by its first user message and is
- * registered with where it came from — before its thread is written, so that the thread is
- * never anyone else's. The fork's errors (a bad step, an id in use) are the graph's, thrown
- * as they are, and leave nothing registered.
+ * `owner`: the fork runs on its original's graph, is titled by its first user message, takes
+ * a copy of the original's guardrail vault and is registered with where it came from — before
+ * its thread is written, so that the thread is never anyone else's. The fork's errors (a bad
+ * step, an id in use) are the graph's, thrown as they are, and leave nothing registered.
  */
 export async function forkSession(
   runtime: Runtime,
@@ -21,8 +21,11 @@ export async function forkSession(
   const graph = await runtime.runner.threadGraph(from);
   await runtime.sessions.claim(sessionId, owner, '', graphName, forkedFrom);
   try {
+    // The fork's messages hold the original's placeholders: its tools get the same values back.
+    await runtime.vaults.add(sessionId, await runtime.vaults.load(from));
     await graph.fork(from, { atStep, threadId: sessionId });
   } catch (error) {
+    await runtime.vaults.delete(sessionId);
     await runtime.sessions.forget(sessionId);
     throw error;
   }
