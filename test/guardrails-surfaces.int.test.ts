@@ -34,6 +34,8 @@ const secrets = [card, card.replaceAll(' ', ''), userEmail, toolEmail, toolPhone
 const mailed: string[] = [];
 /** Every text the custom output guardrail was given. */
 const outputChecks: string[] = [];
+/** Every subject the custom tools guardrail was given. */
+const toolChecks: Json[] = [];
 
 /** A model request as one text (every message's content). */
 const sent = (request: ChatCompletionRequest | undefined) =>
@@ -48,7 +50,8 @@ const call = (id: string, name: string, args: Record<string, unknown>): FakeComp
  * The scripted model: "lookup" → lookup_contact, whose result (an e-mail address and a phone
  * number) it answers by mailing the placeholder it got with send_mail; "resend" → send_mail
  * to the first e-mail placeholder of the conversation; "fetch" → fetch_page,
- * whose result carries an injection; "contact" → an answer with an e-mail address; "story" →
+ * whose result carries an injection; "leak" → an answer with a card number; "contact" → an
+ * answer with an e-mail address; "story" →
  * an answer streamed in small chunks; after a
  * tool result → "done (…)"; otherwise it echoes the message.
  */
@@ -69,6 +72,7 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
   }
   if (text.includes('lookup')) return call(`l-${index}`, 'lookup_contact', { name: 'kim' });
   if (text.includes('fetch')) return call(`f-${index}`, 'fetch_page', { url: 'https://x.test' });
+  if (text.includes('leak')) return { kind: 'text', text: `결제 카드는 ${card} 입니다` };
   if (text.includes('contact')) return { kind: 'text', text: `연락처는 ${toolEmail} 입니다` };
   if (text.includes('story')) {
     return {
@@ -107,6 +111,14 @@ const config: YeoulConfig = {
   ],
   guardrails: {
     input: [
+      // A check that fails saying what it was given: the reason must not repeat a value pii matches.
+      defineGuardrail({
+        name: 'echoer',
+        stage: 'input',
+        check: (text) => {
+          if (text.includes('ECHO')) throw new Error(`cannot classify "${text}"`);
+        },
+      }),
       pii(),
       promptInjection(),
       defineGuardrail({
@@ -142,7 +154,17 @@ const config: YeoulConfig = {
         },
       }),
     ],
-    tools: [pii(), promptInjection()],
+    tools: [
+      pii(),
+      promptInjection(),
+      defineGuardrail({
+        name: 'toolWatch',
+        stage: 'tools',
+        check: (subject) => {
+          toolChecks.push(structuredClone(subject));
+        },
+      }),
+    ],
   },
 };
 
@@ -209,6 +231,20 @@ describe('guardrails on MCP ask (the official SDK client over HTTP)', () => {
         stage: 'input',
         reason: 'card',
       });
+      const leaked = (await client.callTool({
+        name: 'ask',
+        arguments: { message: 'leak 해줘', sessionId: 'mcp-leak' },
+      })) as Json;
+      assert.equal(leaked.isError, true);
+      assert.equal(leaked.structuredContent.status, 'blocked');
+      assert.deepEqual(leaked.structuredContent.guardrail, {
+        name: 'pii',
+        stage: 'output',
+        reason: 'card',
+      });
+      assert.match(leaked.content[0].text, /^답변에 카드 번호가 포함되어/);
+      const session = await (await fetch(`${url}/api/sessions/mcp-leak`)).text();
+      assert.doesNotMatch(session, /4111/);
       const fine = (await client.callTool({ name: 'ask', arguments: { message: 'hi' } })) as Json;
       assert.equal(fine.isError, undefined);
       assert.equal(fine.structuredContent.status, 'published');
@@ -226,6 +262,18 @@ describe('custom guardrails that fail', () => {
     assert.equal(body.guardrail.name, 'thrower');
     assert.match(body.guardrail.reason, /^guardrail failed: threw the policy service is down/);
     assert.equal(fake.requests.length, before);
+  });
+
+  it('keeps what pii matches out of a failing check’s reason', async () => {
+    const body = await invoke({ sessionId: 'echo', message: `ECHO ${userEmail} ${card}` });
+    assert.equal(body.status, 'blocked');
+    assert.equal(body.guardrail.name, 'echoer');
+    assert.match(
+      body.guardrail.reason,
+      /^guardrail failed: threw cannot classify "ECHO \[EMAIL\] \[CARD\]"/,
+    );
+    const history = await (await fetch(`${url}/api/sessions/echo/history`)).json();
+    assert.doesNotMatch(JSON.stringify(history), /hong@|4111/);
   });
 
   it('blocks when a check takes longer than its timeoutMs', async () => {
@@ -264,6 +312,7 @@ describe('the tools stage on results', () => {
   it('gives the model a numbered placeholder for an e-mail in a result, restored for a config tool', async () => {
     const before = fake.requests.length;
     const checked = outputChecks.length;
+    const watched = toolChecks.length;
     const body = await invoke({ sessionId: 'lookup', message: 'lookup kim please' });
     assert.equal(body.status, 'published');
     assert.deepEqual(body.toolsUsed, ['lookup_contact', 'send_mail']);
@@ -274,6 +323,13 @@ describe('the tools stage on results', () => {
     assert.equal(mailed.at(-1), toolEmail);
     // The two model turns that only called tools wrote no answer to check.
     assert.deepEqual(outputChecks.slice(checked), [body.response]);
+    // A custom tools check sees each call twice: the arguments (restored), then the result.
+    assert.deepEqual(toolChecks.slice(watched), [
+      { tool: 'lookup_contact', args: { name: 'kim' } },
+      { tool: 'lookup_contact', args: { name: 'kim' }, result: 'kim: [EMAIL_1], [PHONE_1]' },
+      { tool: 'send_mail', args: { to: toolEmail } },
+      { tool: 'send_mail', args: { to: toolEmail }, result: 'sent to [EMAIL_1]' },
+    ]);
     const redacted = body.guardrails.find(
       (record: Json) => record.stage === 'tools' && record.tool === 'lookup_contact',
     );
@@ -289,7 +345,7 @@ describe('the tools stage on results', () => {
 
   it('blocks a result carrying an injection: the model gets the error, the event says error', async () => {
     const before = fake.requests.length;
-    const events = await stream({ message: 'fetch the page' });
+    const events = await stream({ sessionId: 'fetched', message: 'fetch the page' });
     const result = events.find((event) => event.event === 'tool-result')?.data as Json;
     assert.equal(result.error, true);
     assert.match(result.result, /^Error: blocked by guardrail promptInjection: /);
@@ -299,6 +355,9 @@ describe('the tools stage on results', () => {
       .find((message) => message.role === 'tool');
     assert.match(String(toolMessage?.content), /^Error: blocked by guardrail promptInjection: /);
     assert.doesNotMatch(sent(fake.requests.at(-1)), /Ignore all previous/);
+    const stored = await (await fetch(`${url}/api/sessions/fetched`)).json();
+    const tool = stored.messages.find((message: Json) => message.role === 'tool');
+    assert.match(tool.content, /^Error: blocked by guardrail promptInjection: /);
     const guardrail = events.find(
       (event) => event.event === 'guardrail' && (event.data as Json).stage === 'tools',
     )?.data as Json;
