@@ -92,6 +92,38 @@ describe('yeoul ask and chat with a config file’s guardrails', () => {
   });
 });
 
+describe('yeoul eval with expectedGuardrail', () => {
+  it('passes the right items and fails a false positive, naming what acted (exit 1)', async () => {
+    const dataset = join(root, 'guardrails.jsonl');
+    const items = [
+      { id: 'card', input: `카드 ${card} 결제`, expectedGuardrail: 'pii' },
+      { id: 'mail', input: 'hong@example.com 에게 보내줘', expectedGuardrail: 'pii:redact' },
+      { id: 'clean', input: '안녕하세요', expectedGuardrail: 'none' },
+      { id: 'false-positive', input: '기밀문서 요약', expectedGuardrail: 'none' },
+    ];
+    writeFileSync(dataset, `${items.map((item) => JSON.stringify(item)).join('\n')}\n`);
+    const run = await runYeoul([
+      'eval',
+      dataset,
+      '--json',
+      '--scorers',
+      'guardrails',
+      '--config',
+      guarded.config,
+      '--data',
+      join(root, 'eval'),
+    ]);
+    assert.equal(run.code, 1, run.stderr);
+    const result = JSON.parse(run.stdout) as Json;
+    const passed = Object.fromEntries(result.items.map((item: Json) => [item.id, item.passed]));
+    assert.deepEqual(passed, { card: true, mail: true, clean: true, 'false-positive': false });
+    const falsePositive = result.items.find((item: Json) => item.id === 'false-positive');
+    assert.equal(falsePositive.scores[0].scorer, 'guardrails');
+    assert.match(falsePositive.scores[0].reason, /deny:block/);
+    assert.equal(result.summary.byScorer.guardrails, 0.75);
+  });
+});
+
 describe('YEOUL_GUARDRAILS from the CLI', () => {
   it('turns the config’s guardrails off with off', async () => {
     const run = await runYeoul(
