@@ -427,7 +427,7 @@ describe('evaluations with expectedGuardrail', () => {
     }
     assert.equal(scoreOf('false-positive').passed, false);
     assert.equal(scoreOf('false-positive').score, 0);
-    assert.match(scoreOf('false-positive').reason, /pii:block/);
+    assert.equal(scoreOf('false-positive').reason, 'expected no turn blocked (acted: pii:block)');
     assert.equal(scoreOf('miss').passed, false);
     assert.match(scoreOf('miss').reason, /promptInjection/);
     assert.equal(run.summary.byScorer.guardrails, 0.6);
