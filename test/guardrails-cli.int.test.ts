@@ -43,6 +43,8 @@ describe('yeoul ask and chat with a config file’s guardrails', () => {
   it('prints the refusal, names the guardrail on stderr and exits 1', async () => {
     const run = await runYeoul([
       'ask',
+      '--session',
+      'paid',
       '--config',
       guarded.config,
       '--data',
@@ -53,6 +55,11 @@ describe('yeoul ask and chat with a config file’s guardrails', () => {
     assert.match(run.stdout, /^메시지에 카드 번호가 있어 처리할 수 없습니다/);
     assert.doesNotMatch(run.stdout + run.stderr, /4111/);
     assert.match(run.stderr, /blocked by guardrail pii \(input\): card/);
+    // The session keeps the turn with [CARD], in its messages and its label alike.
+    const shown = await runYeoul(['sessions', 'show', 'paid', '--json', '--data', data]);
+    const listed = await runYeoul(['sessions', 'list', '--json', '--data', data]);
+    assert.match(shown.stdout, /\[CARD\]/);
+    assert.doesNotMatch(shown.stdout + listed.stdout, /4111/);
   });
 
   it('prints the body with status blocked with --json', async () => {
