@@ -5,7 +5,7 @@ import {
   summarize,
 } from './compiled-guardrail.ts';
 import { runCustom } from './run-custom.ts';
-import { recordOf } from './run-text-stage.ts';
+import { recordOf, scrubbedReason } from './run-text-stage.ts';
 import type { StageRun, ToolArgsOutcome } from './suite-types.ts';
 import type { GuardrailRecord } from './types.ts';
 
@@ -68,7 +68,10 @@ export async function checkToolArgs(
         current = outcome.replacement as Record<string, unknown>;
         replaced = true;
       }
-      if (outcome.action !== 'allow') summary = { action: outcome.action, reason: outcome.reason };
+      if (outcome.action !== 'allow') {
+        const reason = scrubbedReason(guardrails, outcome.reason, 'tools', run);
+        summary = { action: outcome.action, reason };
+      }
     }
     if (summary === undefined) continue;
     const record = recordOf(guardrail.name, 'tools', summary, subject.tool);

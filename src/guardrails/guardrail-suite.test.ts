@@ -375,6 +375,35 @@ describe('custom guardrails', () => {
     ]);
   });
 
+  it('keeps what the stage’s pii matches out of its reason, on text and on tool arguments', async () => {
+    const quoting = defineGuardrail({
+      name: 'quoting',
+      stage: 'input',
+      check: (text) => {
+        throw new Error(`cannot read ${text}`);
+      },
+    });
+    const text = await guardrailsOf({ input: [quoting, pii()] }).checkInput(
+      `mail hong@example.com, card ${card}`,
+      runOf(),
+    );
+    assert.equal(
+      text.blocked?.reason,
+      'guardrail failed: threw cannot read mail [EMAIL], card [CARD]',
+    );
+    const args = await guardrailsOf({
+      tools: [
+        defineGuardrail({
+          name: 'quoting',
+          stage: 'tools',
+          check: ({ args }) => ({ action: 'warn', reason: `saw ${JSON.stringify(args)}` }),
+        }),
+        pii(),
+      ],
+    }).checkToolArgs({ tool: 'send_mail', args: { to: 'hong@example.com' } }, runOf());
+    assert.equal(args.records[0]?.reason, 'saw {"to":"[EMAIL]"}');
+  });
+
   it('stops when the run is cancelled', async () => {
     const controller = new AbortController();
     const pending = input(() => new Promise(() => undefined)).checkInput(

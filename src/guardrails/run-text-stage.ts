@@ -92,6 +92,19 @@ export function scrub(
 }
 
 /**
+ * A custom guardrail's reason with what the stage's pii and deny guardrails would replace
+ * replaced (`[EMAIL]`, never numbered): its own words, or why it failed, may quote its subject.
+ */
+export function scrubbedReason(
+  guardrails: readonly CompiledGuardrail[],
+  reason: string,
+  stage: GuardrailStage,
+  run: StageRun,
+): string {
+  return scrub(guardrails, reason, { stage, run, numbered: false });
+}
+
+/**
  * Runs a text stage's guardrails in order, each on the text the previous one left; the first
  * `block` ends it (the rest only scrub what they would replace).
  */
@@ -123,7 +136,10 @@ export async function runTextStage(
       record = recordOf(
         guardrail.name,
         context.stage,
-        outcome as { action: GuardrailRecord['action']; reason: string },
+        {
+          action: outcome.action,
+          reason: scrubbedReason(guardrails, outcome.reason, context.stage, context.run),
+        },
         context.tool?.tool,
       );
     } else {

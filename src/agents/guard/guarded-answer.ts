@@ -6,7 +6,8 @@ import type { RunGuard } from './run-guard.ts';
  * One model call with its answer through the output stage: streamed text is handed on only
  * once it passed (`send`), the held rest when the answer ends; the answer keeps what the
  * stage left, and a block replaces it with a refusal in the user's language and drops its
- * tool calls. Without output guardrails the call runs as it is.
+ * tool calls. A turn that only calls tools is not checked. Without output guardrails the call
+ * runs as it is.
  */
 export async function guardedAnswer(
   guard: RunGuard | undefined,
@@ -24,6 +25,8 @@ export async function guardedAnswer(
           if (passed !== '') send(passed);
         },
   );
+  // A turn that only calls tools wrote no answer: the output stage (a custom check too) has nothing to see.
+  if (result.text === '' && result.toolCalls.length > 0) return result;
   if (send === undefined) output.push(result.text);
   const ended = await output.end();
   if (send !== undefined && ended.rest !== '' && ended.blocked === undefined) send(ended.rest);

@@ -117,7 +117,8 @@ async function evaluate(args: string[], io: CliIo): Promise<number> {
     controller.abort(new Error('the evaluation was interrupted (SIGINT or SIGTERM)'));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  const run = await withRuntime(io.env, { dataDir: values.data }, async (runtime) => {
+  const settings = { dataDir: values.data, config: values.config };
+  const run = await withRuntime(io.env, settings, async (runtime) => {
     const { evalGraphNames, evalTargetOf, userScorersOf } = await import('../../server/index.ts');
     const owner = await resolveOwner(runtime, acting, 'yeoul:write');
     const graphs = evalGraphNames(runtime);

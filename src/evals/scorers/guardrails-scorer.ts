@@ -22,7 +22,7 @@ export const guardrailsScorer: Scorer = {
     const expected = item.expectedGuardrail ?? 'none';
     const acted = turns.flatMap(actionsOf);
     const blocks = turns.flatMap((turn) => (turn.guardrail ? [turn.guardrail.name] : []));
-    const said = acted.length > 0 ? acted.join(', ') : 'no guardrail acted';
+    const said = acted.length > 0 ? `acted: ${acted.join(', ')}` : 'no guardrail acted';
     let passed: boolean;
     if (expected === 'none') passed = blocks.length === 0;
     else if (expected.includes(':')) passed = acted.includes(expected);
@@ -36,7 +36,7 @@ export const guardrailsScorer: Scorer = {
     return {
       score: passed ? 1 : 0,
       passed,
-      reason: `${passed ? '' : 'expected '}${wanted}${passed ? '' : ';'} (${said})`,
+      reason: `${passed ? '' : 'expected '}${wanted} (${said})`,
     };
   },
 };
