@@ -9,6 +9,12 @@ const guardrailList = z.string().transform((text, context): string[] | 'off' => 
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
+  if (names.length === 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `names no guardrail; use off or a comma list of ${defaultableBuiltins.join(', ')}`,
+    });
+  }
   for (const name of names) {
     if (!(defaultableBuiltins as readonly string[]).includes(name)) {
       context.addIssue({

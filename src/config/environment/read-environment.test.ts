@@ -150,6 +150,9 @@ describe('readEnvironment', () => {
     assert.deepEqual(problemsOf({ YEOUL_GUARDRAILS: 'pii,piii' }), [
       'YEOUL_GUARDRAILS: unknown guardrail "piii"; use off or a comma list of pii, promptInjection',
     ]);
+    assert.deepEqual(problemsOf({ YEOUL_GUARDRAILS: ' , ' }), [
+      'YEOUL_GUARDRAILS: names no guardrail; use off or a comma list of pii, promptInjection',
+    ]);
   });
 
   it('composes every folder’s variables, none declared twice', () => {
