@@ -12,6 +12,7 @@ const allowed: Record<string, string[]> = {
   protocol: [],
   identity: ['core'],
   guardrails: ['core'],
+  schedules: ['core', 'protocol'],
   graph: ['core'],
   models: ['core'],
   tools: ['core', 'models'],
@@ -47,6 +48,7 @@ const allowed: Record<string, string[]> = {
     'config',
     'identity',
     'guardrails',
+    'schedules',
   ],
   cli: [
     'core',
@@ -63,6 +65,7 @@ const allowed: Record<string, string[]> = {
     'server',
     'identity',
     'guardrails',
+    'schedules',
   ],
   client: ['protocol'],
   web: ['client'],
@@ -83,6 +86,7 @@ const allowed: Record<string, string[]> = {
     'cli',
     'identity',
     'guardrails',
+    'schedules',
   ],
 };
 
