@@ -15,6 +15,12 @@ export {
   scheduleView,
 } from './schedule-definition.ts';
 export { scheduleMigrations } from './schedule-migrations.ts';
+export {
+  type RunnerClock,
+  type ScheduleFire,
+  ScheduleRunner,
+  type ScheduleRunnerOptions,
+} from './schedule-runner.ts';
 export type {
   NewSchedule,
   OnBusy,
