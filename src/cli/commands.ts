@@ -9,6 +9,7 @@ import { mcpCommand } from './commands/mcp-command.ts';
 import { memoryCommand } from './commands/memory-command.ts';
 import { migrateCommand } from './commands/migrate-command.ts';
 import { reindexCommand } from './commands/reindex-command.ts';
+import { schedulesCommand } from './commands/schedules-command.ts';
 import { searchCommand } from './commands/search-command.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { sessionsCommand } from './commands/sessions-command.ts';
@@ -29,6 +30,7 @@ export const commands: readonly Command[] = [
   evalCommand,
   memoryCommand,
   usageCommand,
+  schedulesCommand,
   mcpCommand,
   migrateCommand,
   initCommand,

@@ -11,6 +11,7 @@ export {
 export {
   newScheduleOf,
   nextRunAtOf,
+  type ScheduleView,
   scheduleUpdateOf,
   scheduleView,
 } from './schedule-definition.ts';

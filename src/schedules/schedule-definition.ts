@@ -61,6 +61,9 @@ export function scheduleUpdateOf(
   return { update };
 }
 
+/** A schedule as the API shows it (what `scheduleView` returns). */
+export type ScheduleView = ReturnType<typeof scheduleView>;
+
 /**
  * A schedule as the API shows it: times ISO (UTC), the webhook's URL only (its headers are
  * never shown), no owner.

@@ -205,7 +205,7 @@ export async function createRuntime(
     knowledge,
     ...(config.longTermMemory ? { longTermMemory: memory } : {}),
   };
-  const { sessions, vaults, evals, usage } = openSessionSideStores(
+  const { sessions, vaults, evals, usage, schedules } = openSessionSideStores(
     postgres,
     sqliteCheckpointer,
     checkpointer,
@@ -351,6 +351,8 @@ export async function createRuntime(
     evals,
     /** Per-owner limits and usage counts: run requests are admitted here, their runs' usage counted. */
     usage,
+    /** Schedules of every owner, with their claimed slots (only `serve` and `dev` fire them). */
+    schedules,
     /** The long-term memory store of every owner (`forOwner` gives one owner's view). */
     memory,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */

@@ -2,6 +2,11 @@ import type { Logger } from 'pino';
 import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../../evals/index.ts';
 import type { Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
 import { type LimitSettings, SqliteUsageStore, UsageMeter } from '../../identity/index.ts';
+import {
+  PostgresScheduleStore,
+  type ScheduleStore,
+  SqliteScheduleStore,
+} from '../../schedules/index.ts';
 import type { PostgresStore } from '../scale-out/open-postgres-store.ts';
 import type { GuardrailVaultStore } from '../sessions/guardrail-vault-store.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
@@ -19,6 +24,8 @@ export interface SessionSideStores {
   evals: EvalStore;
   /** Usage counts and limits (the CLI's runs count into them too). */
   usage: UsageMeter;
+  /** Schedules and their claimed slots (the CLI edits them beside a server). */
+  schedules: ScheduleStore;
 }
 
 /**
@@ -44,5 +51,8 @@ export function openSessionSideStores(
     usage: new UsageMeter(postgres?.usage ?? new SqliteUsageStore(database()), limits, {
       onError: (error) => logger.warn({ err: error }, 'a run’s usage could not be counted'),
     }),
+    schedules: postgres
+      ? new PostgresScheduleStore(postgres.pool)
+      : new SqliteScheduleStore(database()),
   };
 }
