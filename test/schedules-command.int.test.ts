@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runYeoul } from '../src/testing/internal/index.ts';
+import { runYeoul, startPostgresServer } from '../src/testing/internal/index.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'yeoul-schedules-cli-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -91,5 +91,41 @@ describe('yeoul schedules', () => {
     }
     assert.equal((await yeoul('add', '--message', 'm')).code, 2);
     assert.equal((await yeoul('pause')).code, 2);
+  });
+});
+
+describe('yeoul schedules with DATABASE_URL', () => {
+  it('keeps the schedules in PostgreSQL, seen by every process on the database', async () => {
+    const server = await startPostgresServer();
+    try {
+      const env = { YEOUL_SAMPLE_KNOWLEDGE: 'false', DATABASE_URL: await server.createDatabase() };
+      const options = { env, timeoutMs: 60_000 };
+      const added = await runYeoul(
+        ['schedules', 'add', '--cron', '*/5 * * * *', '--message', 'pg', '--data', dataDir],
+        options,
+      );
+      assert.equal(added.code, 0, added.stderr);
+      const id = added.stdout.trim();
+      const elsewhere = mkdtempSync(join(tmpdir(), 'yeoul-schedules-pg-'));
+      try {
+        const listed = await runYeoul(
+          ['schedules', 'list', '--json', '--data', elsewhere],
+          options,
+        );
+        assert.equal(listed.code, 0, listed.stderr);
+        assert.deepEqual(
+          JSON.parse(listed.stdout).schedules.map((schedule: { id: string }) => schedule.id),
+          [id],
+        );
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
+      }
+      assert.equal(
+        (await runYeoul(['schedules', 'delete', id, '--data', dataDir], options)).code,
+        0,
+      );
+    } finally {
+      await server.stop();
+    }
   });
 });
