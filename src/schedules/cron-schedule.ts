@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { isRepeatedWallTime } from './time-zone.ts';
+import { isRepeatedWallTime, isTimeZone } from './time-zone.ts';
 
 const months = 'JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC';
 const weekdays = 'SUN|MON|TUE|WED|THU|FRI|SAT';
@@ -78,14 +78,15 @@ export class CronSchedule {
 }
 
 /**
- * Parses a cron expression for `timezone` (an IANA name the caller checked), or says what is
- * wrong with it in words a user can act on: outside the grammar, out of range, or never firing.
+ * Parses a cron expression for `timezone` (an IANA name), or says what is wrong with it in
+ * words a user can act on: outside the grammar, out of range, never firing, or an unknown zone.
  */
 export function parseCron(
   expression: string,
   timezone: string,
   now = Date.now(),
 ): CronSchedule | { problem: string } {
+  if (!isTimeZone(timezone)) return { problem: `the time zone "${timezone}" is unknown` };
   const parts = expression.trim().split(/\s+/);
   if (parts.length !== 5 && parts.length !== 6) {
     return {

@@ -16,9 +16,7 @@ const fields = {
     .describe('5 fields (minute hour day-of-month month day-of-week) or 6 (a second field first)'),
   timezone: z.string().max(64).describe('an IANA time zone name (default UTC)'),
   message: z.string().max(100_000, 'the message is longer than 100 000 characters'),
-  graph: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'a graph name: chat or a chat graph of the config file'),
+  graph: requestOptions.shape.graph.unwrap(),
   sessionId: sessionIdSchema,
   options: scheduleOptionsSchema,
   onBusy: z.enum(onBusyModes),

@@ -128,6 +128,29 @@ describe('ScheduleRunner', () => {
     assert.deepEqual(slotsOf(paused.id), []);
   });
 
+  it('catches up once across a restart, even when two instances start together', async () => {
+    const everyMinute = await schedule('* * * * *');
+    const first = runner();
+    await first.start();
+    await advance(60 * second);
+    await first.close();
+    // Down for a minute and a half: 10:02 passed unseen.
+    clock.time += 90 * second;
+    await runner().start();
+    await runner().start();
+    await advance(0);
+    assert.deepEqual(slotsOf(everyMinute.id), [
+      ['10:01:00', false],
+      ['10:02:00', true],
+    ]);
+    for (const each of runners) await each.close();
+    // Back within the same minute: the slot of 10:02 was fired already.
+    clock.time += 10 * second;
+    await runner().start();
+    await advance(0);
+    assert.equal(slotsOf(everyMinute.id).length, 2);
+  });
+
   it('fires each slot once with two instances on one store', async () => {
     const every2s = await schedule('*/2 * * * * *');
     await runner().start();
