@@ -301,6 +301,24 @@ describe('guardrails over HTTP (a config file, a scripted model that logs what i
     assert.equal(response.status, 200, JSON.stringify(completion));
     assert.equal(completion.choices[0].finish_reason, 'content_filter');
     assert.equal(completion.yeoul.status, 'blocked');
+    const streamed = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'yeoul-chat',
+        stream: true,
+        messages: [{ role: 'user', content: '카드 4111-1111-1111-1111 결제' }],
+      }),
+    });
+    const chunks = (await streamed.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice(6)) as Json);
+    const finishes = chunks.flatMap((chunk) =>
+      (chunk.choices ?? []).map((choice: Json) => choice.finish_reason),
+    );
+    assert.equal(finishes.filter((reason: unknown) => reason !== null).join(), 'content_filter');
+    assert.doesNotMatch(JSON.stringify(chunks), /4111/);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     assert.match(metrics, /yeoul_guardrail_total\{name="pii",stage="input",action="block"\} [1-9]/);
     assert.match(metrics, /yeoul_runs_total\{status="blocked"/);
