@@ -12,6 +12,7 @@ const allowed: Record<string, string[]> = {
   protocol: [],
   identity: ['core'],
   guardrails: ['core'],
+  webhooks: ['core'],
   graph: ['core'],
   models: ['core'],
   tools: ['core', 'models'],
@@ -32,6 +33,7 @@ const allowed: Record<string, string[]> = {
     'evals',
     'identity',
     'guardrails',
+    'webhooks',
   ],
   server: [
     'core',
@@ -47,6 +49,7 @@ const allowed: Record<string, string[]> = {
     'config',
     'identity',
     'guardrails',
+    'webhooks',
   ],
   cli: [
     'core',
@@ -63,6 +66,7 @@ const allowed: Record<string, string[]> = {
     'server',
     'identity',
     'guardrails',
+    'webhooks',
   ],
   client: ['protocol'],
   web: ['client'],
@@ -83,6 +87,7 @@ const allowed: Record<string, string[]> = {
     'cli',
     'identity',
     'guardrails',
+    'webhooks',
   ],
 };
 

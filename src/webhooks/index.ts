@@ -1,0 +1,19 @@
+export {
+  checkWebhookHost,
+  type HostCheck,
+  type HostResolver,
+  systemResolver,
+  type WebhookHostRule,
+} from './check-webhook-host.ts';
+export {
+  parseWebhook,
+  type WebhookRefusal,
+  type WebhookSettings,
+  type WebhookTarget,
+  webhookShape,
+} from './parse-webhook.ts';
+export {
+  isPublicAddress,
+  parseHostEntry,
+  type WebhookHostEntry,
+} from './webhook-hosts.ts';
