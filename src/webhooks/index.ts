@@ -17,3 +17,8 @@ export {
   parseHostEntry,
   type WebhookHostEntry,
 } from './webhook-hosts.ts';
+export {
+  minimumSecretLength,
+  type WebhookVariables,
+  webhookVariables,
+} from './webhook-variables.ts';
