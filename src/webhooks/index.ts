@@ -13,6 +13,13 @@ export {
   webhookShape,
 } from './parse-webhook.ts';
 export {
+  attemptHeaders,
+  verifyWebhookSignature,
+  type WebhookEvent,
+  webhookEvents,
+  webhookSignature,
+} from './sign-webhook.ts';
+export {
   isPublicAddress,
   parseHostEntry,
   type WebhookHostEntry,
