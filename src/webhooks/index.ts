@@ -12,6 +12,7 @@ export {
   type WebhookTarget,
   webhookShape,
 } from './parse-webhook.ts';
+export { PostgresWebhookOutbox } from './postgres-webhook-outbox.ts';
 export {
   attemptHeaders,
   verifyWebhookSignature,
@@ -19,11 +20,28 @@ export {
   webhookEvents,
   webhookSignature,
 } from './sign-webhook.ts';
+export { SqliteWebhookOutbox } from './sqlite-webhook-outbox.ts';
 export {
   isPublicAddress,
   parseHostEntry,
   type WebhookHostEntry,
 } from './webhook-hosts.ts';
+export { webhookMigrations } from './webhook-migrations.ts';
+export type {
+  WebhookAttemptOutcome,
+  WebhookDelivery,
+  WebhookDeliveryInfo,
+  WebhookDeliveryState,
+  WebhookEnqueueInput,
+  WebhookOutbox,
+  WebhookPayload,
+  WebhookRun,
+} from './webhook-outbox.ts';
+export {
+  type WebhookDeliveryView,
+  type WebhookView,
+  webhookStateOf,
+} from './webhook-state-of.ts';
 export {
   minimumSecretLength,
   type WebhookVariables,
