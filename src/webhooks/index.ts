@@ -14,6 +14,12 @@ export {
 } from './parse-webhook.ts';
 export { PostgresWebhookOutbox } from './postgres-webhook-outbox.ts';
 export {
+  defaultRetryWaitsMs,
+  maxAttempts,
+  maxRetryAfterMs,
+  retryWaitMs,
+} from './retry-schedule.ts';
+export {
   attemptHeaders,
   verifyWebhookSignature,
   type WebhookEvent,
@@ -21,6 +27,11 @@ export {
   webhookSignature,
 } from './sign-webhook.ts';
 export { SqliteWebhookOutbox } from './sqlite-webhook-outbox.ts';
+export {
+  type WebhookAttemptReport,
+  WebhookDeliverer,
+  type WebhookDelivererOptions,
+} from './webhook-deliverer.ts';
 export {
   isPublicAddress,
   parseHostEntry,
