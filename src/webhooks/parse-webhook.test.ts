@@ -56,6 +56,7 @@ describe('parseWebhook', () => {
       { url: 'https://hooks.example.com', headers: { a: 'x'.repeat(1025) } },
       { url: 'https://hooks.example.com', headers: { a: 1 } },
       { url: 'https://hooks.example.com', headers: { a: 'x\r\ny: z' } },
+      { url: 'https://hooks.example.com', headers: { a: '여울' } },
       { url: 'https://hooks.example.com', headers: { a: '1', A: '2' } },
       {
         url: 'https://hooks.example.com',

@@ -22,6 +22,8 @@ const maxUrlLength = 2048;
 const maxHeaders = 20;
 const maxValueLength = 1024;
 const headerName = /^[A-Za-z0-9-]{1,64}$/;
+/** What an HTTP header value may hold: tab, visible ASCII and space, and Latin-1 (no CR, LF, NUL). */
+const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 const reservedNames = new Set(['host', 'content-type', 'content-length']);
 
 /**
@@ -92,22 +94,30 @@ function targetOf(text: string, headers: Record<string, unknown>): WebhookTarget
   const kept: Record<string, string> = {};
   const problems: string[] = [];
   for (const [name, value] of entries) {
-    const lower = name.toLowerCase();
-    if (!headerName.test(name))
-      problems.push(`"${name}" is not a header name of 1–64 letters, digits and -`);
-    else if (reservedNames.has(lower) || lower.startsWith('x-yeoul-')) {
-      problems.push(`"${name}" is set by Yeoul itself`);
-    } else if (lower in kept) problems.push(`"${name}" is given twice`);
-    else if (typeof value !== 'string') problems.push(`"${name}" must have a string value`);
-    else if (value.length > maxValueLength)
-      problems.push(`"${name}" is longer than ${maxValueLength} characters`);
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
-    else if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
-      problems.push(`"${name}" has a control character`);
-    else kept[lower] = value;
+    const problem = headerProblem(name, value, kept);
+    if (problem !== undefined) problems.push(`"${name}" ${problem}`);
+    else kept[name.toLowerCase()] = value as string;
   }
   if (problems.length > 0) return invalid(`webhook.headers: ${problems.join('; ')}`);
   return { url: url.href, headers: kept };
+}
+
+/** What is wrong with one of the webhook's headers, or undefined when it may be sent. */
+function headerProblem(
+  name: string,
+  value: unknown,
+  kept: Readonly<Record<string, string>>,
+): string | undefined {
+  const lower = name.toLowerCase();
+  if (!headerName.test(name)) return 'is not a header name of 1–64 letters, digits and -';
+  if (reservedNames.has(lower) || lower.startsWith('x-yeoul-')) return 'is set by Yeoul itself';
+  if (lower in kept) return 'is given twice';
+  if (typeof value !== 'string') return 'must have a string value';
+  if (value.length > maxValueLength) return `is longer than ${maxValueLength} characters`;
+  if (!headerValue.test(value)) {
+    return 'has a character a header cannot carry (a control character, or past U+00FF)';
+  }
+  return undefined;
 }
 
 function invalid(message: string): WebhookRefusal {

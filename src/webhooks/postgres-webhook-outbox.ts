@@ -3,6 +3,8 @@ import {
   claimedOf,
   type DeliveryRow,
   deliveryOf,
+  infoColumns,
+  insertValues,
   newDelivery,
   outcomeColumns,
   type WebhookAttemptOutcome,
@@ -11,9 +13,6 @@ import {
   type WebhookEnqueueInput,
   type WebhookOutbox,
 } from './webhook-outbox.ts';
-
-const infoColumns =
-  'id, run_id, event, url, state, attempts, last_status, last_error, next_attempt_at, delivered_at, created_at';
 
 /**
  * The webhook outbox in PostgreSQL (`webhook_deliveries`, from `webhookMigrations`), shared by
@@ -35,15 +34,7 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
       this.#pool,
       `INSERT INTO webhook_deliveries (id, run_id, event, url, headers, body, created_at, next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
-      [
-        delivery.id,
-        delivery.runId,
-        delivery.event,
-        delivery.url,
-        JSON.stringify(delivery.headers),
-        delivery.body,
-        now,
-      ],
+      insertValues(delivery),
     );
     return delivery;
   }

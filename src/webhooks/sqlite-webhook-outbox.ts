@@ -4,6 +4,8 @@ import {
   claimedOf,
   type DeliveryRow,
   deliveryOf,
+  infoColumns,
+  insertValues,
   newDelivery,
   outcomeColumns,
   type WebhookAttemptOutcome,
@@ -36,9 +38,6 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_run ON webhook_deliveries (run_id,
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
   WHERE state = 'pending';
 `;
-
-const infoColumns =
-  'id, run_id, event, url, state, attempts, last_status, last_error, next_attempt_at, delivered_at, created_at';
 
 /**
  * The webhook outbox in the embedded SQLite store: the data folder's database, beside the
@@ -89,18 +88,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
 
   async enqueue(input: WebhookEnqueueInput, now = Date.now()): Promise<WebhookDelivery> {
     const delivery = newDelivery(input, now);
-    await this.#batch.run(() =>
-      this.#insert.run(
-        delivery.id,
-        delivery.runId,
-        delivery.event,
-        delivery.url,
-        JSON.stringify(delivery.headers),
-        delivery.body,
-        now,
-        now,
-      ),
-    );
+    await this.#batch.run(() => this.#insert.run(...insertValues(delivery), now));
     return delivery;
   }
 

@@ -26,6 +26,7 @@ import {
 import { parseHostEntry, type WebhookHostEntry } from './webhook-hosts.ts';
 import { webhookMigrations } from './webhook-migrations.ts';
 import type { WebhookEnqueueInput, WebhookOutbox } from './webhook-outbox.ts';
+import { sampleWebhookInput } from './webhook-outbox-conformance.ts';
 
 const secret = 'test-secret-0123456789';
 const root = mkdtempSync(join(tmpdir(), 'yeoul-deliverer-'));
@@ -80,24 +81,7 @@ function openSqlite(path = join(mkdtempSync(join(root, 'data-')), 'threads.sqlit
 }
 
 function input(url: string, runId = 'r1'): WebhookEnqueueInput {
-  return {
-    runId,
-    event: 'run.done',
-    url,
-    headers: { authorization: 'Bearer receiver-token' },
-    body: {
-      run: {
-        runId,
-        sessionId: 's1',
-        status: 'done',
-        source: 'api',
-        createdAt: '2026-12-07T12:00:00.000Z',
-        startedAt: '2026-12-07T12:00:00.010Z',
-        endedAt: '2026-12-07T12:00:01.000Z',
-      },
-      result: { status: 'published', answer: '여울' },
-    },
-  };
+  return sampleWebhookInput(runId, { url });
 }
 
 /** Waits (briefly polling) until `done` holds; the test's own time-out bounds it. */
@@ -147,7 +131,7 @@ describe('WebhookDeliverer', () => {
     assert.equal(request.headers['x-yeoul-event'], 'run.done');
     assert.equal(request.headers['x-yeoul-attempt'], '1');
     assert.equal(request.headers['content-type'], 'application/json');
-    assert.equal(request.headers.authorization, 'Bearer receiver-token');
+    assert.equal(request.headers.authorization, 'Bearer secret-token');
     assert.match(String(request.headers['user-agent']), /^yeoul\/\d/);
     assert.equal(
       verifyWebhookSignature(

@@ -12,12 +12,16 @@ export interface OpenedWebhookOutbox {
 
 const t0 = Date.UTC(2026, 11, 7, 12, 0, 0);
 
-function input(runId: string, extra: Partial<WebhookEnqueueInput> = {}): WebhookEnqueueInput {
+/** A run's `run.done` delivery as tests enqueue it (headers that must never be shown, a non-ASCII body). */
+export function sampleWebhookInput(
+  runId: string,
+  extra: Partial<WebhookEnqueueInput> = {},
+): WebhookEnqueueInput {
   return {
     runId,
     event: 'run.done',
     url: 'https://hooks.example.com/yeoul',
-    headers: { authorization: 'Bearer secret-token', 'x-team': '여울' },
+    headers: { authorization: 'Bearer secret-token', 'x-team': 'café ops' },
     body: {
       run: {
         runId,
@@ -54,7 +58,7 @@ export function webhookOutboxConformance(
     });
 
     it('stores a delivery due at once, its body fixed with its id, event and time', async () => {
-      const stored = await outbox.enqueue(input('r1'), t0);
+      const stored = await outbox.enqueue(sampleWebhookInput('r1'), t0);
       const body = JSON.parse(stored.body);
       assert.deepEqual(Object.keys(body), ['id', 'event', 'createdAt', 'run', 'result']);
       assert.equal(body.id, stored.id);
@@ -64,15 +68,18 @@ export function webhookOutboxConformance(
       const [claimed, ...more] = await outbox.claimDue(t0, 10, 'i1', 60_000);
       assert.equal(more.length, 0);
       assert.equal(claimed?.body, stored.body);
-      assert.deepEqual(claimed?.headers, input('r1').headers);
+      assert.deepEqual(claimed?.headers, sampleWebhookInput('r1').headers);
       assert.equal(claimed?.attempts, 0);
       assert.equal(await outbox.nextDue(), t0 + 60_000);
     });
 
     it('lists a run’s deliveries oldest first, never with their headers or body', async () => {
-      const first = await outbox.enqueue(input('r1', { event: 'run.interrupted' }), t0);
-      const second = await outbox.enqueue(input('r1'), t0 + 1);
-      await outbox.enqueue(input('r2'), t0);
+      const first = await outbox.enqueue(
+        sampleWebhookInput('r1', { event: 'run.interrupted' }),
+        t0,
+      );
+      const second = await outbox.enqueue(sampleWebhookInput('r1'), t0 + 1);
+      await outbox.enqueue(sampleWebhookInput('r2'), t0);
       const listed = await outbox.ofRun('r1');
       assert.deepEqual(listed, [
         {
@@ -94,7 +101,7 @@ export function webhookOutboxConformance(
 
     it('leases a claimed delivery until its lease ends, and claims the due ones up to the limit', async () => {
       for (let index = 0; index < 5; index += 1)
-        await outbox.enqueue(input(`r${index}`), t0 + index);
+        await outbox.enqueue(sampleWebhookInput(`r${index}`), t0 + index);
       const first = await outbox.claimDue(t0 + 10, 3, 'i1', 1000);
       assert.deepEqual(
         first.map((delivery) => delivery.runId),
@@ -110,8 +117,8 @@ export function webhookOutboxConformance(
     });
 
     it('records each outcome: a retry waits for its time, delivered and failed end it', async () => {
-      const a = await outbox.enqueue(input('ra'), t0);
-      const b = await outbox.enqueue(input('rb'), t0);
+      const a = await outbox.enqueue(sampleWebhookInput('ra'), t0);
+      const b = await outbox.enqueue(sampleWebhookInput('rb'), t0);
       await outbox.claimDue(t0, 10, 'i1', 60_000);
       await outbox.record(a.id, {
         kind: 'retry',
@@ -149,7 +156,7 @@ export function webhookOutboxConformance(
     });
 
     it('records an attempt that got no answer with a null status', async () => {
-      const a = await outbox.enqueue(input('ra'), t0);
+      const a = await outbox.enqueue(sampleWebhookInput('ra'), t0);
       await outbox.claimDue(t0, 10, 'i1', 60_000);
       await outbox.record(a.id, {
         kind: 'retry',
@@ -164,9 +171,9 @@ export function webhookOutboxConformance(
     });
 
     it('deletes only the deleted run’s deliveries', async () => {
-      await outbox.enqueue(input('r1'), t0);
-      await outbox.enqueue(input('r1', { event: 'run.failed' }), t0);
-      await outbox.enqueue(input('r2'), t0);
+      await outbox.enqueue(sampleWebhookInput('r1'), t0);
+      await outbox.enqueue(sampleWebhookInput('r1', { event: 'run.failed' }), t0);
+      await outbox.enqueue(sampleWebhookInput('r2'), t0);
       await outbox.deleteRun('r1');
       await outbox.deleteRun('never-seen');
       assert.deepEqual(await outbox.ofRun('r1'), []);
@@ -178,7 +185,7 @@ export function webhookOutboxConformance(
       const other = await opened.another();
       const ids = new Set<string>();
       for (let index = 0; index < 40; index += 1)
-        ids.add((await outbox.enqueue(input(`r${index}`), t0)).id);
+        ids.add((await outbox.enqueue(sampleWebhookInput(`r${index}`), t0)).id);
       const claims = await Promise.all(
         Array.from({ length: 8 }, (_, index) =>
           (index % 2 === 0 ? outbox : other).claimDue(t0, 7, `i${index}`, 60_000),

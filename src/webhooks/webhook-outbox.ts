@@ -114,6 +114,28 @@ export function newDelivery(input: WebhookEnqueueInput, now: number): WebhookDel
   };
 }
 
+/**
+ * A new delivery's values in the order both backends insert them: id, run_id, event, url,
+ * headers, body, created_at (next_attempt_at is created_at: due at once).
+ */
+export function insertValues(
+  delivery: WebhookDelivery,
+): [string, string, string, string, string, string, number] {
+  return [
+    delivery.id,
+    delivery.runId,
+    delivery.event,
+    delivery.url,
+    JSON.stringify(delivery.headers),
+    delivery.body,
+    delivery.createdAt,
+  ];
+}
+
+/** The columns of a delivery as {@link deliveryOf} reads them (never headers or body). */
+export const infoColumns =
+  'id, run_id, event, url, state, attempts, last_status, last_error, next_attempt_at, delivered_at, created_at';
+
 /** A stored row in the column names both backends use. */
 export type DeliveryRow = {
   id: string;
