@@ -1,5 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { Agent, request } from 'undici';
+import { scopedSignal } from '../core/index.ts';
 import { checkWebhookHost, type WebhookHostRule } from './check-webhook-host.ts';
 import type { IpAddress } from './webhook-hosts.ts';
 
@@ -28,26 +29,29 @@ export async function sendWebhookAttempt(
   rule: WebhookHostRule,
 ): Promise<AttemptResult> {
   const url = new URL(attempt.url);
-  const check = await checkWebhookHost(url, rule, { connect: true });
-  if (!check.allowed) {
-    return check.reason === 'unresolved'
-      ? { status: null, error: check.message }
-      : { status: null, error: check.message, refused: true };
-  }
-  const address = check.addresses[0] as IpAddress;
-  const agent = new Agent({
-    connect: { lookup: pinnedLookup(address), timeout: attempt.timeoutMs },
-    keepAliveTimeout: 1,
-  });
-  const timeout = AbortSignal.timeout(attempt.timeoutMs);
-  const signal = attempt.signal ? AbortSignal.any([timeout, attempt.signal]) : timeout;
+  // One limit for the whole attempt, the name's resolution included: a claim's lease outlasts it.
+  const scoped = scopedSignal(attempt.signal, attempt.timeoutMs);
+  let agent: Agent | undefined;
   try {
+    const check = await untilAborted(checkWebhookHost(url, rule, { connect: true }), scoped.signal);
+    if (!check.allowed) {
+      return check.reason === 'unresolved'
+        ? { status: null, error: check.message }
+        : { status: null, error: check.message, refused: true };
+    }
+    agent = new Agent({
+      connect: {
+        lookup: pinnedLookup(check.addresses[0] as IpAddress),
+        timeout: attempt.timeoutMs,
+      },
+      keepAliveTimeout: 1,
+    });
     const response = await request(url, {
       method: 'POST',
       headers: attempt.headers,
       body: attempt.body,
       dispatcher: agent,
-      signal,
+      signal: scoped.signal,
       headersTimeout: attempt.timeoutMs,
       bodyTimeout: attempt.timeoutMs,
     });
@@ -58,13 +62,25 @@ export async function sendWebhookAttempt(
       ? { status: response.statusCode }
       : { status: response.statusCode, retryAfter: text };
   } catch (error) {
-    if (timeout.aborted) return { status: null, error: `no answer within ${attempt.timeoutMs} ms` };
-    if (attempt.signal?.aborted)
+    if (scoped.timedOut) return { status: null, error: `no answer within ${attempt.timeoutMs} ms` };
+    if (attempt.signal?.aborted) {
       return { status: null, error: 'the deliverer stopped before an answer came' };
+    }
     return { status: null, error: describeFailure(error) };
   } finally {
-    agent.destroy().catch(() => undefined);
+    scoped.release();
+    agent?.destroy().catch(() => undefined);
   }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A `lookup` for net.connect that answers every name with the one address the rule checked. */

@@ -41,7 +41,10 @@ interface Received {
 type Answer = { status: number; headers?: Record<string, string> } | 'hang';
 
 /** A webhook receiver on a loopback port that answers each request as `answer` says. */
-async function startReceiver(answer: (request: Received, index: number) => Answer) {
+async function startReceiver(
+  answer: (request: Received, index: number) => Answer,
+  host = '127.0.0.1',
+) {
   const received: Received[] = [];
   const hanging: ServerResponse[] = [];
   const server: Server = createServer((request, response) => {
@@ -59,13 +62,14 @@ async function startReceiver(answer: (request: Received, index: number) => Answe
       else response.writeHead(reply.status, reply.headers).end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
+  const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   return {
     port,
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://${authority}/hook`,
     received,
-    hosts: [parseHostEntry(`127.0.0.1:${port}`) as WebhookHostEntry],
+    hosts: [parseHostEntry(authority) as WebhookHostEntry],
     close: async () => {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();
@@ -332,6 +336,33 @@ describe('WebhookDeliverer', () => {
     await until(() => reports.length === 1);
     assert.equal(reports[0]?.outcome, 'delivered');
     assert.equal(receiver.received[0]?.headers.host, `hooks.yeoul.test:${receiver.port}`);
+  });
+
+  it('delivers to an IPv6 address listed in brackets', async () => {
+    const receiver = await startReceiver(() => ({ status: 200 }), '::1');
+    cleanups.push(receiver.close);
+    const { outbox, database } = openSqlite();
+    cleanups.push(() => database.close());
+    const { deliverer: started, reports } = deliverer({ outbox, hosts: receiver.hosts });
+    await started.enqueue(input(receiver.url));
+    await until(() => reports.length === 1);
+    assert.equal(reports[0]?.outcome, 'delivered');
+    assert.equal(receiver.received.length, 1);
+  });
+
+  it('bounds an attempt whose name never resolves by the time-out, and retries it', async () => {
+    const { outbox, database } = openSqlite();
+    cleanups.push(() => database.close());
+    const { deliverer: started, reports } = deliverer({
+      outbox,
+      resolve: () => new Promise<string[]>(() => undefined),
+      timeoutMs: 50,
+      retryWaitsMs: [3_600_000],
+    });
+    await started.enqueue(input('https://slow-dns.example.com/hook'));
+    await until(() => reports.length === 1);
+    assert.equal(reports[0]?.outcome, 'retry');
+    assert.equal(reports[0]?.error, 'no answer within 50 ms');
   });
 
   it('goes on delivering while a receiver hangs, and retries an attempt cut by close', async () => {

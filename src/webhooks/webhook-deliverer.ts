@@ -133,11 +133,13 @@ export class WebhookDeliverer {
   }
 
   #track(attempt: Promise<void>): void {
-    this.#inFlight.add(attempt);
-    void attempt.finally(() => {
-      this.#inFlight.delete(attempt);
-      this.wake();
-    });
+    const settled = attempt
+      .catch((error: unknown) => this.#options.onError?.(error))
+      .finally(() => {
+        this.#inFlight.delete(settled);
+        this.wake();
+      });
+    this.#inFlight.add(settled);
   }
 
   async #untilNextDue(): Promise<number> {
