@@ -3,7 +3,7 @@
 // It holds defineConfig, defineTool, the graph builder (StateGraph, channels, interrupts),
 // the built-in agents' nodes and states for reuse in a graph of one's own, the types of a
 // config's `auth` (its hook and end-user token settings), the guardrails' factories and
-// `defineGuardrail`, and the errors.
+// `defineGuardrail`, the webhook signature check a receiver runs, and the errors.
 
 export {
   type AgentDependencies,
@@ -137,3 +137,8 @@ export {
   type ToolDefinition,
   ToolRegistrationError,
 } from './tools/index.ts';
+export {
+  verifyWebhookSignature,
+  type WebhookEvent,
+  webhookSignature,
+} from './webhooks/index.ts';

@@ -13,6 +13,7 @@ const allowed: Record<string, string[]> = {
   identity: ['core'],
   guardrails: ['core'],
   schedules: ['core', 'protocol'],
+  webhooks: ['core'],
   graph: ['core'],
   models: ['core'],
   tools: ['core', 'models'],
@@ -33,6 +34,7 @@ const allowed: Record<string, string[]> = {
     'evals',
     'identity',
     'guardrails',
+    'webhooks',
   ],
   server: [
     'core',
@@ -49,6 +51,7 @@ const allowed: Record<string, string[]> = {
     'identity',
     'guardrails',
     'schedules',
+    'webhooks',
   ],
   cli: [
     'core',
@@ -66,6 +69,7 @@ const allowed: Record<string, string[]> = {
     'identity',
     'guardrails',
     'schedules',
+    'webhooks',
   ],
   client: ['protocol'],
   web: ['client'],
@@ -87,6 +91,7 @@ const allowed: Record<string, string[]> = {
     'identity',
     'guardrails',
     'schedules',
+    'webhooks',
   ],
 };
 

@@ -37,6 +37,7 @@ describe('yeoul migrate', () => {
     const after = await runYeoul(['migrate', '--status'], { env });
     assert.match(after.stdout, /^\s+300 {2}server_sessions\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(after.stdout, /^\s+900 {2}guardrail_vault\s+applied {2}\d{4}-\d\d-\d\dT/m);
+    assert.match(after.stdout, /^\s+901 {2}webhook_deliveries\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(after.stdout, /^\s+920 {2}schedules\s+applied {2}\d{4}-\d\d-\d\dT/m);
   });
 

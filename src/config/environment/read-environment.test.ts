@@ -6,6 +6,7 @@ import { knowledgeVariables } from '../../knowledge/index.ts';
 import { mcpVariables } from '../../mcp/index.ts';
 import { modelVariables, readModelConfig } from '../../models/index.ts';
 import { toolVariables } from '../../tools/index.ts';
+import { webhookVariables } from '../../webhooks/index.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { environmentSchema, readEnvironment } from './read-environment.ts';
 import { serverVariables } from './server-variables.ts';
@@ -155,6 +156,26 @@ describe('readEnvironment', () => {
     ]);
   });
 
+  it('reads the webhook secret and hosts, and refuses a short secret or a bad host by name', () => {
+    const read = readEnvironment({
+      YEOUL_WEBHOOK_SECRET: 'sixteen-chars-ok',
+      YEOUL_WEBHOOK_HOSTS: '127.0.0.1:9000, *.example.com,10.0.0.0/8',
+    });
+    assert.equal(read.YEOUL_WEBHOOK_SECRET, 'sixteen-chars-ok');
+    assert.deepEqual(
+      read.YEOUL_WEBHOOK_HOSTS?.map((entry) => entry.kind),
+      ['range', 'subdomains', 'range'],
+    );
+    assert.equal(readEnvironment({}).YEOUL_WEBHOOK_HOSTS, undefined);
+    assert.deepEqual(
+      problemsOf({ YEOUL_WEBHOOK_SECRET: 'too-short', YEOUL_WEBHOOK_HOSTS: 'ok.example.com,a b' }),
+      [
+        'YEOUL_WEBHOOK_SECRET: must be at least 16 characters',
+        'YEOUL_WEBHOOK_HOSTS: "a b" is not a host, *.domain pattern, IP address or CIDR range (each with an optional :port)',
+      ],
+    );
+  });
+
   it('composes every folder’s variables, none declared twice', () => {
     const fragments = [
       serverVariables,
@@ -163,6 +184,7 @@ describe('readEnvironment', () => {
       knowledgeVariables,
       toolVariables,
       guardrailVariables,
+      webhookVariables,
       mcpVariables,
       tracingVariables,
       limitVariables,

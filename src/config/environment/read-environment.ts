@@ -10,6 +10,7 @@ import { knowledgeVariables } from '../../knowledge/index.ts';
 import { mcpVariables } from '../../mcp/index.ts';
 import { modelVariables } from '../../models/index.ts';
 import { toolVariables } from '../../tools/index.ts';
+import { webhookVariables } from '../../webhooks/index.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { serverVariables } from './server-variables.ts';
 import { tracingVariables } from './tracing-variables.ts';
@@ -25,6 +26,7 @@ export const environmentSchema = z.object({
   ...knowledgeVariables.shape,
   ...toolVariables.shape,
   ...guardrailVariables.shape,
+  ...webhookVariables.shape,
   ...mcpVariables.shape,
   ...tracingVariables.shape,
   ...limitVariables.shape,

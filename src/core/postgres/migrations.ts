@@ -9,8 +9,8 @@ import { MigrationDefinitionError } from './errors/migration-definition-error.ts
  * own list, with versions from its own block, so modules never collide:
  * core 1–99, knowledge 100–199, graph (checkpoints) 200–299, server (sessions, approvals,
  * queue, leases, events) 300–399, evaluations 600–699, memory 700–799, usage 800–899,
- * guardrails (the sessions' placeholder vaults) 900–919, schedules 920–939; the composition
- * root joins the lists with `combineMigrations`.
+ * guardrails (the sessions' placeholder vaults) 900, webhooks (the delivery outbox) 901–919,
+ * schedules 920–939, runs 940–959; the composition root joins the lists with `combineMigrations`.
  */
 export interface Migration {
   /** Position in the one ordered list (a positive integer, unique). */

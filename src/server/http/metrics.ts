@@ -15,7 +15,8 @@ export interface RunReport {
  * process in tests): HTTP requests and latency per route, runs by status with their
  * duration, LLM calls, tokens, tool calls by tool, errors by code, moves to a fallback
  * model, interrupts and decisions, refused credentials by code and requests refused by a
- * limit (never by owner), active runs, and the process's own metrics.
+ * limit (never by owner), webhook attempts by outcome, active runs, and the process's own
+ * metrics.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -33,6 +34,7 @@ export class Metrics {
   readonly decisions: Counter<'decision'>;
   readonly authFailures: Counter<'code'>;
   readonly limitedRequests: Counter<'limit'>;
+  readonly webhookAttempts: Counter<'outcome'>;
 
   constructor(options: { activeRuns: () => number; startedAt: number }) {
     const registers = [this.registry];
@@ -121,6 +123,15 @@ export class Metrics {
       labelNames: ['limit'],
       registers,
     });
+    this.webhookAttempts = new Counter({
+      name: 'yeoul_webhook_attempts_total',
+      help: 'Webhook delivery attempts, by outcome (delivered, retry, failed)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    // Each outcome is shown from the start, at 0 until an attempt has it.
+    for (const outcome of ['delivered', 'retry', 'failed'])
+      this.webhookAttempts.inc({ outcome }, 0);
     new Gauge({
       name: 'yeoul_active_runs',
       help: 'Agent runs going or waiting in this process',

@@ -5,6 +5,7 @@ import { usageMigrations } from '../../identity/index.ts';
 import { knowledgeMigrations } from '../../knowledge/index.ts';
 import { memoryMigrations } from '../../memory-store/index.ts';
 import { scheduleMigrations } from '../../schedules/index.ts';
+import { webhookMigrations } from '../../webhooks/index.ts';
 import { guardrailVaultMigrations } from '../sessions/guardrail-vault-migrations.ts';
 
 const sessionsSql = `
@@ -171,6 +172,7 @@ export function storeMigrations(): Migration[] {
     memoryMigrations,
     usageMigrations,
     guardrailVaultMigrations,
+    webhookMigrations,
     scheduleMigrations,
   );
 }
