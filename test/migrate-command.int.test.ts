@@ -37,6 +37,7 @@ describe('yeoul migrate', () => {
     const after = await runYeoul(['migrate', '--status'], { env });
     assert.match(after.stdout, /^\s+300 {2}server_sessions\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(after.stdout, /^\s+900 {2}guardrail_vault\s+applied {2}\d{4}-\d\d-\d\dT/m);
+    assert.match(after.stdout, /^\s+940 {2}server_runs\s+applied {2}\d{4}-\d\d-\d\dT/m);
   });
 
   it('exits 1 with a clear line without DATABASE_URL or with an unreachable database', async () => {

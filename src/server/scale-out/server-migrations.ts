@@ -4,6 +4,7 @@ import { checkpointMigrations } from '../../graph/index.ts';
 import { usageMigrations } from '../../identity/index.ts';
 import { knowledgeMigrations } from '../../knowledge/index.ts';
 import { memoryMigrations } from '../../memory-store/index.ts';
+import { runMigrations } from '../runs/run-migrations.ts';
 import { guardrailVaultMigrations } from '../sessions/guardrail-vault-migrations.ts';
 
 const sessionsSql = `
@@ -170,5 +171,6 @@ export function storeMigrations(): Migration[] {
     memoryMigrations,
     usageMigrations,
     guardrailVaultMigrations,
+    runMigrations,
   );
 }

@@ -23,6 +23,7 @@ const shipped: Record<number, string> = {
   700: '2dcb69a307aadeec489a62cda3ba605410d6df86f0f0af5e0cc71df3933a5e48',
   800: '1dba23674d8bbf78925ae6bc584eed7b313a62b469271a8b1c46fbe62f65c8b1',
   900: 'cb2101f52efcb2c3d48b80a1466a9111b420085153cc1068b44d5d32940bdb1d',
+  940: '88d06d823d83b564c8678b5c1b72a6076237c230f7511f13438dd3de3eb0c918',
 };
 
 describe('the store’s schema migrations', () => {

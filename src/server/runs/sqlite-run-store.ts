@@ -1,0 +1,153 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { SqliteWriteBatch, toSqliteStoreError } from '../../core/index.ts';
+import {
+  listedRun,
+  type RunChanges,
+  type RunQuery,
+  type RunRecord,
+  type RunStatus,
+  type RunStore,
+  withChanges,
+} from './run-store.ts';
+
+// The record is kept whole as JSON; the columns are what lists and claims look up by.
+const schema = `
+CREATE TABLE IF NOT EXISTS server_runs (
+  run_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  status TEXT NOT NULL,
+  source TEXT NOT NULL,
+  schedule_id TEXT,
+  scheduled_for TEXT,
+  created_at INTEGER NOT NULL,
+  record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS server_runs_owner ON server_runs (owner, created_at);
+CREATE INDEX IF NOT EXISTS server_runs_session ON server_runs (session_id);
+CREATE INDEX IF NOT EXISTS server_runs_status ON server_runs (status);
+CREATE UNIQUE INDEX IF NOT EXISTS server_runs_slot ON server_runs (schedule_id, scheduled_for)
+  WHERE schedule_id IS NOT NULL AND scheduled_for IS NOT NULL;
+`;
+
+/**
+ * The runs in the embedded SQLite store: the data folder's database, beside the sessions and
+ * the checkpoints, shared by a `yeoul serve` and the command line on the same folder. Writes
+ * join the connection's group commit.
+ * @example
+ * const runs = new SqliteRunStore(checkpointer.database);
+ */
+export class SqliteRunStore implements RunStore {
+  #database: DatabaseSync;
+  #batch: SqliteWriteBatch;
+  #insert: StatementSync;
+  #select: StatementSync;
+  #write: StatementSync;
+  #delete: StatementSync;
+
+  constructor(database: DatabaseSync) {
+    database.exec(schema);
+    this.#database = database;
+    this.#batch = SqliteWriteBatch.of(database);
+    this.#insert = database.prepare(
+      `INSERT OR IGNORE INTO server_runs
+         (run_id, session_id, owner, status, source, schedule_id, scheduled_for, created_at, record)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#select = database.prepare('SELECT record FROM server_runs WHERE run_id = ?');
+    this.#write = database.prepare(
+      'UPDATE server_runs SET status = ?, record = ? WHERE run_id = ?',
+    );
+    this.#delete = database.prepare('DELETE FROM server_runs WHERE session_id = ?');
+  }
+
+  async create(run: RunRecord): Promise<boolean> {
+    const { changes } = await this.#batch.run(() =>
+      this.#insert.run(
+        run.runId,
+        run.sessionId,
+        run.owner,
+        run.status,
+        run.source,
+        run.scheduleId ?? null,
+        run.scheduledFor ?? null,
+        Date.parse(run.createdAt),
+        JSON.stringify(run),
+      ),
+    );
+    return Number(changes) === 1;
+  }
+
+  update(runId: string, changes: RunChanges, onlyFrom?: readonly RunStatus[]): Promise<boolean> {
+    // Read and write in one turn of the group transaction: a compare-and-set.
+    return this.#batch.run(() => {
+      const row = this.#select.get(runId) as { record: string } | undefined;
+      if (row === undefined) return false;
+      const run = JSON.parse(row.record) as RunRecord;
+      if (onlyFrom !== undefined && !onlyFrom.includes(run.status)) return false;
+      const next = withChanges(run, changes);
+      this.#write.run(next.status, JSON.stringify(next), runId);
+      return true;
+    });
+  }
+
+  async get(runId: string): Promise<RunRecord | undefined> {
+    const row = this.#read(() => this.#select.get(runId)) as { record: string } | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.record) as RunRecord);
+  }
+
+  async list(query: RunQuery): Promise<RunRecord[]> {
+    const where = ['owner = ?'];
+    const values: Array<string | number> = [query.owner];
+    if (query.sessionId !== undefined) {
+      where.push('session_id = ?');
+      values.push(query.sessionId);
+    }
+    if (query.scheduleId !== undefined) {
+      where.push('schedule_id = ?');
+      values.push(query.scheduleId);
+    }
+    for (const [column, list] of [
+      ['status', query.statuses],
+      ['source', query.sources],
+    ] as const) {
+      if (list === undefined) continue;
+      where.push(`${column} IN (${list.map(() => '?').join(', ')})`);
+      values.push(...list);
+    }
+    values.push(query.limit ?? 50);
+    const rows = this.#read(() =>
+      this.#database
+        .prepare(
+          `SELECT record FROM server_runs WHERE ${where.join(' AND ')}
+           ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+        )
+        .all(...values),
+    ) as Array<{ record: string }>;
+    return rows.map((row) => listedRun(JSON.parse(row.record) as RunRecord));
+  }
+
+  async inStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]> {
+    const rows = this.#read(() =>
+      this.#database
+        .prepare(
+          `SELECT record FROM server_runs WHERE status IN (${statuses.map(() => '?').join(', ')})
+           ORDER BY created_at, rowid`,
+        )
+        .all(...statuses),
+    ) as Array<{ record: string }>;
+    return rows.map((row) => JSON.parse(row.record) as RunRecord);
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.#batch.run(() => this.#delete.run(sessionId));
+  }
+
+  #read<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      throw toSqliteStoreError(error, this.#database.location());
+    }
+  }
+}
