@@ -33,6 +33,8 @@ export interface WorkContext {
   guard?: RunGuard;
   /** Titles a registered, untitled session by its first message (once input guardrails ran). */
   titleSession?: ((sessionId: string, message: string) => Promise<void>) | undefined;
+  /** The request's run id: every new graph run of the request takes it (history steps carry it). */
+  runId?: string;
 }
 
 /**
@@ -154,6 +156,7 @@ type LoopRunConfig = {
   onEvent: ReturnType<typeof forwardEvents>;
   context: { inner: InnerAgent };
   onPendingRun: 'abandon';
+  runId?: string;
 };
 
 /** Runs the evaluation loop on the session's loop thread around `inner`. */
@@ -169,6 +172,7 @@ async function runInLoop(
     onEvent: forwardEvents(steps, work.emit),
     context: { inner },
     onPendingRun: 'abandon',
+    ...(work.runId === undefined ? {} : { runId: work.runId }),
   });
   return loopPayload(result, steps);
 }
@@ -198,5 +202,6 @@ function setupOf(
     history: request.resume ? [] : (request.history ?? []),
     ...(work.owner === undefined ? {} : { owner: work.owner }),
     ...(guard === undefined ? {} : { guard }),
+    ...(work.runId === undefined ? {} : { runId: work.runId }),
   };
 }

@@ -136,6 +136,7 @@ async function runSteps(
     threadId,
     onPendingRun: config.onPendingRun ?? 'throw',
     durability,
+    runId: config.runId,
   });
   const writer = beginning.writer;
   const runId = writer.runId;

@@ -14,6 +14,7 @@ import { uploadFileLimit, uploadFilesLimit } from '../routes/document-routes.ts'
 import type { RouteContext } from '../routes/route-context.ts';
 import { serverRoutes } from '../routes/server-routes.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
+import { RunLedger } from '../runs/run-ledger.ts';
 import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
@@ -130,6 +131,9 @@ export async function startServer(
     queue: coordination.queue,
     metrics,
     streams: coordination.streams,
+    runs: new RunLedger(runtime.runs, runtime.checkpointer.instanceId, (error) =>
+      logger.warn({ err: error }, 'a run’s record could not be stored'),
+    ),
     cancelElsewhere: (sessionId) => coordination.cancelElsewhere(sessionId),
     logger: app.log,
     startedAt,

@@ -81,6 +81,8 @@ export function agentRoutes(context: RouteContext): RouteGroup {
         streamTokens: false,
         arrivedAt: arrivalOf(reply),
         admission,
+        source: 'invoke',
+        cancelReason: () => (controller.signal.aborted ? { type: 'client_left' } : undefined),
       });
     },
   });
@@ -128,6 +130,8 @@ export function agentRoutes(context: RouteContext): RouteGroup {
           arrivedAt: arrivalOf(reply),
           admission,
           onEvent: (entry) => open().write(entry),
+          source: 'stream',
+          cancelReason: () => (controller.signal.aborted ? { type: 'client_left' } : undefined),
         });
       } catch (error) {
         if (writer === undefined) throw error;

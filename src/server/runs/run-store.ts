@@ -1,3 +1,5 @@
+import type { RunCancelReason } from '../../agents/index.ts';
+
 /** What a run is doing or how it ended. */
 export const runStatuses = [
   'queued',
@@ -18,10 +20,7 @@ export const endedRunStatuses: readonly RunStatus[] = ['done', 'failed', 'cancel
 export const goingRunStatuses: readonly RunStatus[] = ['queued', 'running'];
 
 /** Why a run was cancelled. */
-export type CancelReason =
-  | { type: 'request' }
-  | { type: 'client_left' }
-  | { type: 'superseded'; runId: string; onBusy: 'interrupt' | 'rollback' };
+export type CancelReason = RunCancelReason;
 
 /** A run's failure: the model's (`result.errorCode`), or why it could not finish (`run_lost`). */
 export interface RunError {
