@@ -169,12 +169,12 @@ export class RunLedger implements RunEvents {
       if (run === undefined || !goingRunStatuses.includes(run.status) || remaining <= 0) {
         return run;
       }
-      await this.#nextChange(runId, Math.min(remaining, 1_000));
+      await this.nextChange(runId, Math.min(remaining, 1_000));
     }
   }
 
   /** Resolves at the run's next change in this process, or after `ms`. */
-  #nextChange(runId: string, ms: number): Promise<void> {
+  nextChange(runId: string, ms: number): Promise<void> {
     return new Promise((resolve) => {
       const listeners = this.#changed.get(runId) ?? new Set();
       this.#changed.set(runId, listeners);

@@ -155,7 +155,9 @@ export async function runAgentCall(
     });
     // Stored before `done` goes out: a client that has the answer finds the run ended.
     await record?.end(endingOf(payload));
-    options.onEvent?.(stream.push('done', payload));
+    // Pushed whoever listens: joiners of the run get it too.
+    const done = stream.push('done', payload);
+    options.onEvent?.(done);
     // An answer that says the store went away may have left its run's end unwritten: the
     // session's line stays taken until that end is stored, as for a run that threw.
     if (payload.errorCode === 'store_unavailable') {
@@ -173,7 +175,8 @@ export async function runAgentCall(
     if (began) {
       const { body } = errorResponse(error);
       metrics.errors.inc({ code: body.error.code });
-      options.onEvent?.(stream.push('error', body.error));
+      const failed = stream.push('error', body.error);
+      options.onEvent?.(failed);
     }
     throw error;
   } finally {

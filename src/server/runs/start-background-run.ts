@@ -105,6 +105,15 @@ async function runInBackground(
     await context.runs.ended(record, { status: 'failed', error: failureOf(error) });
     return;
   }
+  // Its turn came through the database: it may have been cancelled meanwhile.
+  if (
+    entered instanceof Promise &&
+    (await context.runs.store.get(record.runId))?.status !== 'queued'
+  ) {
+    await options.admission?.refund();
+    leave();
+    return;
+  }
   await runAgentCall(context, call, {
     streamTokens: true,
     source: record.source,
