@@ -277,3 +277,87 @@ describe('runs over HTTP (a real server process, a scripted model with latency)'
     }
   });
 });
+
+describe('runs across a server killed mid-run (SIGKILL, the same data folder)', () => {
+  let model: FakeOpenAiServer;
+  let env: Record<string, string>;
+  before(async () => {
+    model = await startFakeOpenAiServer(scripted, { delayMs: latency });
+    env = { YEOUL_MODEL: 'compat:scripted', YEOUL_COMPAT_BASE_URL: model.baseUrl };
+  });
+  after(() => model?.close());
+
+  const call = async (url: string, path: string, body?: unknown) => {
+    const response = await fetch(url + path, {
+      method: body === undefined ? 'GET' : 'POST',
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    return (await response.json()) as Json;
+  };
+  const historyRunIds = async (url: string, sessionId: string) =>
+    (await call(url, `/api/sessions/${sessionId}/history`)).steps.map((step: Json) => step.runId);
+  const untilRunning = async (url: string, runId: string) => {
+    for (let tries = 0; tries < 100; tries += 1) {
+      if ((await call(url, `/api/runs/${runId}`)).status === 'running') return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`run ${runId} never started`);
+  };
+
+  it('takes a background run up again (attempts 2), and fails one lost twice or waited on', async () => {
+    const data = mkdtempSync(join(root, 'restart-'));
+    const first = await startServeProcess(data, env, ['--no-sample']);
+    const twice = await call(first.url, '/api/runs', { message: 'slow twice', sessionId: 'r-1' });
+    const waited = fetch(`${first.url}/api/agent/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'slow waited', sessionId: 'r-3' }),
+    }).catch(() => undefined);
+    await untilRunning(first.url, twice.runId);
+    let invoked: Json;
+    for (let tries = 0; invoked === undefined && tries < 100; tries += 1) {
+      [invoked] = (await call(first.url, '/api/runs?sessionId=r-3')).runs;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await untilRunning(first.url, invoked.runId);
+    await first.kill();
+    await waited;
+
+    const second = await startServeProcess(data, env, ['--no-sample']);
+    const lostWaited = await call(second.url, `/api/runs/${invoked.runId}?wait=30`);
+    assert.equal(lostWaited.status, 'failed', JSON.stringify(lostWaited));
+    assert.equal(lostWaited.error.code, 'run_lost');
+    const background = await call(second.url, '/api/runs', {
+      message: 'slow again',
+      sessionId: 'r-2',
+    });
+    await untilRunning(second.url, background.runId);
+    const again = await call(second.url, `/api/runs/${twice.runId}`);
+    assert.equal(again.attempts, 2);
+    const secondInstance = again.instanceId;
+    await untilRunning(second.url, twice.runId);
+    await second.kill();
+
+    const third = await startServeProcess(data, env, ['--no-sample']);
+    try {
+      const resumed = await call(third.url, `/api/runs/${background.runId}?wait=30`);
+      assert.equal(resumed.status, 'done', JSON.stringify(resumed));
+      assert.equal(resumed.attempts, 2);
+      assert.notEqual(resumed.instanceId, secondInstance);
+      assert.equal(resumed.result.response, 'answer: slow again');
+      assert.deepEqual(new Set(await historyRunIds(third.url, 'r-2')), new Set([background.runId]));
+      const lostTwice = await call(third.url, `/api/runs/${twice.runId}?wait=30`);
+      assert.equal(lostTwice.status, 'failed', JSON.stringify(lostTwice));
+      assert.equal(lostTwice.error.code, 'run_lost');
+      const next = await call(third.url, '/api/agent/invoke', {
+        message: 'again',
+        sessionId: 'r-3',
+      });
+      assert.equal(next.status, 'published', JSON.stringify(next));
+    } finally {
+      await third.stop();
+    }
+  });
+});

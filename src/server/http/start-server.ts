@@ -13,8 +13,12 @@ import { PortInUseError } from '../errors/port-in-use-error.ts';
 import { uploadFileLimit, uploadFilesLimit } from '../routes/document-routes.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import { serverRoutes } from '../routes/server-routes.ts';
+import { recoverRuns } from '../runs/recover-runs.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
-import { RunLedger } from '../runs/run-ledger.ts';
+import { type RunEvents, RunLedger } from '../runs/run-ledger.ts';
+import type { AgentCall } from '../runs/run-request.ts';
+import type { RunRecord } from '../runs/run-store.ts';
+import { type BackgroundRunOptions, startBackgroundRun } from '../runs/start-background-run.ts';
 import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
@@ -34,6 +38,13 @@ const shutdownGraceMs = 10_000;
 /** A listening server. */
 export interface RunningServer {
   url: string;
+  /**
+   * The server's runs: who hears of each pause and end (`onRunEnded`, for webhooks), and
+   * `start`, which starts a background run as `POST /api/runs` does (for schedules).
+   */
+  runs: RunEvents & {
+    start(call: AgentCall, options: BackgroundRunOptions): Promise<RunRecord | undefined>;
+  };
   /** Stops taking requests, lets running ones finish, and closes the runtime. */
   close(): Promise<void>;
 }
@@ -227,11 +238,20 @@ export async function startServer(
   if (!identity.enabled)
     app.log.warn(`no YEOUL_API_KEYS: listening on loopback only (${url}), no authentication`);
   const stopSessionTtl = startSessionTtl(runtime, app.log);
+  // Runs a stopped server left behind: taken up (background ones) or closed as lost.
+  const recovering = recoverRuns(context).catch((error: unknown) =>
+    logger.warn({ err: error }, 'the runs left behind could not be taken up'),
+  );
   return {
     url,
+    runs: {
+      onRunEnded: (listener) => context.runs.onRunEnded(listener),
+      start: (call, runOptions) => startBackgroundRun(context, call, runOptions),
+    },
     async close() {
       closing = true;
       stopSessionTtl();
+      await recovering;
       // Runs get a grace period to finish; then they are cancelled (their tool calls closed),
       // including runs whose stream client left. Connections close as their runs end.
       await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);

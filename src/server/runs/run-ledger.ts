@@ -158,6 +158,35 @@ export class RunLedger implements RunEvents {
   }
 
   /**
+   * The record of one run as it goes: `start` stores it (`existed`: changes the stored one to
+   * `running`) once, without the run waiting on it; `end` stores its pause or end after that.
+   */
+  recorder(base: RunRecord, existed: boolean) {
+    let startWrite: Promise<void> | undefined;
+    const start = (): Promise<void> => {
+      startWrite ??= this.started(
+        {
+          ...base,
+          status: 'running',
+          startedAt: new Date().toISOString(),
+          instanceId: this.instanceId,
+        },
+        existed,
+      );
+      return startWrite;
+    };
+    return {
+      start,
+      /** Whether `start` was called. */
+      started: () => startWrite !== undefined,
+      end: async (changes: RunChanges): Promise<void> => {
+        await start();
+        await this.ended({ ...base, status: 'running' }, changes);
+      },
+    };
+  }
+
+  /**
    * The run once it is no longer `queued` or `running`, or after `ms` as it is then; undefined
    * when there is none. Runs of other instances are read again each second.
    */

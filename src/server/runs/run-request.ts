@@ -61,6 +61,8 @@ export interface AgentCallOptions {
   leave?: LeaveQueue;
   /** Why the run stopped when `signal` aborted (default: cancelled through the API). */
   cancelReason?: () => CancelReason | undefined;
+  /** Resumes the run a stopped server left going on the session (from its last committed step). */
+  pickUp?: boolean;
 }
 
 /** When the request answered by `reply` reached the server (a `performance.now()` time). */
@@ -130,13 +132,19 @@ export async function runAgentCall(
   });
   let failure: unknown;
   try {
-    const answer = await (options.runner ?? runtime.runner).invoke({
-      ...call,
-      runId,
-      ...(record ? { signal: record.signal } : options.signal ? { signal: options.signal } : {}),
-      streamTokens: options.streamTokens,
-      onEvent: events.emit,
-    });
+    const signal = record ? record.signal : options.signal;
+    const answer = options.pickUp
+      ? await runtime.runner.resumeInterrupted(call.sessionId, {
+          ...(signal === undefined ? {} : { signal }),
+          onEvent: events.emit,
+        })
+      : await (options.runner ?? runtime.runner).invoke({
+          ...call,
+          runId,
+          ...(signal === undefined ? {} : { signal }),
+          streamTokens: options.streamTokens,
+          onEvent: events.emit,
+        });
     events.flush();
     const payload =
       answer.status === 'cancelled' && record
@@ -216,19 +224,7 @@ function recordOf(
     attempts: 1,
     instanceId: ledger.instanceId,
   };
-  let startWrite: Promise<void> | undefined;
-  const start = () => {
-    startWrite ??= ledger.started(
-      {
-        ...base,
-        status: 'running',
-        startedAt: new Date().toISOString(),
-        instanceId: ledger.instanceId,
-      },
-      options.record !== undefined || call.resume !== undefined,
-    );
-    return startWrite;
-  };
+  const recorder = ledger.recorder(base, options.record !== undefined || call.resume !== undefined);
   const untrack = ledger.track(runId, {
     sessionId: call.sessionId,
     stream,
@@ -239,14 +235,14 @@ function recordOf(
   });
   return {
     signal,
-    start,
+    start: recorder.start,
     untrack,
     /** Why the run was stopped: as it was cancelled here, else as its caller says. */
     reason: (): CancelReason => reason ?? options.cancelReason?.() ?? { type: 'request' },
-    async end(changes: RunChanges): Promise<void> {
-      // A run that never began (cancelled while queued) still has its start stored first.
-      if (options.record === undefined || startWrite !== undefined) await start();
-      await ledger.ended({ ...base, status: 'running' }, changes);
-    },
+    /** Stores the run's pause or end (a run that never began has its start stored first). */
+    end: (changes: RunChanges): Promise<void> =>
+      options.record !== undefined && !recorder.started()
+        ? ledger.ended(base, changes)
+        : recorder.end(changes),
   };
 }

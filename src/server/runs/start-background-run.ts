@@ -71,6 +71,8 @@ export async function startBackgroundRun(
     ...(options.scheduledFor === undefined ? {} : { scheduledFor: options.scheduledFor }),
     ...(options.catchUp === undefined ? {} : { catchUp: options.catchUp }),
     ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
+    // What a restart needs to start it again.
+    ...(call.options === undefined ? {} : { request: { options: call.options } }),
   };
   const stored =
     existing === undefined
