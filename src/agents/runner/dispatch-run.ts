@@ -85,6 +85,8 @@ export async function dispatchRequest(
   if (guard !== undefined) {
     // The input stage ends before the turn does anything else; a block runs no node.
     const checked = await guardInput(guard, message, history);
+    // The message as stored (placeholders for what a guardrail redacted), for the run's record.
+    work.emit('input-checked', { message: checked.message });
     if (guard.checksInput) await work.titleSession?.(work.sessionId, checked.message);
     if (checked.blocked) {
       return recordBlockedTurn(

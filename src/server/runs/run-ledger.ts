@@ -122,6 +122,7 @@ export class RunLedger implements RunEvents {
       status: 'running' as const,
       startedAt: run.startedAt,
       instanceId: this.instanceId,
+      ...(run.message === undefined ? {} : { message: run.message }),
     };
     try {
       // A paused run's record may predate records: then it is made now.

@@ -11,6 +11,7 @@ import { errorResponse } from '../http/http-error.ts';
 import { coalesceTokens } from '../http/token-coalescer.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import type { LeaveQueue } from '../sessions/session-queue.ts';
+import { guardsInput } from './guards-input.ts';
 import { endingOf, failureOf } from './run-ledger.ts';
 import type { CancelReason, RunChanges, RunRecord } from './run-store.ts';
 import { RunStream, type StreamEvent } from './run-streams.ts';
@@ -125,6 +126,7 @@ export async function runAgentCall(
       : undefined;
   const started = performance.now();
   const events = coalesceTokens((name, data) => {
+    if (name === 'input-checked') record?.checked((data as { message: string }).message);
     if (!streamedEvents.has(name)) return;
     record?.start();
     const entry = stream.push(name, data);
@@ -217,7 +219,10 @@ function recordOf(
     status: 'running',
     source: options.source as string,
     graph: graphNameOf(call.options),
-    ...(call.message === undefined ? {} : { message: call.message }),
+    // With input guardrails the message is stored as they leave it (`checked`), never as sent.
+    ...(call.message === undefined || guardsInput(context.runtime)
+      ? {}
+      : { message: call.message }),
     createdAt: new Date().toISOString(),
     startedAt: null,
     endedAt: null,
@@ -235,6 +240,10 @@ function recordOf(
   });
   return {
     signal,
+    /** The message as the input guardrails left it: what the record shows. */
+    checked: (message: string) => {
+      base.message = message;
+    },
     start: recorder.start,
     untrack,
     /** Why the run was stopped: as it was cancelled here, else as its caller says. */

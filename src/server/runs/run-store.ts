@@ -65,6 +65,7 @@ export type RunChanges = Partial<
   Pick<
     RunRecord,
     | 'status'
+    | 'message'
     | 'startedAt'
     | 'endedAt'
     | 'attempts'

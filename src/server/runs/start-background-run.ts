@@ -8,6 +8,7 @@ import {
 import type { Admission } from '../../identity/index.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import type { LeaveQueue } from '../sessions/session-queue.ts';
+import { guardsInput } from './guards-input.ts';
 import { failureOf } from './run-ledger.ts';
 import { type AgentCall, runAgentCall } from './run-request.ts';
 import type { RunRecord } from './run-store.ts';
@@ -61,7 +62,8 @@ export async function startBackgroundRun(
     status: 'queued',
     source: options.source,
     graph: graphNameOf(call.options),
-    ...(call.message === undefined ? {} : { message: call.message }),
+    // With input guardrails the message is stored once they checked it (as the run starts).
+    ...(call.message === undefined || guardsInput(runtime) ? {} : { message: call.message }),
     createdAt: now,
     startedAt: null,
     endedAt: null,

@@ -1,6 +1,7 @@
 import { graphNameOf } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import type { EvalTarget, Scorer } from '../../evals/index.ts';
+import { guardsInput } from '../runs/guards-input.ts';
 import { endingOf } from '../runs/run-ledger.ts';
 import type { Runtime } from './create-runtime.ts';
 import { firstMessageTitle } from './first-message-title.ts';
@@ -35,7 +36,9 @@ export function evalTargetOf(runtime: Runtime, owner: string): EvalTarget {
               status: 'running',
               source: 'eval',
               graph: graphNameOf(request.options),
-              ...(request.message === undefined ? {} : { message: request.message }),
+              ...(request.message === undefined || guardsInput(runtime)
+                ? {}
+                : { message: request.message }),
               createdAt: now,
               startedAt: now,
               endedAt: null,
