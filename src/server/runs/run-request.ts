@@ -5,7 +5,7 @@ import {
   type AgentRunner,
   graphNameOf,
 } from '../../agents/index.ts';
-import { combineSignals, createId, StoreUnavailableError } from '../../core/index.ts';
+import { createId, StoreUnavailableError } from '../../core/index.ts';
 import type { Admission } from '../../identity/index.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { coalesceTokens } from '../http/token-coalescer.ts';
@@ -209,8 +209,13 @@ function recordOf(
   stream: RunStream,
 ) {
   const ledger = context.runs;
+  // The caller's signal (a client that left) stops the run as a cancel by id does.
   const controller = new AbortController();
-  const signal = combineSignals(options.signal, controller.signal);
+  const given = options.signal;
+  const forward = () => controller.abort(given?.reason);
+  if (given?.aborted) forward();
+  else given?.addEventListener('abort', forward, { once: true });
+  const signal = controller.signal;
   let reason: CancelReason | undefined;
   const base: RunRecord = options.record ?? {
     runId,
@@ -230,7 +235,7 @@ function recordOf(
     instanceId: ledger.instanceId,
   };
   const recorder = ledger.recorder(base, options.record !== undefined || call.resume !== undefined);
-  const untrack = ledger.track(runId, {
+  const untrackRun = ledger.track(runId, {
     sessionId: call.sessionId,
     stream,
     cancel: (given) => {
@@ -238,6 +243,10 @@ function recordOf(
       controller.abort(new Error('cancelled by request'));
     },
   });
+  const untrack = () => {
+    untrackRun();
+    given?.removeEventListener('abort', forward);
+  };
   return {
     signal,
     /** The message as the input guardrails left it: what the record shows. */

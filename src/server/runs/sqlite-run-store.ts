@@ -7,7 +7,6 @@ import {
   type RunRecord,
   type RunStatus,
   type RunStore,
-  withChanges,
 } from './run-store.ts';
 
 // The record is kept whole as JSON; the columns are what lists and claims look up by.
@@ -55,8 +54,10 @@ export class SqliteRunStore implements RunStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#select = database.prepare('SELECT record FROM server_runs WHERE run_id = ?');
+    // A merge patch (a null removes the field), applied where the status allows: one statement.
     this.#write = database.prepare(
-      'UPDATE server_runs SET status = ?, record = ? WHERE run_id = ?',
+      `UPDATE server_runs SET record = json_patch(record, ?), status = coalesce(?, status)
+       WHERE run_id = ? AND (? IS NULL OR status IN (SELECT value FROM json_each(?)))`,
     );
     this.#delete = database.prepare('DELETE FROM server_runs WHERE session_id = ?');
   }
@@ -78,22 +79,22 @@ export class SqliteRunStore implements RunStore {
     return Number(changes) === 1;
   }
 
-  update(runId: string, changes: RunChanges, onlyFrom?: readonly RunStatus[]): Promise<boolean> {
-    // Read and write in one turn of the group transaction: a compare-and-set.
-    return this.#batch.run(() => {
-      const row = this.#select.get(runId) as { record: string } | undefined;
-      if (row === undefined) return false;
-      const run = JSON.parse(row.record) as RunRecord;
-      if (onlyFrom !== undefined && !onlyFrom.includes(run.status)) return false;
-      const next = withChanges(run, changes);
-      this.#write.run(next.status, JSON.stringify(next), runId);
-      return true;
-    });
+  async update(
+    runId: string,
+    changes: RunChanges,
+    onlyFrom?: readonly RunStatus[],
+  ): Promise<boolean> {
+    const patch = JSON.stringify(changes, (_key, value) => (value === undefined ? null : value));
+    const statuses = onlyFrom === undefined ? null : JSON.stringify(onlyFrom);
+    const { changes: changed } = await this.#batch.run(() =>
+      this.#write.run(patch, changes.status ?? null, runId, statuses, statuses),
+    );
+    return Number(changed) === 1;
   }
 
   async get(runId: string): Promise<RunRecord | undefined> {
     const row = this.#read(() => this.#select.get(runId)) as { record: string } | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.record) as RunRecord);
+    return row === undefined ? undefined : runOf(row.record);
   }
 
   async list(query: RunQuery): Promise<RunRecord[]> {
@@ -124,7 +125,7 @@ export class SqliteRunStore implements RunStore {
         )
         .all(...values),
     ) as Array<{ record: string }>;
-    return rows.map((row) => listedRun(JSON.parse(row.record) as RunRecord));
+    return rows.map((row) => listedRun(runOf(row.record)));
   }
 
   async inStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]> {
@@ -136,7 +137,7 @@ export class SqliteRunStore implements RunStore {
         )
         .all(...statuses),
     ) as Array<{ record: string }>;
-    return rows.map((row) => JSON.parse(row.record) as RunRecord);
+    return rows.map((row) => runOf(row.record));
   }
 
   async deleteSession(sessionId: string): Promise<void> {
@@ -150,4 +151,12 @@ export class SqliteRunStore implements RunStore {
       throw toSqliteStoreError(error, this.#database.location());
     }
   }
+}
+
+/** A stored record (a time a patch set to null is absent from it: null again here). */
+function runOf(text: string): RunRecord {
+  const run = JSON.parse(text) as RunRecord;
+  run.startedAt ??= null;
+  run.endedAt ??= null;
+  return run;
 }
