@@ -192,6 +192,27 @@ describe('runs over HTTP (a real server process, a scripted model with latency)'
     assert.equal(ended.body.error.code, 'run_ended');
   });
 
+  it('records an invoke whose client left as cancelled with cancelReason client_left', async () => {
+    const controller = new AbortController();
+    const leaving = fetch(`${server.url}/api/agent/invoke`, {
+      method: 'POST',
+      headers: { 'x-api-key': alice, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'slow and left', sessionId: 'left-1' }),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    let run: Json;
+    for (let tries = 0; run?.status !== 'running' && tries < 100; tries += 1) {
+      [run] = (await get('/api/runs?sessionId=left-1')).body.runs;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    controller.abort();
+    await leaving;
+    const ended = await get(`/api/runs/${run.runId}?wait=30`);
+    assert.equal(ended.body.status, 'cancelled', JSON.stringify(ended.body));
+    assert.deepEqual(ended.body.cancelReason, { type: 'client_left' });
+    assert.deepEqual(ended.body.result.cancelReason, { type: 'client_left' });
+  });
+
   it('lists the caller’s runs newest first, by status and limit; bad filters are 400', async () => {
     const done = await get('/api/runs?status=done');
     assert.ok(done.body.runs.length >= 3);
@@ -251,6 +272,18 @@ describe('runs over HTTP (a real server process, a scripted model with latency)'
     assert.equal(resumed.body.runId, started.body.runId);
     const finished = await get(`/api/runs/${started.body.runId}?wait=30`);
     assert.equal(finished.body.status, 'done', JSON.stringify(finished.body));
+    // The part after the decisions numbers its events past the paused part's.
+    const tail = await readEvents(
+      await fetch(`${server.url}/api/runs/${started.body.runId}/stream`, {
+        headers: { 'x-api-key': alice },
+      }),
+    );
+    assert.equal(tail.at(-1)?.event, 'done');
+    for (const event of tail) {
+      const [runId, n] = (event.id as string).split(':');
+      assert.equal(runId, started.body.runId);
+      assert.ok(Number(n) > 1_000_000, event.id);
+    }
     assert.match(finished.body.result.response, /^done \(/);
     assert.deepEqual(new Set(await historyRunIds('ap-1')), new Set([started.body.runId]));
     assert.equal((await get('/api/runs?sessionId=ap-1')).body.runs.length, 1);

@@ -186,7 +186,9 @@ export function graphRoutes(context: RouteContext): RouteGroup {
       const controller = new AbortController();
       // Recorded as an agent run's events are: a client that drops rejoins the run with
       // GET /api/sessions/:id/stream and Last-Event-ID, and the run goes on without it.
-      const stream = context.streams.open(prepared.threadId, prepared.runId);
+      // Decisions number their events past the paused part's (seconds since 1970).
+      const firstN = prepared.body.resume ? Math.floor(Date.now() / 1000) : 1;
+      const stream = context.streams.open(prepared.threadId, prepared.runId, firstN);
       let writer: ReturnType<typeof sseWriter> | undefined;
       const send = (event: string, data: unknown) => {
         const entry = stream.push(event, data);

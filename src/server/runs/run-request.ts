@@ -117,8 +117,12 @@ export async function runAgentCall(
   const leave =
     options.leave ??
     (shared ? await takePlace(context, call.sessionId, options.arrivedAt, admission) : () => {});
+  // A paused run going on numbers its events past its earlier part's (seconds since 1970:
+  // later than any number that part reached, and within the relay's integer column).
+  const goesOn = call.resume || options.pickUp || (options.record?.attempts ?? 1) > 1;
+  const firstN = goesOn ? Math.floor(Date.now() / 1000) : 1;
   const stream = shared
-    ? context.streams.open(call.sessionId, runId)
+    ? context.streams.open(call.sessionId, runId, firstN)
     : new RunStream(runId, call.sessionId, () => undefined);
   const record =
     shared && options.source !== undefined
