@@ -238,10 +238,20 @@ export async function startServer(
   if (!identity.enabled)
     app.log.warn(`no YEOUL_API_KEYS: listening on loopback only (${url}), no authentication`);
   const stopSessionTtl = startSessionTtl(runtime, app.log);
-  // Runs a stopped server left behind: taken up (background ones) or closed as lost.
-  const recovering = recoverRuns(context).catch((error: unknown) =>
-    logger.warn({ err: error }, 'the runs left behind could not be taken up'),
-  );
+  // Runs a stopped server left behind: taken up (background ones) or closed as lost — at the
+  // start, and (instances sharing PostgreSQL) each lease, for those of an instance that died.
+  const recover = () =>
+    recoverRuns(context).catch((error: unknown) =>
+      logger.warn({ err: error }, 'the runs left behind could not be taken up'),
+    );
+  let recovering = recover();
+  const recoverTimer =
+    store.backend === 'postgres'
+      ? setInterval(() => {
+          recovering = recovering.then(recover);
+        }, store.leaseMs)
+      : undefined;
+  recoverTimer?.unref();
   return {
     url,
     runs: {
@@ -251,6 +261,7 @@ export async function startServer(
     async close() {
       closing = true;
       stopSessionTtl();
+      clearInterval(recoverTimer);
       await recovering;
       // Runs get a grace period to finish; then they are cancelled (their tool calls closed),
       // including runs whose stream client left. Connections close as their runs end.

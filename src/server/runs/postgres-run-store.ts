@@ -47,6 +47,7 @@ export class PostgresRunStore implements RunStore {
     runId: string,
     changes: RunChanges,
     onlyFrom?: readonly RunStatus[],
+    onlyInstance?: string,
   ): Promise<boolean> {
     const removed = Object.keys(changes).filter(
       (key) => changes[key as keyof RunChanges] === undefined,
@@ -56,8 +57,15 @@ export class PostgresRunStore implements RunStore {
       this.#pool,
       `UPDATE server_runs SET record = (record - $3::text[]) || $2::jsonb,
          status = coalesce($2::jsonb->>'status', status)
-       WHERE run_id = $1 AND ($4::text[] IS NULL OR status = ANY($4::text[]))`,
-      [runId, JSON.stringify(changes), removed, onlyFrom === undefined ? null : [...onlyFrom]],
+       WHERE run_id = $1 AND ($4::text[] IS NULL OR status = ANY($4::text[]))
+         AND ($5::text IS NULL OR record->>'instanceId' = $5)`,
+      [
+        runId,
+        JSON.stringify(changes),
+        removed,
+        onlyFrom === undefined ? null : [...onlyFrom],
+        onlyInstance ?? null,
+      ],
     );
     return rowCount === 1;
   }

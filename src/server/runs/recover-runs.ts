@@ -24,25 +24,19 @@ const lost = (attempt: string) => ({
 export async function recoverRuns(context: RouteContext): Promise<void> {
   const { runs, runtime } = context;
   for (const run of await runs.store.inStatus(['queued', 'running'])) {
-    if (runs.live(run.runId) !== undefined) continue;
-    if (run.instanceId !== runs.instanceId) {
-      if (await runsElsewhere(runtime.checkpointer, run.instanceId)) continue;
-    }
+    // This process's runs (each process has an id of its own) and a live instance's are theirs.
+    if (run.instanceId === runs.instanceId) continue;
+    if (await runsElsewhere(runtime.checkpointer, run.instanceId)) continue;
     if (!backgroundSources.has(run.source) || run.attempts >= 2) {
       const error = lost(run.attempts >= 2 ? 'a second time' : 'while its client waited');
-      if (
-        await runs.store.update(
-          run.runId,
-          { status: 'failed', error, endedAt: new Date().toISOString() },
-          [run.status],
-        )
-      ) {
+      const ended = { status: 'failed' as const, error, endedAt: new Date().toISOString() };
+      if (await runs.store.update(run.runId, ended, [run.status], run.instanceId)) {
         await runs.ended(run, { status: 'failed', error });
       }
       continue;
     }
     const claim = { attempts: run.attempts + 1, instanceId: runs.instanceId };
-    if (!(await runs.store.update(run.runId, claim, [run.status]))) continue;
+    if (!(await runs.store.update(run.runId, claim, [run.status], run.instanceId))) continue;
     void takeUp(context, { ...run, ...claim }).catch((error) =>
       runtime.logger.warn({ err: error, runId: run.runId }, 'a run taken up again failed'),
     );

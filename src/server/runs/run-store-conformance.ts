@@ -133,13 +133,12 @@ export function runStoreConformance(
       await store.deleteSession('never');
     });
 
-    it('lets two instances change one run: one compare-and-set wins', async () => {
+    it('lets two instances take one run: one compare-and-set wins', async () => {
       const other = await opened.another();
-      await store.create(runOf('r1'));
-      const outcomes = await Promise.all([
-        store.update('r1', { status: 'running', instanceId: 'instance-a' }, ['queued']),
-        other.update('r1', { status: 'running', instanceId: 'instance-b' }, ['queued']),
-      ]);
+      await store.create(runOf('r1', { status: 'running' }));
+      const take = (runs: RunStore, instanceId: string) =>
+        runs.update('r1', { attempts: 2, instanceId }, ['running'], 'instance-a');
+      const outcomes = await Promise.all([take(store, 'instance-b'), take(other, 'instance-c')]);
       assert.deepEqual(
         outcomes.filter((won) => won),
         [true],

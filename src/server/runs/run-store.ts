@@ -100,10 +100,15 @@ export interface RunStore {
   /** Stores a new run; false (nothing stored) when its id or its schedule slot is taken. */
   create(run: RunRecord): Promise<boolean>;
   /**
-   * Changes a stored run; with `onlyFrom`, only while its status is one of them (a
-   * compare-and-set). True when it changed.
+   * Changes a stored run; with `onlyFrom`, only while its status is one of them, and with
+   * `onlyInstance`, only while that instance has it (a compare-and-set). True when it changed.
    */
-  update(runId: string, changes: RunChanges, onlyFrom?: readonly RunStatus[]): Promise<boolean>;
+  update(
+    runId: string,
+    changes: RunChanges,
+    onlyFrom?: readonly RunStatus[],
+    onlyInstance?: string,
+  ): Promise<boolean>;
   /** The run, or undefined when none has this id. */
   get(runId: string): Promise<RunRecord | undefined>;
   /** The owner's runs that match, newest first, each without `result` and `request`. */

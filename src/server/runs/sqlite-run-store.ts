@@ -57,7 +57,8 @@ export class SqliteRunStore implements RunStore {
     // A merge patch (a null removes the field), applied where the status allows: one statement.
     this.#write = database.prepare(
       `UPDATE server_runs SET record = json_patch(record, ?), status = coalesce(?, status)
-       WHERE run_id = ? AND (? IS NULL OR status IN (SELECT value FROM json_each(?)))`,
+       WHERE run_id = ? AND (? IS NULL OR status IN (SELECT value FROM json_each(?)))
+         AND (? IS NULL OR json_extract(record, '$.instanceId') = ?)`,
     );
     this.#delete = database.prepare('DELETE FROM server_runs WHERE session_id = ?');
   }
@@ -83,11 +84,20 @@ export class SqliteRunStore implements RunStore {
     runId: string,
     changes: RunChanges,
     onlyFrom?: readonly RunStatus[],
+    onlyInstance?: string,
   ): Promise<boolean> {
     const patch = JSON.stringify(changes, (_key, value) => (value === undefined ? null : value));
     const statuses = onlyFrom === undefined ? null : JSON.stringify(onlyFrom);
     const { changes: changed } = await this.#batch.run(() =>
-      this.#write.run(patch, changes.status ?? null, runId, statuses, statuses),
+      this.#write.run(
+        patch,
+        changes.status ?? null,
+        runId,
+        statuses,
+        statuses,
+        onlyInstance ?? null,
+        onlyInstance ?? null,
+      ),
     );
     return Number(changed) === 1;
   }
