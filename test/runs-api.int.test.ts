@@ -258,12 +258,6 @@ describe('runs over HTTP (a real server process, a scripted model with latency)'
     const busy = await call('/api/runs', { message: 'something else', sessionId: 'ap-1' });
     assert.equal(busy.status, 409);
     assert.equal(busy.body.error.code, 'awaiting_approval');
-    const notPaused = await call('/api/runs', {
-      sessionId: 'bg-1',
-      resume: { decisions: [{ id: 'x', approve: true }] },
-    });
-    assert.equal(notPaused.status, 409);
-    assert.equal(notPaused.body.error.code, 'not_interrupted');
     const resumed = await call('/api/runs', {
       sessionId: 'ap-1',
       resume: { decisions: [{ id: pending.id, approve: true }] },
@@ -272,6 +266,18 @@ describe('runs over HTTP (a real server process, a scripted model with latency)'
     assert.equal(resumed.body.runId, started.body.runId);
     const finished = await get(`/api/runs/${started.body.runId}?wait=30`);
     assert.equal(finished.body.status, 'done', JSON.stringify(finished.body));
+    const twice = await call('/api/runs', {
+      sessionId: 'ap-1',
+      resume: { decisions: [{ id: pending.id, approve: true }] },
+    });
+    assert.equal(twice.status, 409);
+    assert.equal(twice.body.error.code, 'already_decided');
+    const notPaused = await call('/api/runs', {
+      sessionId: 'ap-1',
+      resume: { decisions: [{ id: 'never-asked', approve: true }] },
+    });
+    assert.equal(notPaused.status, 409);
+    assert.equal(notPaused.body.error.code, 'not_interrupted');
     // The part after the decisions numbers its events past the paused part's.
     const tail = await readEvents(
       await fetch(`${server.url}/api/runs/${started.body.runId}/stream`, {

@@ -1,6 +1,7 @@
 import { graphNameOf } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import {
+  InterruptAnsweredError,
   InterruptNotFoundError,
   NotInterruptedError,
   RunInterruptedError,
@@ -137,7 +138,8 @@ async function leaveAndRefund(
 
 /**
  * Refuses at once what invoke would refuse once its turn came: a message on a session that
- * waits for approval, decisions for one that does not, a decision for an unknown interrupt.
+ * waits for approval, decisions for one that does not, a decision made already (409) or for
+ * an unknown interrupt (404).
  * Returns the paused run's id for decisions.
  */
 async function refuseLikeInvoke(
@@ -153,14 +155,22 @@ async function refuseLikeInvoke(
     }
     return undefined;
   }
-  if (pending.length === 0) throw new NotInterruptedError({ threadId: call.sessionId });
   const known = new Set(pending.map((interrupt) => interrupt.id));
-  const unknown = call.resume.decisions.filter((decision) => !known.has(decision.id));
+  const unknown = call.resume.decisions
+    .map((decision) => decision.id)
+    .filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw new InterruptNotFoundError({
-      threadId: call.sessionId,
-      interruptIds: unknown.map((decision) => decision.id),
-    });
+    // A call the last run asked about was decided already (409); else it was never asked.
+    const asked = new Set(
+      (await graph.history(call.sessionId))
+        .filter((entry) => entry.runId === state?.runId && entry.kind === 'interrupt')
+        .flatMap((entry) => (entry.payload?.interrupts ?? []).map((asked) => asked.id)),
+    );
+    const again = unknown.filter((id) => asked.has(id));
+    const threadId = call.sessionId;
+    if (again.length > 0) throw new InterruptAnsweredError({ threadId, interruptIds: again });
+    if (pending.length === 0) throw new NotInterruptedError({ threadId });
+    throw new InterruptNotFoundError({ threadId, interruptIds: unknown });
   }
   return state?.runId;
 }
