@@ -50,7 +50,14 @@ export async function startBackgroundRun(
   const existing = paused === undefined ? undefined : await runs.store.get(paused);
   let entered: ReturnType<typeof context.queue.enter>;
   try {
-    entered = context.queue.enter(call.sessionId, options.arrivedAt);
+    // A full line refuses at once; across instances that takes the place's round trip, never
+    // the wait for the turn.
+    let placed: () => void = () => undefined;
+    const place = new Promise<void>((resolve) => {
+      placed = resolve;
+    });
+    entered = context.queue.enter(call.sessionId, options.arrivedAt, () => placed());
+    if (entered instanceof Promise) await Promise.race([place, entered]);
   } catch (error) {
     await options.admission?.refund();
     throw error;
