@@ -29,6 +29,12 @@ interface LiveRun {
   cancel(reason: CancelReason): void;
 }
 
+/**
+ * How long a started run's record waits before it is stored: a run that ends sooner is
+ * stored once, as it ended (one write instead of two for a quick answer).
+ */
+const startWriteDelayMs = 100;
+
 /** What a run's end looks like in its record. */
 export function endingOf(
   payload: AgentResponse,
@@ -135,16 +141,20 @@ export class RunLedger implements RunEvents {
     }
   }
 
-  /** Stores how a run paused or ended, and tells who listens. */
-  async ended(run: RunRecord, changes: RunChanges): Promise<void> {
+  /** Stores how a run paused or ended (`create`: as a new record), and tells who listens. */
+  async ended(run: RunRecord, changes: RunChanges, create = false): Promise<void> {
     const next = withChanges(run, { endedAt: new Date().toISOString(), ...changes });
     if (next.status === 'interrupted') next.endedAt = null;
     try {
-      await this.store.update(run.runId, {
-        status: next.status,
-        endedAt: next.endedAt,
-        ...changes,
-      });
+      // `create`: a run that ended before its start was stored is stored once, as it ended.
+      const created = create && (await this.store.create(next));
+      if (!created) {
+        await this.store.update(run.runId, {
+          status: next.status,
+          endedAt: next.endedAt,
+          ...changes,
+        });
+      }
     } catch (error) {
       this.#onError(error);
     }
@@ -159,30 +169,51 @@ export class RunLedger implements RunEvents {
   }
 
   /**
-   * The record of one run as it goes: `start` stores it (`existed`: changes the stored one to
-   * `running`) once, without the run waiting on it; `end` stores its pause or end after that.
+   * The record of one run as it goes: `start` notes it started, and its record is stored (or,
+   * `existed`, the stored one changed to `running`) a moment later, without the run waiting on
+   * it; `end` stores its pause or end after that — or, for a run that ended within that moment,
+   * the run as it ended in one write.
    */
   recorder(base: RunRecord, existed: boolean) {
+    let startedAt: string | undefined;
     let startWrite: Promise<void> | undefined;
-    const start = (): Promise<void> => {
-      startWrite ??= this.started(
-        {
-          ...base,
-          status: 'running',
-          startedAt: new Date().toISOString(),
-          instanceId: this.instanceId,
-        },
-        existed,
-      );
-      return startWrite;
+    let timer: NodeJS.Timeout | undefined;
+    const running = (): RunRecord => ({
+      ...base,
+      status: 'running',
+      startedAt: startedAt ?? null,
+      instanceId: this.instanceId,
+    });
+    const write = (): void => {
+      timer = undefined;
+      startWrite ??= this.started(running(), existed);
     };
     return {
-      start,
+      start: (): void => {
+        if (startedAt !== undefined) return;
+        startedAt = new Date().toISOString();
+        timer = setTimeout(write, startWriteDelayMs);
+        timer.unref();
+      },
       /** Whether `start` was called. */
-      started: () => startWrite !== undefined,
+      started: () => startedAt !== undefined,
       end: async (changes: RunChanges): Promise<void> => {
-        await start();
-        await this.ended({ ...base, status: 'running' }, changes);
+        startedAt ??= new Date().toISOString();
+        if (startWrite !== undefined) {
+          await startWrite;
+          return this.ended(running(), changes);
+        }
+        clearTimeout(timer);
+        timer = undefined;
+        const run = running();
+        if (!existed) return this.ended(run, changes, true);
+        const { startedAt: at, instanceId, message } = run;
+        return this.ended(run, {
+          startedAt: at,
+          instanceId,
+          ...(message === undefined ? {} : { message }),
+          ...changes,
+        });
       },
     };
   }
