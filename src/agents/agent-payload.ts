@@ -53,6 +53,11 @@ export interface AgentRequest {
   onEvent?: (name: string, data: unknown) => void;
   /** Whether model text is streamed as `token` events (default: when `onEvent` is given). */
   streamTokens?: boolean;
+  /**
+   * The run's id (default a new one; decisions: the paused run's): its history steps carry
+   * it, and so does the response.
+   */
+  runId?: string;
 }
 
 /** A pending tool call as clients see it. */
@@ -78,6 +83,8 @@ export type RunOutcome =
 export interface AgentResponse {
   response: string;
   sessionId: string;
+  /** The run's id, as its history steps carry it. */
+  runId: string;
   toolsUsed: string[];
   /** Seconds. */
   executionTime: number;
@@ -95,7 +102,15 @@ export interface AgentResponse {
   guardrails?: GuardrailRecord[];
   /** The guardrail that blocked the turn or the answer (`status: "blocked"`). */
   guardrail?: { name: string; stage: GuardrailStage; reason: string };
+  /** Why the run was stopped (`status: "cancelled"`), as the server tells it. */
+  cancelReason?: RunCancelReason;
 }
+
+/** Why a run was stopped: through the API, its client leaving, or a newer message. */
+export type RunCancelReason =
+  | { type: 'request' }
+  | { type: 'client_left' }
+  | { type: 'superseded'; runId: string; onBusy: 'interrupt' | 'rollback' };
 
 /** A pending interrupt in the contract's shape. */
 export function approvalOf(pending: PendingInterrupt): ApprovalInterrupt {

@@ -4,6 +4,7 @@ export {
   type AgentResponse,
   type ApprovalInterrupt,
   approvalOf,
+  type RunCancelReason,
 } from './agent-payload.ts';
 export { createAgentNode } from './chat/agent-node.ts';
 export { buildChatGraph } from './chat/build-chat-graph.ts';

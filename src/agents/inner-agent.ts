@@ -44,6 +44,7 @@ export function innerAgent(
       onEvent: forwardEvents(steps, run.emit),
       context: agentRunContext(streamTokens, setup.owner, undefined, setup.guard),
       closingStep: (values: Record<string, unknown>) => setup.guard?.closingStep({}, values),
+      ...(setup.runId === undefined ? {} : { runId: setup.runId }),
     };
     const before = 'answers' in input ? [] : unseeded;
     if (!('answers' in input)) unseeded = [];

@@ -69,6 +69,7 @@ export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): Inn
       // workspace its file tools see.
       context: agentRunContext(streamTokens, setup.owner, options.memoryOwner, setup.guard),
       closingStep: (values: Record<string, unknown>) => setup.guard?.closingStep({}, values),
+      ...(setup.runId === undefined ? {} : { runId: setup.runId }),
     };
     const question = 'prompt' in input ? input.prompt : '';
     try {

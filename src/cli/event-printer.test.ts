@@ -7,6 +7,7 @@ function payload(response: string): AgentResponse {
   return {
     response,
     sessionId: 's',
+    runId: 'r',
     toolsUsed: [],
     executionTime: 0,
     status: 'published',

@@ -147,6 +147,11 @@ export interface RunConfig<Context = unknown> {
   closingStep?: (values: Record<string, unknown>) => ClosingStep | undefined;
   /** Records the input and the closing step only: no node of the graph runs. */
   recordOnly?: boolean;
+  /**
+   * The id a new run takes (default a new one): a request that runs several graphs on its
+   * threads gives them all its own id. A resumed run keeps the id it paused with.
+   */
+  runId?: string;
 }
 
 /** A step a run records at its end without running it (`RunConfig.closingStep`). */

@@ -20,9 +20,11 @@ export {
   documentsBody,
   invokeBody,
   requestOptions,
+  runBody,
   searchBody,
   sessionIdPattern,
   sessionIdSchema,
+  webhookSchema,
 } from './request-schemas.ts';
 export {
   documentListSchema,
@@ -44,5 +46,15 @@ export {
   pruneResponseSchema,
   retentionDurationSchema,
 } from './retention-schemas.ts';
+export {
+  runCancelledSchema,
+  runListQuery,
+  runListSchema,
+  runParams,
+  runRecordStatusSchema,
+  runSchema,
+  runStartedSchema,
+  runWaitQuery,
+} from './run-schemas.ts';
 export { agentStreamEventSchemas, graphStreamEventSchemas } from './stream-event-schemas.ts';
 export { everyOwnersUsageSchema, usageQuery, usageReportSchema } from './usage-schemas.ts';

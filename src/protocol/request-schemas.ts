@@ -43,29 +43,55 @@ export const invokeBody = z
     resume: z.strictObject({ decisions: z.array(decisionSchema).min(1).max(50) }).optional(),
     options: requestOptions.optional(),
   })
-  .superRefine((body, context) => {
-    if (body.resume === undefined && body.message === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['message'],
-        message: 'required (or `resume` with decisions for a paused run)',
-      });
-    }
-    if (body.resume !== undefined && body.message !== undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['resume'],
-        message: 'send either a message or decisions, not both',
-      });
-    }
-    if (body.resume !== undefined && body.sessionId === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['sessionId'],
-        message: 'required with `resume`: the session whose run is paused',
-      });
-    }
-  });
+  .superRefine(checkInvokeBody);
+
+/** Where a run's end is told: a URL, or `{url, headers}` (checked where runs are started). */
+export const webhookSchema = z.union([
+  z.string().describe('the URL'),
+  z.strictObject({
+    url: z.string(),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+]);
+
+/** POST /api/runs: the invoke body, plus the webhook told when the run pauses or ends. */
+export const runBody = z
+  .strictObject({
+    message: z.string().max(100_000, 'the message is longer than 100 000 characters').optional(),
+    sessionId: sessionIdSchema.optional(),
+    resume: z.strictObject({ decisions: z.array(decisionSchema).min(1).max(50) }).optional(),
+    options: requestOptions.optional(),
+    webhook: webhookSchema.optional(),
+  })
+  .superRefine(checkInvokeBody);
+
+/** The rules across an invoke body's fields: a message or decisions, decisions with a session. */
+function checkInvokeBody(
+  body: { message?: string | undefined; resume?: unknown; sessionId?: string | undefined },
+  context: z.RefinementCtx,
+): void {
+  if (body.resume === undefined && body.message === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['message'],
+      message: 'required (or `resume` with decisions for a paused run)',
+    });
+  }
+  if (body.resume !== undefined && body.message !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['resume'],
+      message: 'send either a message or decisions, not both',
+    });
+  }
+  if (body.resume !== undefined && body.sessionId === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['sessionId'],
+      message: 'required with `resume`: the session whose run is paused',
+    });
+  }
+}
 
 /** POST /api/documents (JSON). */
 export const documentsBody = z.strictObject({

@@ -58,6 +58,7 @@ export const runStatusSchema = z.enum([
 export const invokeResponseSchema = z.object({
   response: z.string(),
   sessionId: z.string(),
+  runId: z.string().describe('the run’s id, as its history steps carry it'),
   toolsUsed: z.array(z.string()),
   executionTime: z.number().describe('seconds'),
   status: runStatusSchema,
@@ -74,6 +75,14 @@ export const invokeResponseSchema = z.object({
   sources: z.array(source).optional(),
   steps: z.array(z.string()),
   usage,
+  cancelReason: z
+    .object({
+      type: z.enum(['request', 'client_left', 'superseded']),
+      runId: z.string().optional(),
+      onBusy: z.enum(['interrupt', 'rollback']).optional(),
+    })
+    .optional()
+    .describe('with status "cancelled": why the run was stopped'),
   model: z
     .string()
     .optional()

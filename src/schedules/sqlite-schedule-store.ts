@@ -173,10 +173,19 @@ export class SqliteScheduleStore implements ScheduleStore {
 
   async claimSlot(scheduleId: string, scheduledFor: number, runId: string): Promise<boolean> {
     const now = this.#now();
-    const result = await this.#batch.run(() =>
-      this.#claim.run(scheduledFor, runId, now, scheduleId),
-    );
-    return result.changes === 1;
+    // Another process on the file (a second `yeoul serve`, the CLI) may commit between this
+    // statement's read and its write: SQLite then answers busy at once, without waiting.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const result = await this.#batch.run(() =>
+          this.#claim.run(scheduledFor, runId, now, scheduleId),
+        );
+        return result.changes === 1;
+      } catch (error) {
+        if (attempt >= 20 || !isBusy(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, attempt * 5));
+      }
+    }
   }
 
   async recordFiring(
@@ -208,4 +217,12 @@ export class SqliteScheduleStore implements ScheduleStore {
       throw toSqliteStoreError(error, this.#database.location());
     }
   }
+}
+
+/** Whether SQLite answered busy (the database is locked by another connection's write). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | undefined)?.errcode;
+  return (
+    (typeof code === 'number' && (code & 0xff) === 5) || /database is locked/i.test(String(error))
+  );
 }

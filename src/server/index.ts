@@ -1,4 +1,8 @@
 export { type RunningServer, startServer } from './http/start-server.ts';
+export type { RunEvents } from './runs/run-ledger.ts';
+export type { AgentCall } from './runs/run-request.ts';
+export type { CancelReason, RunRecord, RunStatus, RunStore } from './runs/run-store.ts';
+export type { BackgroundRunOptions } from './runs/start-background-run.ts';
 export { createLogger } from './runtime/create-logger.ts';
 export { createRuntime, type Runtime } from './runtime/create-runtime.ts';
 export { evalGraphNames, evalTargetOf, userScorersOf } from './runtime/eval-target.ts';

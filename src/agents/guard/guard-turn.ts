@@ -82,7 +82,13 @@ export async function guardInput(
 export async function recordBlockedTurn(
   thread: CompiledGraph<StateSchema, unknown>,
   guard: RunGuard,
-  turn: { sessionId: string; signal: AbortSignal; message: string; record: GuardrailRecord },
+  turn: {
+    sessionId: string;
+    signal: AbortSignal;
+    message: string;
+    record: GuardrailRecord;
+    runId?: string;
+  },
   korean: boolean,
 ): Promise<Payload> {
   const refusal = refusalOf(turn.record, korean);
@@ -93,6 +99,7 @@ export async function recordBlockedTurn(
     signal: turn.signal,
     recordOnly: true,
     onPendingRun: 'abandon',
+    ...(turn.runId === undefined ? {} : { runId: turn.runId }),
     closingStep: () => guard.closingStep({ messages: [answer] }),
   });
   return {

@@ -15,6 +15,8 @@ export interface InnerRunSetup {
   owner?: string;
   /** The run's guardrails (its answers and tool calls go through them). */
   guard?: RunGuard;
+  /** The request's run id: every new graph run of the request takes it. */
+  runId?: string;
 }
 
 /** How a run picked up again goes: its signal, where its events go, whether tokens stream. */

@@ -66,6 +66,7 @@ export function createAgentRunner(
   ): Promise<AgentResponse> {
     const started = performance.now();
     const sessionId = request.sessionId ?? createId();
+    const runId = request.runId ?? createId();
     const emit = request.onEvent ?? (() => undefined);
     const controller = new AbortController();
     const untrack = active.track(sessionId, controller);
@@ -86,12 +87,13 @@ export function createAgentRunner(
           ...(owner === undefined ? {} : { owner }),
           guards: runGuards,
           titleSession: options.titleSession,
+          runId,
         }),
       );
-      return responseOf(payload, sessionId, seconds(), emit, answering.model);
+      return responseOf(payload, sessionId, runId, seconds(), emit, answering.model);
     } catch (error) {
       if (!(error instanceof RunCancelledError)) throw error;
-      return cancelledResponse(korean, sessionId, seconds(), answering.model);
+      return cancelledResponse(korean, sessionId, runId, seconds(), answering.model);
     } finally {
       untrack();
     }
@@ -111,6 +113,12 @@ export function createAgentRunner(
     const registry = current;
     const user = await sessions.userEntry(registry, sessionId);
     return (user ?? registry.default).handoff.thread as CompiledGraph<StateSchema>;
+  };
+
+  /** The id of the session's last run (the paused one, or one left behind); undefined when none. */
+  const lastRunId = async (sessionId: string): Promise<string | undefined> => {
+    const graph = await threadGraph(sessionId);
+    return (await graph.getState(sessionId))?.runId;
   };
 
   return {
@@ -154,22 +162,37 @@ export function createAgentRunner(
       ];
     },
 
-    /** Runs one request: a new message, or decisions for the session's paused run. */
-    invoke(request: AgentRequest): Promise<AgentResponse> {
+    /**
+     * Runs one request: a new message, or decisions for the session's paused run (which
+     * go on under that run's id).
+     */
+    async invoke(request: AgentRequest): Promise<AgentResponse> {
       const registry = current;
-      return run(request, (work) => dispatchRequest(registry, sessions, request, work));
+      const runId =
+        request.runId ??
+        (request.resume && request.sessionId !== undefined
+          ? await lastRunId(request.sessionId)
+          : undefined);
+      const asked = runId === undefined ? request : { ...request, runId };
+      return run(asked, (work) => dispatchRequest(registry, sessions, asked, work));
     },
+
+    /** The id of the session's last run (the paused one, or one left behind); undefined when none. */
+    lastRunId,
 
     /**
      * Finishes the run a dead process left behind on the session (`yeoul sessions resume`):
      * its interrupted step runs again and the run goes on to its answer.
      */
-    resumeInterrupted(
+    async resumeInterrupted(
       sessionId: string,
       options: Pick<AgentRequest, 'signal' | 'onEvent'> = {},
     ): Promise<AgentResponse> {
       const registry = current;
-      return run({ ...options, sessionId }, (work) => resumeLeftBehind(registry, sessions, work));
+      const runId = await lastRunId(sessionId);
+      return run({ ...options, sessionId, ...(runId === undefined ? {} : { runId }) }, (work) =>
+        resumeLeftBehind(registry, sessions, work),
+      );
     },
 
     /**

@@ -33,6 +33,8 @@ export interface WorkContext {
   guard?: RunGuard;
   /** Titles a registered, untitled session by its first message (once input guardrails ran). */
   titleSession?: ((sessionId: string, message: string) => Promise<void>) | undefined;
+  /** The request's run id: every new graph run of the request takes it (history steps carry it). */
+  runId?: string;
 }
 
 /**
@@ -83,6 +85,8 @@ export async function dispatchRequest(
   if (guard !== undefined) {
     // The input stage ends before the turn does anything else; a block runs no node.
     const checked = await guardInput(guard, message, history);
+    // The message as stored (placeholders for what a guardrail redacted), for the run's record.
+    work.emit('input-checked', { message: checked.message });
     if (guard.checksInput) await work.titleSession?.(work.sessionId, checked.message);
     if (checked.blocked) {
       return recordBlockedTurn(
@@ -154,6 +158,7 @@ type LoopRunConfig = {
   onEvent: ReturnType<typeof forwardEvents>;
   context: { inner: InnerAgent };
   onPendingRun: 'abandon';
+  runId?: string;
 };
 
 /** Runs the evaluation loop on the session's loop thread around `inner`. */
@@ -169,6 +174,7 @@ async function runInLoop(
     onEvent: forwardEvents(steps, work.emit),
     context: { inner },
     onPendingRun: 'abandon',
+    ...(work.runId === undefined ? {} : { runId: work.runId }),
   });
   return loopPayload(result, steps);
 }
@@ -198,5 +204,6 @@ function setupOf(
     history: request.resume ? [] : (request.history ?? []),
     ...(work.owner === undefined ? {} : { owner: work.owner }),
     ...(guard === undefined ? {} : { guard }),
+    ...(work.runId === undefined ? {} : { runId: work.runId }),
   };
 }

@@ -10,7 +10,7 @@ import type { InnerAgentResult, OpsState } from '../ops/ops-state.ts';
 import { isKorean } from '../prompts.ts';
 
 /** A payload before the runner adds the session and the time, with the error's message. */
-export type Payload = Omit<AgentResponse, 'sessionId' | 'executionTime'> & {
+export type Payload = Omit<AgentResponse, 'sessionId' | 'runId' | 'executionTime'> & {
   errorMessage?: string;
 };
 
@@ -22,6 +22,7 @@ export type Payload = Omit<AgentResponse, 'sessionId' | 'executionTime'> & {
 export function responseOf(
   payload: Payload,
   sessionId: string,
+  runId: string,
   executionTime: number,
   emit: (name: string, data: unknown) => void,
   model?: string,
@@ -31,13 +32,14 @@ export function responseOf(
     emit('error', { code: payload.errorCode, message: payload.errorMessage });
   }
   const { errorMessage: _hidden, ...body } = payload;
-  return { ...body, ...(model === undefined ? {} : { model }), sessionId, executionTime };
+  return { ...body, ...(model === undefined ? {} : { model }), sessionId, runId, executionTime };
 }
 
 /** The response of a run stopped before its answer (with `model` when a model call had succeeded). */
 export function cancelledResponse(
   korean: boolean,
   sessionId: string,
+  runId: string,
   executionTime: number,
   model?: string,
 ): AgentResponse {
@@ -45,6 +47,7 @@ export function cancelledResponse(
     ...(model === undefined ? {} : { model }),
     response: cancelledAnswer(korean),
     sessionId,
+    runId,
     toolsUsed: [],
     executionTime,
     status: 'cancelled',

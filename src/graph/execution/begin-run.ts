@@ -40,6 +40,8 @@ interface RunOptions {
   threadId: string | undefined;
   onPendingRun: 'throw' | 'abandon';
   durability: Durability;
+  /** The id of a new run (default a new one). */
+  runId?: string | undefined;
 }
 
 /** What opening a run needs of its graph (a run taken over ends the subgraph runs it was inside). */
@@ -115,7 +117,12 @@ export async function beginRun(
   if (last !== null && last.status === 'interrupted') {
     throw new RunInterruptedError({ threadId, interrupts: last.payload?.interrupts ?? [] });
   }
-  const writer = new RunWriter(graph.store, record, createId(), options.durability);
+  const writer = new RunWriter(
+    graph.store,
+    record,
+    options.runId ?? createId(),
+    options.durability,
+  );
   const prepared = prepareUpdate(graph.schema, start.input, START);
   const values = applyUpdate(graph.schema, record?.values ?? initialState(graph.schema), prepared);
   const next = graph.route([START], values, {});

@@ -120,6 +120,13 @@ async function runSteps(
   span: Span,
 ): Promise<RunResult<StateSchema>> {
   checkRunConfig(config);
+  // A run cancelled before its turn came commits nothing: not even its input.
+  if (config.signal?.aborted === true) {
+    throw new RunCancelledError({
+      runId: config.runId ?? '(not started)',
+      cause: config.signal.reason,
+    });
+  }
   const threadId = config.threadId;
   const store = threadId === undefined ? undefined : graph.store;
   const signal = config.signal ?? neverAbortedSignal;
@@ -136,6 +143,7 @@ async function runSteps(
     threadId,
     onPendingRun: config.onPendingRun ?? 'throw',
     durability,
+    runId: config.runId,
   });
   const writer = beginning.writer;
   const runId = writer.runId;

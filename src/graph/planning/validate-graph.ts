@@ -122,6 +122,12 @@ export function checkRunConfig(config: RunConfig<unknown>): void {
   if (threadId !== undefined && (typeof threadId !== 'string' || threadId.length === 0)) {
     problems.push('threadId must be a non-empty string');
   }
+  if (
+    config.runId !== undefined &&
+    (typeof config.runId !== 'string' || config.runId.length === 0)
+  ) {
+    problems.push('runId must be a non-empty string');
+  }
   const durability = durabilityProblem(config.durability);
   if (durability !== undefined) problems.push(durability);
   if (problems.length > 0) throw new InvalidRunConfigError({ problems });

@@ -13,7 +13,12 @@ import { PortInUseError } from '../errors/port-in-use-error.ts';
 import { uploadFileLimit, uploadFilesLimit } from '../routes/document-routes.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import { serverRoutes } from '../routes/server-routes.ts';
+import { recoverRuns } from '../runs/recover-runs.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
+import { type RunEvents, RunLedger } from '../runs/run-ledger.ts';
+import type { AgentCall } from '../runs/run-request.ts';
+import type { RunRecord } from '../runs/run-store.ts';
+import { type BackgroundRunOptions, startBackgroundRun } from '../runs/start-background-run.ts';
 import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
@@ -33,6 +38,13 @@ const shutdownGraceMs = 10_000;
 /** A listening server. */
 export interface RunningServer {
   url: string;
+  /**
+   * The server's runs: who hears of each pause and end (`onRunEnded`, for webhooks), and
+   * `start`, which starts a background run as `POST /api/runs` does (for schedules).
+   */
+  runs: RunEvents & {
+    start(call: AgentCall, options: BackgroundRunOptions): Promise<RunRecord | undefined>;
+  };
   /** Stops taking requests, lets running ones finish, and closes the runtime. */
   close(): Promise<void>;
 }
@@ -130,6 +142,9 @@ export async function startServer(
     queue: coordination.queue,
     metrics,
     streams: coordination.streams,
+    runs: new RunLedger(runtime.runs, runtime.checkpointer.instanceId, (error) =>
+      logger.warn({ err: error }, 'a run’s record could not be stored'),
+    ),
     cancelElsewhere: (sessionId) => coordination.cancelElsewhere(sessionId),
     logger: app.log,
     startedAt,
@@ -223,11 +238,31 @@ export async function startServer(
   if (!identity.enabled)
     app.log.warn(`no YEOUL_API_KEYS: listening on loopback only (${url}), no authentication`);
   const stopSessionTtl = startSessionTtl(runtime, app.log);
+  // Runs a stopped server left behind: taken up (background ones) or closed as lost — at the
+  // start, and (instances sharing PostgreSQL) each lease, for those of an instance that died.
+  const recover = () =>
+    recoverRuns(context).catch((error: unknown) =>
+      logger.warn({ err: error }, 'the runs left behind could not be taken up'),
+    );
+  let recovering = recover();
+  const recoverTimer =
+    store.backend === 'postgres'
+      ? setInterval(() => {
+          recovering = recovering.then(recover);
+        }, store.leaseMs)
+      : undefined;
+  recoverTimer?.unref();
   return {
     url,
+    runs: {
+      onRunEnded: (listener) => context.runs.onRunEnded(listener),
+      start: (call, runOptions) => startBackgroundRun(context, call, runOptions),
+    },
     async close() {
       closing = true;
       stopSessionTtl();
+      clearInterval(recoverTimer);
+      await recovering;
       // Runs get a grace period to finish; then they are cancelled (their tool calls closed),
       // including runs whose stream client left. Connections close as their runs end.
       await Promise.all([app.close(), runtime.runner.settle(shutdownGraceMs)]);

@@ -1,7 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { validateInput } from '../../agents/index.ts';
-import { createId } from '../../core/index.ts';
 import { invokeBody, invokeResponseSchema } from '../../protocol/index.ts';
 import {
   defineRoute,
@@ -12,11 +10,9 @@ import {
 import { HttpError } from '../http/http-error.ts';
 import { sessionParams } from '../http/schemas.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
-import { admitRun } from '../runs/admit-run.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import type { FollowableStream } from '../runs/run-streams.ts';
-import { firstMessageTitle } from '../runtime/first-message-title.ts';
-import { requireChatGraph } from '../runtime/graph-names.ts';
+import { prepareAgentCall } from './prepare-agent-call.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** The statuses an agent run's errors come with. */
@@ -30,35 +26,8 @@ const runErrors = [400, 401, 404, 409, 413, 429, 500, 503];
 export function agentRoutes(context: RouteContext): RouteGroup {
   const { runtime } = context;
 
-  const prepare = async (
-    request: FastifyRequest,
-    input: RouteInput<{ body: typeof invokeBody }>,
-  ) => {
-    const parsed = input.body();
-    if (parsed.message !== undefined) {
-      const problem = validateInput(parsed.message, runtime.model.settings.maxInputTokens);
-      if (problem) {
-        throw new HttpError({
-          status: problem.code === 'input_too_long' ? 413 : 400,
-          code: problem.code,
-          message: problem.message,
-        });
-      }
-    }
-    const graph = parsed.options?.graph;
-    if (graph !== undefined) requireChatGraph(runtime, graph);
-    const sessionId = parsed.sessionId ?? createId();
-    const owner = context.ownerOf(request);
-    let created = false;
-    if (parsed.resume) await runtime.sessions.check(sessionId, owner);
-    else {
-      const title = firstMessageTitle(runtime, graph, parsed.message);
-      created = await runtime.sessions.claim(sessionId, owner, title, graph);
-    }
-    const admission = await admitRun(context, request, owner, created ? sessionId : undefined);
-    const { sessionId: _given, ...rest } = parsed;
-    return { call: { ...rest, sessionId, owner }, admission };
-  };
+  const prepare = (request: FastifyRequest, input: RouteInput<{ body: typeof invokeBody }>) =>
+    prepareAgentCall(context, request, input.body());
 
   const invokeAgent = defineRoute({
     method: 'POST',
@@ -81,6 +50,8 @@ export function agentRoutes(context: RouteContext): RouteGroup {
         streamTokens: false,
         arrivedAt: arrivalOf(reply),
         admission,
+        source: 'invoke',
+        cancelReason: () => (controller.signal.aborted ? { type: 'client_left' } : undefined),
       });
     },
   });
@@ -103,7 +74,7 @@ export function agentRoutes(context: RouteContext): RouteGroup {
     handler: async (request, reply, input) => {
       const { call, admission } = await prepare(request, input);
       const controller = new AbortController();
-      const cancelOnLeave = call.options?.onDisconnect === 'cancel';
+      const cancelOnLeave = input.body().options?.onDisconnect === 'cancel';
       // Headers go out with the run's first event: a request refused before its run starts
       // (a pending approval, a decision already made) still gets its HTTP status. A client
       // that leaves does not stop the run (unless it asked to): it can join again.
@@ -128,6 +99,8 @@ export function agentRoutes(context: RouteContext): RouteGroup {
           arrivedAt: arrivalOf(reply),
           admission,
           onEvent: (entry) => open().write(entry),
+          source: 'stream',
+          cancelReason: () => (controller.signal.aborted ? { type: 'client_left' } : undefined),
         });
       } catch (error) {
         if (writer === undefined) throw error;

@@ -1,6 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createId } from '../../core/index.ts';
-import type { GraphEvent, RunResult, StateSchema } from '../../graph/index.ts';
+import {
+  type GraphEvent,
+  RunCancelledError,
+  type RunResult,
+  type StateSchema,
+} from '../../graph/index.ts';
 import { runUsageOf } from '../../identity/index.ts';
 import { graphListSchema, graphRunBody, graphRunResponseSchema } from '../../protocol/index.ts';
 import {
@@ -13,6 +18,7 @@ import { checkGraphInput, type GraphRunBody, graphParams } from '../http/graph-r
 import { errorResponse } from '../http/http-error.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
 import { admitRun } from '../runs/admit-run.ts';
+import { failureOf } from '../runs/run-ledger.ts';
 import { arrivalOf, takePlace } from '../runs/run-request.ts';
 import { requireUserGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
@@ -61,7 +67,11 @@ export function graphRoutes(context: RouteContext): RouteGroup {
     if (body.resume) await runtime.sessions.check(threadId, owner);
     else created = await runtime.sessions.claim(threadId, owner, titleOfInput(body.input), name);
     const admission = await admitRun(context, request, owner, created ? threadId : undefined);
-    return { name, graph: entry.graph, body, threadId, owner, arrivedAt, admission };
+    // Decisions go on under the paused run's id.
+    const runId = body.resume
+      ? ((await entry.graph.getState(threadId))?.runId ?? createId())
+      : createId();
+    return { name, graph: entry.graph, body, threadId, owner, arrivedAt, admission, runId };
   };
 
   /** Runs (or resumes) the graph on the thread in its place in the thread's line. */
@@ -70,8 +80,24 @@ export function graphRoutes(context: RouteContext): RouteGroup {
     signal: AbortSignal,
     onEvent?: (event: GraphEvent<StateSchema>) => void,
   ) => {
-    const { graph, body, threadId, admission } = prepared;
+    const { graph, body, threadId, admission, runId } = prepared;
     const leave = await takePlace(context, threadId, prepared.arrivedAt, admission);
+    const record = context.runs.recorder(
+      {
+        runId,
+        sessionId: threadId,
+        owner: prepared.owner,
+        status: 'running',
+        source: 'graph',
+        graph: prepared.name,
+        createdAt: new Date().toISOString(),
+        startedAt: null,
+        endedAt: null,
+        attempts: 1,
+        instanceId: context.runs.instanceId,
+      },
+      body.resume !== undefined,
+    );
     let failure: unknown;
     let began = false;
     try {
@@ -86,18 +112,33 @@ export function graphRoutes(context: RouteContext): RouteGroup {
           ...(memoryOwner === undefined ? {} : { memoryOwner }),
         },
         onEvent: (event: GraphEvent<StateSchema>) => {
+          if (!began) void record.start();
           began = true;
           onEvent?.(event);
         },
+        runId,
       };
       const result = body.resume
         ? await graph.resumeRun(threadId, { ...config, answers: body.resume.answers })
         : await graph.run(body.input as never, { ...config, onPendingRun: 'abandon' });
       // What the graph's state says its model calls used (a `usage` channel), if anything.
       await admission.finish(runUsageOf((result.values as { usage?: unknown }).usage));
-      return resultBody(threadId, result);
+      const answer = resultBody(threadId, result);
+      await record.end({
+        status: result.status === 'interrupted' ? 'interrupted' : 'done',
+        result: answer,
+      });
+      return answer;
     } catch (error) {
       failure = error;
+      if (began) {
+        const cancelled = error instanceof RunCancelledError;
+        await record.end(
+          cancelled
+            ? { status: 'cancelled', cancelReason: { type: 'client_left' } }
+            : { status: 'failed', error: failureOf(error) },
+        );
+      }
       // A run refused before it began (nothing to resume, say) counts nothing.
       await (began ? admission.finish() : admission.refund());
       throw error;
@@ -145,7 +186,9 @@ export function graphRoutes(context: RouteContext): RouteGroup {
       const controller = new AbortController();
       // Recorded as an agent run's events are: a client that drops rejoins the run with
       // GET /api/sessions/:id/stream and Last-Event-ID, and the run goes on without it.
-      const stream = context.streams.open(prepared.threadId, createId());
+      // Decisions number their events past the paused part's (seconds since 1970).
+      const firstN = prepared.body.resume ? Math.floor(Date.now() / 1000) : 1;
+      const stream = context.streams.open(prepared.threadId, prepared.runId, firstN);
       let writer: ReturnType<typeof sseWriter> | undefined;
       const send = (event: string, data: unknown) => {
         const entry = stream.push(event, data);

@@ -60,6 +60,7 @@ export function mcpRoutes(context: RouteContext): RouteGroup {
             arrivedAt: arrivalOf(reply),
             admission: options.admission,
             onEvent: (entry) => options.onEvent(entry.event, entry.data),
+            source: 'mcp',
           }),
       });
       const server = createMcpServer(backend);

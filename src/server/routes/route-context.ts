@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Identity } from '../../identity/index.ts';
 import type { Metrics } from '../http/metrics.ts';
+import type { RunLedger } from '../runs/run-ledger.ts';
 import type { RunStreamHub } from '../runs/run-streams.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import type { SessionQueue } from '../sessions/session-queue.ts';
@@ -13,6 +14,8 @@ export interface RouteContext {
   metrics: Metrics;
   /** The event streams of runs, for clients that join or rejoin them (from any instance). */
   streams: RunStreamHub;
+  /** The runs' records, the runs going in this process, and who hears of their ends. */
+  runs: RunLedger;
   /** Asks another instance that runs the session's run to stop it; true when one was told. */
   cancelElsewhere(sessionId: string): Promise<boolean>;
   logger: FastifyBaseLogger;

@@ -9,6 +9,7 @@ import type { RouteGroup } from '../http/define-route.ts';
 import { Metrics } from '../http/metrics.ts';
 import { type RouteDocumentation, registerRoutes } from '../http/register-routes.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
+import { RunLedger } from '../runs/run-ledger.ts';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.ts';
 import { readServerConfig } from '../runtime/server-config.ts';
 import type { RouteContext } from './route-context.ts';
@@ -81,6 +82,7 @@ describe('the server’s routes and /openapi.json', () => {
       runtime,
       queue: coordination.queue,
       streams: coordination.streams,
+      runs: new RunLedger(runtime.runs, runtime.checkpointer.instanceId, () => undefined),
       metrics: new Metrics({ activeRuns: () => 0, startedAt: 0 }),
       cancelElsewhere: coordination.cancelElsewhere,
       logger: Fastify().log,
@@ -147,6 +149,11 @@ describe('the server’s routes and /openapi.json', () => {
       'DELETE /api/sessions/:id': 'yeoul:write',
       'POST /api/sessions/:id/cancel': 'yeoul:write',
       'DELETE /api/sessions/:id/interrupts': 'yeoul:write',
+      'POST /api/runs': 'yeoul:write',
+      'GET /api/runs': 'yeoul:read',
+      'GET /api/runs/:id': 'yeoul:read',
+      'GET /api/runs/:id/stream': 'yeoul:read',
+      'POST /api/runs/:id/cancel': 'yeoul:write',
       'POST /api/sessions/:id/feedback': 'yeoul:write',
       'POST /api/sessions/prune': 'yeoul:write',
       'GET /api/evals': 'yeoul:read',

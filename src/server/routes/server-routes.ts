@@ -7,6 +7,7 @@ import { identityRoutes } from './identity-routes.ts';
 import { mcpRoutes } from './mcp-routes.ts';
 import { memoryRoutes } from './memory-routes.ts';
 import type { RouteContext } from './route-context.ts';
+import { runRoutes } from './run-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { systemRoutes } from './system-routes.ts';
 import { usageRoutes } from './usage-routes.ts';
@@ -18,6 +19,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
   return [
     agentRoutes(context),
     sessionRoutes(context),
+    runRoutes(context),
     evalRoutes(context),
     documentRoutes(context),
     memoryRoutes(context),

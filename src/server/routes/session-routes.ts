@@ -13,6 +13,7 @@ import {
 import { defineRoute, type RouteGroup, type RouteInput } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { sessionParams } from '../http/schemas.ts';
+import { cancelPausedRuns } from '../runs/cancel-paused-runs.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { deleteSession as deleteSessionData } from '../sessions/delete-session.ts';
 import { forkSession } from '../sessions/fork-session.ts';
@@ -225,6 +226,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
           message: `session "${id}" has no run going, interrupted or waiting for approval`,
         });
       }
+      await cancelPausedRuns(context, id, context.ownerOf(request));
       return reply.code(202).send({ sessionId: id, status: 'cancelled' });
     },
   });
@@ -256,7 +258,7 @@ export function sessionRoutes(context: RouteContext): RouteGroup {
       return runAgentCall(
         context,
         { sessionId: id, owner: context.ownerOf(request), resume: { decisions } },
-        { streamTokens: false, arrivedAt: arrivalOf(reply) },
+        { streamTokens: false, arrivedAt: arrivalOf(reply), source: 'invoke' },
       );
     },
   });

@@ -9,6 +9,7 @@ import { errorResponse } from '../http/http-error.ts';
 import { Metrics } from '../http/metrics.ts';
 import { registerRoutes } from '../http/register-routes.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
+import { RunLedger } from '../runs/run-ledger.ts';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.ts';
 import { readServerConfig } from '../runtime/server-config.ts';
 import type { RouteContext } from './route-context.ts';
@@ -35,6 +36,7 @@ describe('GET /api/usage for admins', () => {
       runtime,
       queue: coordination.queue,
       streams: coordination.streams,
+      runs: new RunLedger(runtime.runs, runtime.checkpointer.instanceId, () => undefined),
       metrics: new Metrics({ activeRuns: () => 0, startedAt: 0 }),
       cancelElsewhere: coordination.cancelElsewhere,
       logger: Fastify().log,

@@ -95,6 +95,7 @@ export function v1Routes(context: RouteContext): RouteGroup {
           {
             ...options,
             admission,
+            source: 'v1',
           },
         ),
         sessionId,

@@ -11,6 +11,9 @@ import { errorResponse } from '../http/http-error.ts';
 import { coalesceTokens } from '../http/token-coalescer.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import type { LeaveQueue } from '../sessions/session-queue.ts';
+import { guardsInput } from './guards-input.ts';
+import { endingOf, failureOf } from './run-ledger.ts';
+import type { CancelReason, RunChanges, RunRecord } from './run-store.ts';
 import { RunStream, type StreamEvent } from './run-streams.ts';
 
 /** The stream events clients get (`evaluation` stays inside the payload). */
@@ -48,6 +51,19 @@ export interface AgentCallOptions {
    * usage counted before `done` goes out, or the request taken back when its run never began.
    */
   admission?: Admission;
+  /**
+   * What started the run (`invoke`, `stream`, `api`, `v1`, `mcp`, `graph`, `eval`, …): its
+   * record's `source`. Unset: no record is kept.
+   */
+  source?: string;
+  /** The record a background run was stored with before it started (`startBackgroundRun`). */
+  record?: RunRecord;
+  /** The run's place in its session's line, taken already (else it is taken here). */
+  leave?: LeaveQueue;
+  /** Why the run stopped when `signal` aborted (default: cancelled through the API). */
+  cancelReason?: () => CancelReason | undefined;
+  /** Resumes the run a stopped server left going on the session (from its last committed step). */
+  pickUp?: boolean;
 }
 
 /** When the request answered by `reply` reached the server (a `performance.now()` time). */
@@ -77,42 +93,69 @@ export async function takePlace(
 
 /**
  * Runs one request for /api, /v1 or MCP alike: counted against the session's queue bound
- * (409 beyond it), its events numbered and kept for clients that join the run
- * (`GET /api/sessions/:id/stream`), the `done` event recorded, and the run counted in the
- * metrics (runs, duration, tokens, tools, interrupts, decisions).
+ * (409 beyond it), its events numbered `<runId>:<n>` and kept for clients that join the run
+ * (`GET /api/sessions/:id/stream`, `GET /api/runs/:id/stream`), the `done` event recorded,
+ * the run counted in the metrics (runs, duration, tokens, tools, interrupts, decisions), and,
+ * given a `source`, its record stored: once when it starts, once when it pauses or ends.
  */
 export async function runAgentCall(
   context: RouteContext,
   call: AgentCall,
   options: AgentCallOptions,
 ): Promise<AgentResponse> {
-  const { metrics } = context;
+  const { metrics, runtime } = context;
   const { admission } = options;
   // A stateless /v1 call runs on its own in-memory runner under a throwaway id: nobody can
   // queue behind it or join it, so it takes no place in the (shared) queue and its events
   // are not relayed.
   const shared = options.runner === undefined;
-  const leave = shared
-    ? await takePlace(context, call.sessionId, options.arrivedAt, admission)
-    : () => undefined;
+  // Decisions go on under the paused run's id.
+  const runId =
+    options.record?.runId ??
+    (call.resume && shared ? await runtime.runner.lastRunId(call.sessionId) : undefined) ??
+    createId();
+  const leave =
+    options.leave ??
+    (shared ? await takePlace(context, call.sessionId, options.arrivedAt, admission) : () => {});
+  // A paused run going on numbers its events past its earlier part's (seconds since 1970:
+  // later than any number that part reached, and within the relay's integer column).
+  const goesOn = call.resume || options.pickUp || (options.record?.attempts ?? 1) > 1;
+  const firstN = goesOn ? Math.floor(Date.now() / 1000) : 1;
   const stream = shared
-    ? context.streams.open(call.sessionId, createId())
-    : new RunStream(createId(), call.sessionId, () => undefined);
+    ? context.streams.open(call.sessionId, runId, firstN)
+    : new RunStream(runId, call.sessionId, () => undefined);
+  const record =
+    shared && options.source !== undefined
+      ? recordOf(context, call, runId, options, stream)
+      : undefined;
   const started = performance.now();
   const events = coalesceTokens((name, data) => {
+    if (name === 'input-checked') record?.checked((data as { message: string }).message);
     if (!streamedEvents.has(name)) return;
+    record?.start();
     const entry = stream.push(name, data);
     options.onEvent?.(entry);
   });
   let failure: unknown;
   try {
-    const payload = await (options.runner ?? context.runtime.runner).invoke({
-      ...call,
-      ...(options.signal ? { signal: options.signal } : {}),
-      streamTokens: options.streamTokens,
-      onEvent: events.emit,
-    });
+    const signal = record ? record.signal : options.signal;
+    const answer = options.pickUp
+      ? await runtime.runner.resumeInterrupted(call.sessionId, {
+          ...(signal === undefined ? {} : { signal }),
+          onEvent: events.emit,
+        })
+      : await (options.runner ?? runtime.runner).invoke({
+          ...call,
+          runId,
+          ...(signal === undefined ? {} : { signal }),
+          streamTokens: options.streamTokens,
+          onEvent: events.emit,
+        });
     events.flush();
+    const payload =
+      answer.status === 'cancelled' && record
+        ? { ...answer, cancelReason: record.reason() }
+        : answer;
     // Counted before `done` goes out: a client that has the answer finds it in its usage.
     await admission?.finish(payload.usage);
     for (const decision of call.resume?.decisions ?? []) {
@@ -124,7 +167,11 @@ export async function runAgentCall(
       graph: graphNameOf(call.options),
       executionTime: (performance.now() - started) / 1000,
     });
-    options.onEvent?.(stream.push('done', payload));
+    // Stored before `done` goes out: a client that has the answer finds the run ended.
+    await record?.end(endingOf(payload));
+    // Pushed whoever listens: joiners of the run get it too.
+    const done = stream.push('done', payload);
+    options.onEvent?.(done);
     // An answer that says the store went away may have left its run's end unwritten: the
     // session's line stays taken until that end is stored, as for a run that threw.
     if (payload.errorCode === 'store_unavailable') {
@@ -138,14 +185,86 @@ export async function runAgentCall(
     // and counts nothing.
     const began = stream.events.length > 0;
     await (began ? admission?.finish() : admission?.refund());
+    if (began || options.record) await record?.end({ status: 'failed', error: failureOf(error) });
     if (began) {
       const { body } = errorResponse(error);
       metrics.errors.inc({ code: body.error.code });
-      options.onEvent?.(stream.push('error', body.error));
+      const failed = stream.push('error', body.error);
+      options.onEvent?.(failed);
     }
     throw error;
   } finally {
+    record?.untrack();
     if (shared) context.streams.finish(stream);
     leave(failure);
   }
+}
+
+/**
+ * A run's record as it goes: made (or, for a background run, changed to `running`) when its
+ * first event comes, without waiting; its end stored after that write. The run is tracked in
+ * this process meanwhile, so that it can be cancelled by id with a reason.
+ */
+function recordOf(
+  context: RouteContext,
+  call: AgentCall,
+  runId: string,
+  options: AgentCallOptions,
+  stream: RunStream,
+) {
+  const ledger = context.runs;
+  // The caller's signal (a client that left) stops the run as a cancel by id does.
+  const controller = new AbortController();
+  const given = options.signal;
+  const forward = () => controller.abort(given?.reason);
+  if (given?.aborted) forward();
+  else given?.addEventListener('abort', forward, { once: true });
+  const signal = controller.signal;
+  let reason: CancelReason | undefined;
+  const base: RunRecord = options.record ?? {
+    runId,
+    sessionId: call.sessionId,
+    owner: call.owner ?? 'anonymous',
+    status: 'running',
+    source: options.source as string,
+    graph: graphNameOf(call.options),
+    // With input guardrails the message is stored as they leave it (`checked`), never as sent.
+    ...(call.message === undefined || guardsInput(context.runtime)
+      ? {}
+      : { message: call.message }),
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    endedAt: null,
+    attempts: 1,
+    instanceId: ledger.instanceId,
+  };
+  const recorder = ledger.recorder(base, options.record !== undefined || call.resume !== undefined);
+  const untrackRun = ledger.track(runId, {
+    sessionId: call.sessionId,
+    stream,
+    cancel: (given) => {
+      reason ??= given;
+      controller.abort(new Error('cancelled by request'));
+    },
+  });
+  const untrack = () => {
+    untrackRun();
+    given?.removeEventListener('abort', forward);
+  };
+  return {
+    signal,
+    /** The message as the input guardrails left it: what the record shows. */
+    checked: (message: string) => {
+      base.message = message;
+    },
+    start: recorder.start,
+    untrack,
+    /** Why the run was stopped: as it was cancelled here, else as its caller says. */
+    reason: (): CancelReason => reason ?? options.cancelReason?.() ?? { type: 'request' },
+    /** Stores the run's pause or end (a run that never began has its start stored first). */
+    end: (changes: RunChanges): Promise<void> =>
+      options.record !== undefined && !recorder.started()
+        ? ledger.ended(base, changes)
+        : recorder.end(changes),
+  };
 }

@@ -18,8 +18,11 @@ export interface FollowableStream {
  * (`RunStreams`), or relayed through a database so that any instance can serve a joiner.
  */
 export interface RunStreamHub {
-  /** A stream for a new run of the session. */
-  open(sessionId: string, runKey: string): RunStream;
+  /**
+   * A stream for a new run of the session (or a paused run going on: its events are numbered
+   * from `firstN`, past those of its earlier part).
+   */
+  open(sessionId: string, runKey: string, firstN?: number): RunStream;
   /** Ends a run's stream (its events stay a while for late reconnections). */
   finish(stream: RunStream): void;
   /**
@@ -46,22 +49,25 @@ const keepFinishedRuns = 500;
 export class RunStream implements FollowableStream {
   readonly key: string;
   readonly sessionId: string;
+  /** The number of the stream's first event (1, or past the earlier part of a paused run). */
+  readonly firstN: number;
   readonly events: StreamEvent[] = [];
   finished = false;
   #listeners = new Set<Listener>();
   #endListeners = new Set<() => void>();
   #onFirstEvent: () => void;
 
-  constructor(key: string, sessionId: string, onFirstEvent: () => void) {
+  constructor(key: string, sessionId: string, onFirstEvent: () => void, firstN = 1) {
     this.key = key;
     this.sessionId = sessionId;
     this.#onFirstEvent = onFirstEvent;
+    this.firstN = firstN;
   }
 
   /** Records an event and hands it to every listener. */
   push(event: string, data: unknown): StreamEvent {
     if (this.events.length === 0) this.#onFirstEvent();
-    const entry = { id: `${this.key}:${this.events.length + 1}`, event, data };
+    const entry = { id: `${this.key}:${this.firstN + this.events.length}`, event, data };
     this.events.push(entry);
     for (const listener of this.#listeners) listener(entry);
     return entry;
@@ -77,7 +83,8 @@ export class RunStream implements FollowableStream {
    * then live ones; `onEnd` runs once no more will come. Returns the function that stops.
    */
   follow(lastEventId: string | undefined, onEvent: Listener, onEnd: () => void): () => void {
-    const after = this.owns(lastEventId) ? Number(lastEventId?.split(':').at(-1)) || 0 : 0;
+    const seen = this.owns(lastEventId) ? Number(lastEventId?.split(':').at(-1)) || 0 : 0;
+    const after = Math.max(seen - this.firstN + 1, 0);
     for (const entry of this.events.slice(after)) onEvent(entry);
     if (this.finished) {
       onEnd();
@@ -107,10 +114,15 @@ export class RunStreams implements RunStreamHub {
   #finished: Array<{ stream: RunStream; at: number }> = [];
 
   /** A stream for a new run; it becomes the session's current one when its first event comes. */
-  open(sessionId: string, runKey: string): RunStream {
-    const stream: RunStream = new RunStream(runKey, sessionId, () => {
-      this.#current.set(sessionId, stream);
-    });
+  open(sessionId: string, runKey: string, firstN = 1): RunStream {
+    const stream: RunStream = new RunStream(
+      runKey,
+      sessionId,
+      () => {
+        this.#current.set(sessionId, stream);
+      },
+      firstN,
+    );
     return stream;
   }
 

@@ -205,7 +205,7 @@ export async function createRuntime(
     knowledge,
     ...(config.longTermMemory ? { longTermMemory: memory } : {}),
   };
-  const { sessions, vaults, evals, usage, schedules } = openSessionSideStores(
+  const { sessions, vaults, runs, evals, usage, schedules } = openSessionSideStores(
     postgres,
     sqliteCheckpointer,
     checkpointer,
@@ -339,6 +339,8 @@ export async function createRuntime(
     sessions,
     /** Each session's placeholder vault (the real values behind `[EMAIL_1]`, …): never shown, deleted with the session. */
     vaults,
+    /** Every run on a session: who started it, how it goes, how it ended (deleted with the session). */
+    runs,
     /** Every guardrail action of the runs (logged; the metrics subscribe). */
     guardrailReports: reports,
     /** What runs are guarded with now: the config's guardrails, the vaults, the reports. */

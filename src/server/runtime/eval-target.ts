@@ -1,4 +1,8 @@
+import { graphNameOf } from '../../agents/index.ts';
+import { createId } from '../../core/index.ts';
 import type { EvalTarget, Scorer } from '../../evals/index.ts';
+import { guardsInput } from '../runs/guards-input.ts';
+import { endingOf } from '../runs/run-ledger.ts';
 import type { Runtime } from './create-runtime.ts';
 import { firstMessageTitle } from './first-message-title.ts';
 import { chatGraphNames } from './graph-names.ts';
@@ -18,11 +22,42 @@ export function evalGraphNames(runtime: Runtime): string[] {
 export function evalTargetOf(runtime: Runtime, owner: string): EvalTarget {
   return {
     invoke: async (request) => {
+      const runId = createId();
+      const sessionId = request.sessionId;
+      const now = new Date().toISOString();
+      // Recorded like any run on a session: once as it starts, once as it ends.
+      const started =
+        sessionId === undefined
+          ? undefined
+          : runtime.runs.create({
+              runId,
+              sessionId,
+              owner,
+              status: 'running',
+              source: 'eval',
+              graph: graphNameOf(request.options),
+              ...(request.message === undefined || guardsInput(runtime)
+                ? {}
+                : { message: request.message }),
+              createdAt: now,
+              startedAt: now,
+              endedAt: null,
+              attempts: 1,
+              instanceId: runtime.checkpointer.instanceId,
+            });
       const payload = await runtime.runner.invoke({
         ...request,
         owner,
+        runId,
         options: { ...request.options, longTermMemory: false },
       });
+      if (started !== undefined) {
+        await started;
+        await runtime.runs.update(runId, {
+          ...endingOf(payload),
+          endedAt: payload.status === 'interrupted' ? null : new Date().toISOString(),
+        });
+      }
       await runtime.usage.record(owner, payload.usage);
       return payload;
     },

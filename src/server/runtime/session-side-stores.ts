@@ -7,6 +7,8 @@ import {
   type ScheduleStore,
   SqliteScheduleStore,
 } from '../../schedules/index.ts';
+import type { RunStore } from '../runs/run-store.ts';
+import { SqliteRunStore } from '../runs/sqlite-run-store.ts';
 import type { PostgresStore } from '../scale-out/open-postgres-store.ts';
 import type { GuardrailVaultStore } from '../sessions/guardrail-vault-store.ts';
 import type { SessionStore } from '../sessions/session-store.ts';
@@ -20,6 +22,8 @@ export interface SessionSideStores {
   sessions: SessionStore;
   /** The sessions' placeholder vaults (deleted with them). */
   vaults: GuardrailVaultStore;
+  /** The runs of the sessions (deleted with them). */
+  runs: RunStore;
   /** Evaluation runs and feedback. */
   evals: EvalStore;
   /** Usage counts and limits (the CLI's runs count into them too). */
@@ -47,6 +51,7 @@ export function openSessionSideStores(
       checkpointer,
     ),
     vaults: postgres?.vaults ?? new SqliteGuardrailVaultStore(database()),
+    runs: postgres?.runs ?? new SqliteRunStore(database()),
     evals: postgres ? new PostgresEvalStore(postgres.pool) : new SqliteEvalStore(database()),
     usage: new UsageMeter(postgres?.usage ?? new SqliteUsageStore(database()), limits, {
       onError: (error) => logger.warn({ err: error }, 'a run’s usage could not be counted'),

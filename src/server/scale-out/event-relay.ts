@@ -66,7 +66,7 @@ export class EventRelay {
       () => {
         // A request refused before its run began has nothing to relay.
         if (stream.events.length === 0) return;
-        const n = stream.events.length + 1;
+        const n = stream.firstN + stream.events.length;
         this.#push({
           runKey: stream.key,
           sessionId: stream.sessionId,

@@ -16,6 +16,7 @@ import {
   type SearchBackend,
 } from '../../knowledge/index.ts';
 import type { Embedder } from '../../models/index.ts';
+import { PostgresRunStore } from '../runs/postgres-run-store.ts';
 import type { ServerConfig } from '../runtime/server-config.ts';
 import { PostgresGuardrailVaultStore } from '../sessions/postgres-guardrail-vault-store.ts';
 import { PostgresSessionStore } from '../sessions/postgres-session-store.ts';
@@ -31,6 +32,8 @@ export interface PostgresStore {
   sessions: PostgresSessionStore;
   /** The sessions' placeholder vaults, restored through any instance. */
   vaults: PostgresGuardrailVaultStore;
+  /** The runs of every session, seen from any instance. */
+  runs: PostgresRunStore;
   /** Per-owner usage counts, exact across instances. */
   usage: PostgresUsageStore;
   search: SearchBackend;
@@ -44,7 +47,7 @@ export interface PostgresStore {
  * `migrate: false`: a database that lacks migrations is refused, naming `yeoul migrate`), the
  * checkpointer (with its heartbeat), the knowledge base's retriever (the database's own index,
  * or OpenSearch's with `YEOUL_SEARCH_URL`, the documents staying here), the session registry,
- * the sessions' placeholder vaults and the usage counts.
+ * the sessions' placeholder vaults, the runs and the usage counts.
  * An unreachable database fails with `store_unavailable`.
  */
 export async function openPostgresStore(
@@ -105,6 +108,7 @@ export async function openPostgresStore(
       checkpointer,
       sessions: new PostgresSessionStore(pool),
       vaults: new PostgresGuardrailVaultStore(pool),
+      runs: new PostgresRunStore(pool),
       usage: new PostgresUsageStore(pool),
       search,
       firstStart,

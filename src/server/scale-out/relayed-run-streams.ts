@@ -33,8 +33,8 @@ export class RelayedRunStreams implements RunStreamHub {
     this.#relay = new EventRelay(deps.pool, instanceId);
   }
 
-  open(sessionId: string, runKey: string): RunStream {
-    const stream = this.#local.open(sessionId, runKey);
+  open(sessionId: string, runKey: string, firstN = 1): RunStream {
+    const stream = this.#local.open(sessionId, runKey, firstN);
     this.#relay.record(stream);
     return stream;
   }

@@ -6,6 +6,7 @@ import { knowledgeMigrations } from '../../knowledge/index.ts';
 import { memoryMigrations } from '../../memory-store/index.ts';
 import { scheduleMigrations } from '../../schedules/index.ts';
 import { webhookMigrations } from '../../webhooks/index.ts';
+import { runMigrations } from '../runs/run-migrations.ts';
 import { guardrailVaultMigrations } from '../sessions/guardrail-vault-migrations.ts';
 
 const sessionsSql = `
@@ -174,5 +175,6 @@ export function storeMigrations(): Migration[] {
     guardrailVaultMigrations,
     webhookMigrations,
     scheduleMigrations,
+    runMigrations,
   );
 }

@@ -100,8 +100,9 @@ export class PostgresSessionQueue implements SessionQueue {
     return this.#active;
   }
 
-  async enter(sessionId: string, arrivedAt?: number): Promise<LeaveQueue> {
+  async enter(sessionId: string, arrivedAt?: number, onPlaced?: () => void): Promise<LeaveQueue> {
     const place = await this.#enqueue(sessionId, arrivedAt);
+    onPlaced?.();
     this.#active += 1;
     let left = false;
     const leave: LeaveQueue = (failure) => {

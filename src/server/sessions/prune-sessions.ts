@@ -36,11 +36,12 @@ const postgresTables = [
   'server_sessions',
   'server_run_events',
   'guardrail_vault',
+  'server_runs',
 ];
 
 /**
  * Deletes every session (of `owner`, or of every owner when none is named) idle longer than
- * `olderThanMs`: its thread, its ops thread, its registry row, its guardrail vault and
+ * `olderThanMs`: its thread, its ops thread, its registry row, its guardrail vault, its runs and
  * (PostgreSQL) its relayed events — every table. A session whose run waits for an approval decision is never
  * removed, only counted; one running in this process neither. The SQLite file then gives
  * the space back (incremental vacuum, after a one-time VACUUM that turns it on), and the

@@ -18,7 +18,12 @@ export interface SessionQueue {
    * `arrivedAt` (a `performance.now()` time) is when the request reached this process: across
    * instances the line follows arrival, not the moment the place reaches the database.
    */
-  enter(sessionId: string, arrivedAt?: number): LeaveQueue | Promise<LeaveQueue>;
+  enter(
+    sessionId: string,
+    arrivedAt?: number,
+    /** Called once the place is taken, before the turn comes (a refusal never calls it). */
+    onPlaced?: () => void,
+  ): LeaveQueue | Promise<LeaveQueue>;
   /** Requests running or waiting in this process, over all sessions. */
   readonly active: number;
 }

@@ -1,0 +1,136 @@
+import type { RunCancelReason } from '../../agents/index.ts';
+
+/** What a run is doing or how it ended. */
+export const runStatuses = [
+  'queued',
+  'running',
+  'interrupted',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
+
+/** A run's status (`GET /api/runs/:id`). */
+export type RunStatus = (typeof runStatuses)[number];
+
+/** The statuses of a run that has ended (nothing changes it after). */
+export const endedRunStatuses: readonly RunStatus[] = ['done', 'failed', 'cancelled'];
+
+/** The statuses of a run still going (waiting for its turn, or running). */
+export const goingRunStatuses: readonly RunStatus[] = ['queued', 'running'];
+
+/** Why a run was cancelled. */
+export type CancelReason = RunCancelReason;
+
+/** A run's failure: the model's (`result.errorCode`), or why it could not finish (`run_lost`). */
+export interface RunError {
+  code: string;
+  message: string;
+}
+
+/**
+ * One run on a session, as stored and as the API shows it (times ISO, `null` until they
+ * happen). `webhook` is the request's webhook as given (its headers never shown).
+ */
+export interface RunRecord {
+  runId: string;
+  sessionId: string;
+  owner: string;
+  status: RunStatus;
+  /** What started it: `invoke`, `stream`, `api`, `schedule`, `v1`, `mcp`, `graph`, `eval`, … */
+  source: string;
+  graph: string;
+  /** The request's message; absent for decisions. */
+  message?: string;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  attempts: number;
+  /** The instance that runs (or ran) it. */
+  instanceId: string;
+  scheduleId?: string;
+  scheduledFor?: string | null;
+  catchUp?: boolean;
+  /** The invoke body, once it paused or ended with one. */
+  result?: unknown;
+  error?: RunError;
+  cancelReason?: CancelReason;
+  webhook?: unknown;
+  /** The request a background run was started with, to start it again after a restart. */
+  request?: unknown;
+}
+
+/** Fields a run changes as it goes (the others stay as created). */
+export type RunChanges = Partial<
+  Pick<
+    RunRecord,
+    | 'status'
+    | 'message'
+    | 'startedAt'
+    | 'endedAt'
+    | 'attempts'
+    | 'instanceId'
+    | 'result'
+    | 'error'
+    | 'cancelReason'
+    | 'webhook'
+  >
+>;
+
+/** Which runs to list: always one owner's, newest first. */
+export interface RunQuery {
+  owner: string;
+  sessionId?: string;
+  scheduleId?: string;
+  statuses?: readonly RunStatus[];
+  sources?: readonly string[];
+  /** At most this many (default 50). */
+  limit?: number;
+}
+
+/**
+ * Where runs are recorded: every backend (SQLite in the data folder, PostgreSQL with
+ * `DATABASE_URL`) implements it and passes `runStoreConformance`. A schedule's slot
+ * (`scheduleId`, `scheduledFor`) holds one run at most: `create` is the claim.
+ * @example
+ * await runs.create({ runId, sessionId, owner, status: 'queued', source: 'api', … });
+ * await runs.update(runId, { status: 'running', startedAt: new Date().toISOString() });
+ */
+export interface RunStore {
+  /** Stores a new run; false (nothing stored) when its id or its schedule slot is taken. */
+  create(run: RunRecord): Promise<boolean>;
+  /**
+   * Changes a stored run; with `onlyFrom`, only while its status is one of them, and with
+   * `onlyInstance`, only while that instance has it (a compare-and-set). True when it changed.
+   */
+  update(
+    runId: string,
+    changes: RunChanges,
+    onlyFrom?: readonly RunStatus[],
+    onlyInstance?: string,
+  ): Promise<boolean>;
+  /** The run, or undefined when none has this id. */
+  get(runId: string): Promise<RunRecord | undefined>;
+  /** The owner's runs that match, newest first, each without `result` and `request`. */
+  list(query: RunQuery): Promise<RunRecord[]>;
+  /** Runs of any owner in these statuses, oldest first (what a restart takes up). */
+  inStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]>;
+  /** Forgets every run of the session. */
+  deleteSession(sessionId: string): Promise<void>;
+}
+
+/** A run as a list shows it: without its result and the request it was started with. */
+export function listedRun(run: RunRecord): RunRecord {
+  const { result: _result, request: _request, ...listed } = run;
+  return listed;
+}
+
+/** A record with `changes` applied (a key set to undefined is removed). */
+export function withChanges(run: RunRecord, changes: RunChanges): RunRecord {
+  const next: Record<string, unknown> = { ...run };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+  }
+  return next as unknown as RunRecord;
+}
