@@ -6,7 +6,7 @@ import type { Scope } from '../../identity/index.ts';
 export type JsonSchema = Record<string, unknown>;
 
 /** The HTTP methods routes are declared with. */
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a route takes: each zod schema both checks the request and documents it. */
 export interface RouteRequest {

@@ -9,6 +9,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { createId, yeoulVersion } from '../../core/index.ts';
 import { loadTokenizer } from '../../models/index.ts';
+import { ScheduleRunner } from '../../schedules/index.ts';
 import { PortInUseError } from '../errors/port-in-use-error.ts';
 import { uploadFileLimit, uploadFilesLimit } from '../routes/document-routes.ts';
 import type { RouteContext } from '../routes/route-context.ts';
@@ -19,6 +20,7 @@ import { type RunEvents, RunLedger } from '../runs/run-ledger.ts';
 import type { AgentCall } from '../runs/run-request.ts';
 import type { RunRecord } from '../runs/run-store.ts';
 import { type BackgroundRunOptions, startBackgroundRun } from '../runs/start-background-run.ts';
+import { startScheduleRun } from '../runs/start-schedule-run.ts';
 import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
@@ -103,7 +105,7 @@ export async function startServer(
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,
-      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
       allowedHeaders: [
         'content-type',
         'authorization',
@@ -137,8 +139,16 @@ export async function startServer(
           logger,
         })
       : localCoordination(config.sessionQueueLimit);
+  // Schedules fire only in a serving process: each slot claimed in the store starts its run.
+  const scheduleRunner = new ScheduleRunner({
+    store: runtime.schedules,
+    fire: ({ schedule, scheduledFor, catchUp, runId }) =>
+      startScheduleRun(context, schedule, { runId, scheduledFor, catchUp }),
+    onError: (error, what) => logger.warn({ err: error, what }, 'a schedule could not fire'),
+  });
   const context: RouteContext = {
     runtime,
+    schedules: scheduleRunner,
     queue: coordination.queue,
     metrics,
     streams: coordination.streams,
@@ -252,6 +262,7 @@ export async function startServer(
         }, store.leaseMs)
       : undefined;
   recoverTimer?.unref();
+  await scheduleRunner.start();
   return {
     url,
     runs: {
@@ -260,6 +271,7 @@ export async function startServer(
     },
     async close() {
       closing = true;
+      await scheduleRunner.close();
       stopSessionTtl();
       clearInterval(recoverTimer);
       await recovering;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Identity } from '../../identity/index.ts';
+import type { Schedule } from '../../schedules/index.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { RunLedger } from '../runs/run-ledger.ts';
 import type { RunStreamHub } from '../runs/run-streams.ts';
@@ -16,6 +17,8 @@ export interface RouteContext {
   streams: RunStreamHub;
   /** The runs' records, the runs going in this process, and who hears of their ends. */
   runs: RunLedger;
+  /** This instance's schedule runner: follows a schedule changed here at once, or forgets one. */
+  schedules: { track(schedule: Schedule): void; forget(scheduleId: string): void };
   /** Asks another instance that runs the session's run to stop it; true when one was told. */
   cancelElsewhere(sessionId: string): Promise<boolean>;
   logger: FastifyBaseLogger;

@@ -8,6 +8,7 @@ import { mcpRoutes } from './mcp-routes.ts';
 import { memoryRoutes } from './memory-routes.ts';
 import type { RouteContext } from './route-context.ts';
 import { runRoutes } from './run-routes.ts';
+import { scheduleRoutes } from './schedule-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { systemRoutes } from './system-routes.ts';
 import { usageRoutes } from './usage-routes.ts';
@@ -20,6 +21,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
     agentRoutes(context),
     sessionRoutes(context),
     runRoutes(context),
+    scheduleRoutes(context),
     evalRoutes(context),
     documentRoutes(context),
     memoryRoutes(context),

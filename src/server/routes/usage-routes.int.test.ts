@@ -39,6 +39,7 @@ describe('GET /api/usage for admins', () => {
       runs: new RunLedger(runtime.runs, runtime.checkpointer.instanceId, () => undefined),
       metrics: new Metrics({ activeRuns: () => 0, startedAt: 0 }),
       cancelElsewhere: coordination.cancelElsewhere,
+      schedules: { track: () => undefined, forget: () => undefined },
       logger: Fastify().log,
       startedAt: 0,
       version: 'test',

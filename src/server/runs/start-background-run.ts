@@ -18,6 +18,8 @@ import type { RunRecord } from './run-store.ts';
 export interface BackgroundRunOptions {
   /** `api` (`POST /api/runs`), `schedule`, … */
   source: string;
+  /** The new run's id when its caller chose it (a schedule's slot claim); a new one otherwise. */
+  runId?: string;
   /** The webhook as the request gave it (stored with the run). */
   webhook?: unknown;
   scheduleId?: string;
@@ -64,7 +66,7 @@ export async function startBackgroundRun(
   }
   const now = new Date().toISOString();
   const record: RunRecord = existing ?? {
-    runId: paused ?? createId(),
+    runId: paused ?? options.runId ?? createId(),
     sessionId: call.sessionId,
     owner: call.owner ?? 'anonymous',
     status: 'queued',

@@ -1,0 +1,93 @@
+import { createId } from '../../core/index.ts';
+import type { Schedule } from '../../schedules/index.ts';
+import { HttpError } from '../http/http-error.ts';
+import type { RouteContext } from '../routes/route-context.ts';
+import { firstMessageTitle } from '../runtime/first-message-title.ts';
+import { failureOf } from './run-ledger.ts';
+import type { AgentCall } from './run-request.ts';
+import type { RunRecord } from './run-store.ts';
+import { startBackgroundRun } from './start-background-run.ts';
+
+/** Which run a schedule starts: its id (the slot's claim) and the slot, if any. */
+export interface ScheduleRunSlot {
+  runId: string;
+  /** The slot (epoch milliseconds); null for a run started by hand. */
+  scheduledFor: number | null;
+  catchUp?: boolean;
+}
+
+/**
+ * Starts a schedule's run as `POST /api/runs` would, owned by the schedule's owner: its
+ * message, graph and options, on its session (made at the first firing) or a new one. A
+ * firing refused at once (`onBusy: reject` on a busy session, or the session's line full) is
+ * kept as a run `failed` with its reason (`session_busy`). Returns the run's record;
+ * undefined when the slot has a run already.
+ * @example
+ * const run = await startScheduleRun(context, schedule, { runId, scheduledFor: slot });
+ */
+export async function startScheduleRun(
+  context: RouteContext,
+  schedule: Schedule,
+  slot: ScheduleRunSlot,
+): Promise<RunRecord | undefined> {
+  const { runtime } = context;
+  const sessionId = schedule.sessionId ?? createId();
+  const owner = schedule.owner;
+  const options = { ...schedule.options, graph: schedule.graph } as AgentCall['options'];
+  const title = firstMessageTitle(runtime, schedule.graph, schedule.message);
+  await runtime.sessions.claim(sessionId, owner, title, schedule.graph);
+  const call: AgentCall = { sessionId, owner, message: schedule.message, options };
+  const started = {
+    source: 'schedule',
+    runId: slot.runId,
+    scheduleId: schedule.id,
+    scheduledFor: slot.scheduledFor === null ? null : new Date(slot.scheduledFor).toISOString(),
+    ...(slot.catchUp === undefined ? {} : { catchUp: slot.catchUp }),
+    ...(schedule.webhook === null ? {} : { webhook: schedule.webhook }),
+  };
+  try {
+    if (schedule.onBusy === 'reject' && (await isBusy(context, sessionId, owner))) {
+      throw new HttpError({
+        status: 409,
+        code: 'session_busy',
+        message: `the session "${sessionId}" is busy with another run`,
+      });
+    }
+    return await startBackgroundRun(context, call, started);
+  } catch (error) {
+    const failure = failureOf(error);
+    if (failure.code !== 'session_busy') throw error;
+    const now = new Date().toISOString();
+    const record: RunRecord = {
+      runId: slot.runId,
+      sessionId,
+      owner,
+      status: 'failed',
+      source: 'schedule',
+      graph: schedule.graph,
+      message: schedule.message,
+      createdAt: now,
+      startedAt: null,
+      endedAt: now,
+      attempts: 1,
+      instanceId: context.runs.instanceId,
+      scheduleId: schedule.id,
+      scheduledFor: started.scheduledFor,
+      ...(slot.catchUp === undefined ? {} : { catchUp: slot.catchUp }),
+      ...(schedule.webhook === null ? {} : { webhook: schedule.webhook }),
+    };
+    await context.runs.ended(record, { status: 'failed', error: failure }, true);
+    return { ...record, error: failure };
+  }
+}
+
+/** True while the session has a run queued or running (in any instance). */
+async function isBusy(context: RouteContext, sessionId: string, owner: string): Promise<boolean> {
+  const going = await context.runs.store.list({
+    owner,
+    sessionId,
+    statuses: ['queued', 'running'],
+    limit: 1,
+  });
+  return going.length > 0;
+}
