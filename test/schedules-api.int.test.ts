@@ -48,7 +48,10 @@ describe('schedules over HTTP (a scripted model)', () => {
     YEOUL_SAMPLE_KNOWLEDGE: 'false',
   });
   before(async () => {
-    model = await startFakeOpenAiServer(scripted);
+    model = await startFakeOpenAiServer(scripted, {
+      delayMs: (request) =>
+        String(request.body.messages.at(-1)?.content ?? '').includes('slow') ? 3_000 : 0,
+    });
     test = await startTestServer(dataDir, env());
   });
   after(async () => {
@@ -184,6 +187,28 @@ describe('schedules over HTTP (a scripted model)', () => {
     assert.equal(run.body.source, 'schedule');
     const shown = await call(`/api/schedules/${id}`, undefined, 'GET');
     assert.equal(shown.body.lastRunId, byHand.body.runId);
+  });
+
+  it('keeps a firing refused on a busy session (onBusy reject) as a failed run', async () => {
+    const slow = await call('/api/runs', { message: 'slow one', sessionId: 'busy-session-1' });
+    assert.equal(slow.status, 202);
+    const made = await call('/api/schedules', {
+      cron: '* * * * *',
+      message: 'while busy',
+      sessionId: 'busy-session-1',
+      onBusy: 'reject',
+      enabled: false,
+    });
+    const refused = await call(`/api/schedules/${made.body.id}/run`);
+    assert.equal(refused.status, 202);
+    const run = await call(`/api/runs/${refused.body.runId}`, undefined, 'GET');
+    assert.equal(run.body.status, 'failed');
+    assert.equal(run.body.error.code, 'session_busy');
+    assert.equal(run.body.scheduleId, made.body.id);
+    assert.equal(
+      (await call(`/api/runs/${slow.body.runId}?wait=10`, undefined, 'GET')).body.status,
+      'done',
+    );
   });
 
   it('keeps a session for a schedule that names one, made at the first firing', async () => {
