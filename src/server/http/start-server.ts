@@ -19,6 +19,7 @@ import { type RunEvents, RunLedger } from '../runs/run-ledger.ts';
 import type { AgentCall } from '../runs/run-request.ts';
 import type { RunRecord } from '../runs/run-store.ts';
 import { type BackgroundRunOptions, startBackgroundRun } from '../runs/start-background-run.ts';
+import { startWebhookDelivery } from '../runs/start-webhook-delivery.ts';
 import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
@@ -57,7 +58,13 @@ export interface RunningServer {
  */
 export async function startServer(
   runtime: Runtime,
-  options: { port?: number; host?: string; logger?: false | Logger } = {},
+  options: {
+    port?: number;
+    host?: string;
+    logger?: false | Logger;
+    /** The waits before a webhook's attempts 2 … 8 (tests shorten them). */
+    webhookRetryWaitsMs?: readonly number[];
+  } = {},
 ): Promise<RunningServer> {
   const config = runtime.config;
   // Before listening: loading it later would stall the requests in flight (see loadTokenizer).
@@ -252,6 +259,13 @@ export async function startServer(
         }, store.leaseMs)
       : undefined;
   recoverTimer?.unref();
+  const webhooks = startWebhookDelivery({
+    runtime,
+    runs: context.runs,
+    metrics,
+    logger,
+    retryWaitsMs: options.webhookRetryWaitsMs,
+  });
   return {
     url,
     runs: {
@@ -269,6 +283,7 @@ export async function startServer(
       stopWatchingModel();
       stopCountingFallbacks();
       stopCountingGuardrails();
+      await webhooks.close();
       await coordination.close();
       await runtime.close();
     },
