@@ -248,6 +248,15 @@ describe('runs with webhooks over HTTP (a scripted model, a loopback receiver)',
     });
     assert.equal(refused.status, 400);
     assert.equal(refused.body.error.code, 'invalid_webhook');
+    for (const webhook of [42, { url: `${receiver.url}/ok`, secret: 'x' }]) {
+      const bad = await call(server, '/api/runs', {
+        message: 'hello',
+        sessionId: 'hook-bad',
+        webhook,
+      });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.error.code, 'invalid_webhook', JSON.stringify(bad.body));
+    }
     assert.deepEqual((await call(server, '/api/runs?sessionId=hook-bad')).body.runs, []);
   });
 });
