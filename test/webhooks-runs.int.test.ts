@@ -17,6 +17,7 @@ import {
   type FakeCompletion,
   type FakeOpenAiServer,
   startFakeOpenAiServer,
+  startPostgresServer,
   waitUntil,
 } from '../src/testing/internal/index.ts';
 import { verifyWebhookSignature } from '../src/webhooks/index.ts';
@@ -289,6 +290,39 @@ describe('runs with webhooks refused by the settings', () => {
       } finally {
         await server.close();
       }
+    }
+  });
+});
+
+describe('runs with webhooks on PostgreSQL (the outbox beside the runs)', () => {
+  it('delivers a run.done after two 500s, shown as delivered', async () => {
+    const database = await startPostgresServer();
+    const model = await startFakeOpenAiServer(scripted);
+    const receiver = await startReceiver();
+    const server = await serve(model.baseUrl, {
+      DATABASE_URL: await database.createDatabase(),
+      YEOUL_WEBHOOK_SECRET: secret,
+      YEOUL_WEBHOOK_HOSTS: new URL(receiver.url).host,
+    });
+    try {
+      const started = await call(server, '/api/runs', {
+        message: 'hello',
+        webhook: `${receiver.url}/flaky`,
+      });
+      assert.equal(started.status, 202, JSON.stringify(started.body));
+      let run: Json;
+      await waitUntil(async () => {
+        run = (await call(server, `/api/runs/${started.body.runId}?wait=30`)).body;
+        return run.webhook?.state === 'delivered';
+      }, 'the delivery on PostgreSQL');
+      assert.equal(run.webhook.attempts, 3);
+      assert.equal(receiver.received.length, 3);
+      assert.ok(receiver.received.every((entry) => entry.verified));
+    } finally {
+      await server.close();
+      await new Promise((resolve) => receiver.server.close(resolve));
+      await model.close();
+      await database.stop();
     }
   });
 });
