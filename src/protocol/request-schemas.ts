@@ -45,14 +45,25 @@ export const invokeBody = z
   })
   .superRefine(checkInvokeBody);
 
-/** Where a run's end is told: a URL, or `{url, headers}` (checked where runs are started). */
-export const webhookSchema = z.union([
-  z.string().describe('the URL'),
-  z.strictObject({
-    url: z.string(),
-    headers: z.record(z.string(), z.string()).optional(),
-  }),
-]);
+/**
+ * Where a run's end is told: a URL, or `{url, headers}`. Any value passes here: where runs are
+ * started it is checked whole, so a bad one is 400 `invalid_webhook` (as the documented shape says).
+ */
+export const webhookSchema = z.unknown().meta({
+  description: 'a URL, or {url, headers}',
+  anyOf: [
+    { type: 'string', description: 'the URL' },
+    {
+      type: 'object',
+      properties: {
+        url: { type: 'string' },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      required: ['url'],
+      additionalProperties: false,
+    },
+  ],
+});
 
 /** POST /api/runs: the invoke body, plus the webhook told when the run pauses or ends. */
 export const runBody = z

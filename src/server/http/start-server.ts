@@ -21,6 +21,7 @@ import type { AgentCall } from '../runs/run-request.ts';
 import type { RunRecord } from '../runs/run-store.ts';
 import { type BackgroundRunOptions, startBackgroundRun } from '../runs/start-background-run.ts';
 import { startScheduleRun } from '../runs/start-schedule-run.ts';
+import { startWebhookDelivery } from '../runs/start-webhook-delivery.ts';
 import { createLogger } from '../runtime/create-logger.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import { startSessionTtl } from '../sessions/session-ttl.ts';
@@ -59,7 +60,13 @@ export interface RunningServer {
  */
 export async function startServer(
   runtime: Runtime,
-  options: { port?: number; host?: string; logger?: false | Logger } = {},
+  options: {
+    port?: number;
+    host?: string;
+    logger?: false | Logger;
+    /** The waits before a webhook's attempts 2 … 8 (tests shorten them). */
+    webhookRetryWaitsMs?: readonly number[];
+  } = {},
 ): Promise<RunningServer> {
   const config = runtime.config;
   // Before listening: loading it later would stall the requests in flight (see loadTokenizer).
@@ -263,6 +270,13 @@ export async function startServer(
       : undefined;
   recoverTimer?.unref();
   await scheduleRunner.start();
+  const webhooks = startWebhookDelivery({
+    runtime,
+    runs: context.runs,
+    metrics,
+    logger,
+    retryWaitsMs: options.webhookRetryWaitsMs,
+  });
   return {
     url,
     runs: {
@@ -281,6 +295,7 @@ export async function startServer(
       stopWatchingModel();
       stopCountingFallbacks();
       stopCountingGuardrails();
+      await webhooks.close();
       await coordination.close();
       await runtime.close();
     },

@@ -10,6 +10,7 @@ import {
   runStartedSchema,
   runWaitQuery,
 } from '../../protocol/index.ts';
+import { parseWebhook } from '../../webhooks/index.ts';
 import { defineRoute, eventStream, type RouteGroup } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
@@ -17,6 +18,7 @@ import { cancelPausedRuns } from '../runs/cancel-paused-runs.ts';
 import { hasEnded } from '../runs/run-ledger.ts';
 import { arrivalOf } from '../runs/run-request.ts';
 import type { RunRecord, RunStatus } from '../runs/run-store.ts';
+import { webhookViewOf } from '../runs/run-webhooks.ts';
 import { startBackgroundRun } from '../runs/start-background-run.ts';
 import { streamRun } from '../runs/stream-run.ts';
 import { prepareAgentCall } from './prepare-agent-call.ts';
@@ -53,7 +55,15 @@ export function runRoutes(context: RouteContext): RouteGroup {
     responses: { 202: { description: 'the run, started', schema: runStartedSchema } },
     errors: startErrors,
     handler: async (request, reply, input) => {
-      const { webhook, ...body } = input.body();
+      const { webhook: given, ...body } = input.body();
+      // A webhook is checked before anything is created: a refusal leaves no run and no session.
+      const webhook =
+        given === undefined
+          ? undefined
+          : await parseWebhook(given, context.runtime.webhookSettings);
+      if (webhook !== undefined && 'code' in webhook) {
+        throw new HttpError({ status: 400, code: webhook.code, message: webhook.message });
+      }
       const { call, admission } = await prepareAgentCall(context, request, body);
       const run = await startBackgroundRun(context, call, {
         source: 'api',
@@ -84,7 +94,8 @@ export function runRoutes(context: RouteContext): RouteGroup {
       const { wait } = input.query();
       const run = await ownedRun(request, id);
       const seen = wait === undefined ? run : ((await runs.settled(id, wait * 1000)) ?? run);
-      return shownRun(seen);
+      const webhook = await webhookViewOf(context.runtime.webhooks, seen);
+      return webhook === undefined ? shownRun(seen) : { ...shownRun(seen), webhook };
     },
   });
 

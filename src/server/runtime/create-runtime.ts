@@ -205,7 +205,7 @@ export async function createRuntime(
     knowledge,
     ...(config.longTermMemory ? { longTermMemory: memory } : {}),
   };
-  const { sessions, vaults, runs, evals, usage, schedules } = openSessionSideStores(
+  const { sessions, vaults, runs, evals, usage, schedules, webhooks } = openSessionSideStores(
     postgres,
     sqliteCheckpointer,
     checkpointer,
@@ -355,6 +355,13 @@ export async function createRuntime(
     usage,
     /** Schedules of every owner, with their claimed slots (only `serve` and `dev` fire them). */
     schedules,
+    /** The runs' webhook deliveries (the outbox `serve` and `dev` deliver from). */
+    webhooks,
+    /** The webhook signing secret and host rule (`YEOUL_WEBHOOK_SECRET`, `YEOUL_WEBHOOK_HOSTS`). */
+    webhookSettings: {
+      secret: config.env.YEOUL_WEBHOOK_SECRET,
+      hosts: config.env.YEOUL_WEBHOOK_HOSTS,
+    },
     /** The long-term memory store of every owner (`forOwner` gives one owner's view). */
     memory,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */

@@ -7,6 +7,11 @@ import {
   type ScheduleStore,
   SqliteScheduleStore,
 } from '../../schedules/index.ts';
+import {
+  PostgresWebhookOutbox,
+  SqliteWebhookOutbox,
+  type WebhookOutbox,
+} from '../../webhooks/index.ts';
 import type { RunStore } from '../runs/run-store.ts';
 import { SqliteRunStore } from '../runs/sqlite-run-store.ts';
 import type { PostgresStore } from '../scale-out/open-postgres-store.ts';
@@ -30,6 +35,8 @@ export interface SessionSideStores {
   usage: UsageMeter;
   /** Schedules and their claimed slots (the CLI edits them beside a server). */
   schedules: ScheduleStore;
+  /** The runs' webhook deliveries, stored before their first attempt (deleted with the runs). */
+  webhooks: WebhookOutbox;
 }
 
 /**
@@ -59,5 +66,8 @@ export function openSessionSideStores(
     schedules: postgres
       ? new PostgresScheduleStore(postgres.pool)
       : new SqliteScheduleStore(database()),
+    webhooks: postgres
+      ? new PostgresWebhookOutbox(postgres.pool)
+      : new SqliteWebhookOutbox(database()),
   };
 }
