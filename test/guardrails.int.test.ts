@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
+import type { GraphKit } from '../src/agents/index.ts';
 import type { YeoulConfig } from '../src/config/index.ts';
+import { END, START, StateGraph } from '../src/graph/index.ts';
 import { pii, promptInjection, toolArgs } from '../src/guardrails/index.ts';
 import {
   type ChatCompletionRequest,
@@ -98,6 +100,17 @@ const config: YeoulConfig = {
       },
     }),
   ],
+  graphs: {
+    // A graph whose node calls the model itself, not through the kit's agent node.
+    direct: (kit: GraphKit) =>
+      new StateGraph(kit.chatState)
+        .addNode('answer', async (state, context) => {
+          const answer = await kit.model.call({ messages: state.messages, signal: context.signal });
+          return { messages: [{ role: 'assistant' as const, content: answer.text }] };
+        })
+        .addEdge(START, 'answer')
+        .addEdge('answer', END),
+  },
   guardrails: {
     input: [pii(), promptInjection()],
     output: [pii()],
@@ -250,6 +263,26 @@ describe('guardrails over HTTP (a config file, a scripted model that logs what i
     assert.equal(refusal.content, done.response);
     await invoke({ sessionId: 'out', message: '다음 질문' });
     assert.doesNotMatch(sent(fake.requests.at(-1) as ChatCompletionRequest), /card answer|카드/);
+  });
+
+  it('checks the answer of a graph whose node calls the model itself, at the run’s end', async () => {
+    const redacted = await invoke({
+      sessionId: 'direct',
+      message: 'contact 알려줘',
+      options: { graph: 'direct' },
+    });
+    assert.equal(redacted.status, 'published');
+    assert.match(redacted.response, /\[EMAIL\].*\[PHONE\]/);
+    assert.ok(redacted.guardrails.some((record: Json) => record.stage === 'output'));
+    const blocked = await invoke({
+      sessionId: 'direct',
+      message: 'card answer 주세요',
+      options: { graph: 'direct' },
+    });
+    assert.equal(blocked.status, 'blocked');
+    assert.equal(blocked.guardrail.stage, 'output');
+    const stored = JSON.stringify(await session('direct'));
+    assert.doesNotMatch(stored, /hong@|6789|4111/);
   });
 
   it('blocks injections in Korean and English, and lets look-alikes through', async () => {

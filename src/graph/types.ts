@@ -144,7 +144,9 @@ export interface RunConfig<Context = unknown> {
    * other fields are kept in the history only. Undefined: no step. For what acted around
    * the graph's nodes (the guardrails, say).
    */
-  closingStep?: (values: Record<string, unknown>) => ClosingStep | undefined;
+  closingStep?: (
+    values: Record<string, unknown>,
+  ) => ClosingStep | undefined | Promise<ClosingStep | undefined>;
   /** Records the input and the closing step only: no node of the graph runs. */
   recordOnly?: boolean;
   /**

@@ -1,14 +1,16 @@
 import type { ClosingStep } from '../../graph/index.ts';
-import type {
-  GraphGuardrails,
-  GuardrailRecord,
-  OutputGuard,
-  PlaceholderVault,
-  StageOutcome,
-  StageRun,
-  VaultEntry,
+import {
+  type GraphGuardrails,
+  type GuardrailRecord,
+  type OutputGuard,
+  type PlaceholderVault,
+  refusalOf,
+  type StageOutcome,
+  type StageRun,
+  type VaultEntry,
 } from '../../guardrails/index.ts';
 import type { ChatMessage } from '../../models/index.ts';
+import { isKorean } from '../prompts.ts';
 
 /** Where a run's guardrail actions are reported besides its events (metrics, logs). */
 export type GuardrailObserver = (record: GuardrailRecord, sessionId: string) => void;
@@ -39,6 +41,7 @@ export class RunGuard {
   readonly #fields: RunGuardFields;
   readonly #run: StageRun;
   #stepped = 0;
+  #answersChecked = 0;
 
   constructor(fields: RunGuardFields) {
     this.#fields = fields;
@@ -81,6 +84,7 @@ export class RunGuard {
 
   /** Notes what an output guard did once its answer ended (a block replaces the answer). */
   answered(outcome: StageOutcome): void {
+    this.#answersChecked += 1;
     this.#note(outcome.records);
     if (outcome.blocked && this.blocked === undefined) this.blocked = outcome.blocked;
   }
@@ -113,18 +117,45 @@ export class RunGuard {
    * The `guardrail` step a run records at its end, listing what acted since the last one
    * (a run inside the evaluation loop may be one of several); undefined when nothing did.
    */
-  closingStep(
+  async closingStep(
     update: Record<string, unknown> = {},
     values?: Record<string, unknown>,
-  ): ClosingStep | undefined {
+  ): Promise<ClosingStep | undefined> {
+    const restated = await this.#checkUnguardedAnswer(values);
     const acted = this.records.slice(this.#stepped);
     if (acted.length === 0 && Object.keys(update).length === 0) return undefined;
     this.#stepped = this.records.length;
-    const marked = this.blocked?.stage === 'output' ? markedTurn(values) : [];
+    const marked = this.blocked?.stage === 'output' ? markedTurn(values, restated) : restated;
     return {
       node: 'guardrail',
       update: { ...(marked.length > 0 ? { messages: marked } : {}), ...update, guardrails: acted },
     };
+  }
+
+  /**
+   * A graph of the config file may answer without the output stage (a node calling
+   * `kit.model.call` itself): when no answer of the run went through it, the run's last
+   * answer is checked at its end, and restated as the stage left it (a refusal on a block).
+   */
+  async #checkUnguardedAnswer(values?: Record<string, unknown>): Promise<ChatMessage[]> {
+    if (this.#answersChecked > 0 || values === undefined) return [];
+    const messages = (values.messages ?? []) as ChatMessage[];
+    const index = messages.findLastIndex((message) => message.role === 'assistant');
+    const question = messages.findLastIndex((message) => message.role === 'user');
+    const answer = messages[index];
+    if (answer === undefined || index < question || answer.content === '' || answer.blocked) {
+      return [];
+    }
+    const output = this.output();
+    if (output === undefined || answer.id === undefined) return [];
+    output.push(answer.content);
+    const ended = await output.end();
+    this.answered(ended);
+    if (ended.blocked !== undefined) {
+      const korean = isKorean(messages[question]?.content ?? '');
+      return [{ ...answer, content: refusalOf(ended.blocked, korean), toolCalls: [] }];
+    }
+    return ended.text === answer.content ? [] : [{ ...answer, content: ended.text }];
   }
 
   #note(records: GuardrailRecord[]): void {
@@ -141,11 +172,14 @@ export class RunGuard {
  * message and the refusal that answered it), so neither goes to a model again and both
  * stay marked after a reload.
  */
-function markedTurn(values: Record<string, unknown> | undefined): ChatMessage[] {
+function markedTurn(
+  values: Record<string, unknown> | undefined,
+  restated: ChatMessage[],
+): ChatMessage[] {
   const messages = (values?.messages ?? []) as ChatMessage[];
   const answer = messages.findLastIndex((message) => message.role === 'assistant');
   const question = messages.findLastIndex((message) => message.role === 'user');
-  return [messages[question], messages[answer]]
+  return [messages[question], restated[0] ?? messages[answer]]
     .filter((message): message is ChatMessage => message?.id !== undefined)
     .map((message) => ({ ...message, blocked: true }));
 }

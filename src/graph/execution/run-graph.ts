@@ -305,7 +305,7 @@ async function runSteps(
     }
     superstep = superstepOf(step + 1, following);
   }
-  const closing = config.closingStep?.(values);
+  const closing = await config.closingStep?.(values);
   if (closing !== undefined) {
     step += 1;
     values = await commitClosingStep(graph, writer, values, step, closing);
