@@ -150,6 +150,16 @@ describe('schedules over HTTP (a scripted model)', () => {
       sessionId: bobs.body.sessionId,
     });
     assert.equal(taken.status, 404);
+    // A webhook is checked as POST /api/runs checks one (no secret set here).
+    const hooked = await call('/api/schedules', {
+      cron: '* * * * *',
+      message: 'x',
+      webhook: 'https://hooks.example.com/yeoul',
+    });
+    assert.equal(hooked.status, 400);
+    assert.equal(hooked.body.error.code, 'webhook_secret_missing');
+    const badShape = await call('/api/schedules', { cron: '* * * * *', message: 'x', webhook: 42 });
+    assert.equal(badShape.status, 400);
     assert.deepEqual((await call('/api/schedules', undefined, 'GET')).body.schedules, []);
   });
 

@@ -11,6 +11,7 @@ import {
   scheduleUpdateOf,
   scheduleView,
 } from '../../schedules/index.ts';
+import { parseWebhook } from '../../webhooks/index.ts';
 import { defineRoute, type RouteGroup } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { startScheduleRun } from '../runs/start-schedule-run.ts';
@@ -77,6 +78,21 @@ export function scheduleRoutes(context: RouteContext): RouteGroup {
     }
   };
 
+  /**
+   * A schedule's webhook as `POST /api/runs` checks one (URL, headers, the secret, the host
+   * rule); a refusal is a 400 that changes nothing. `null` (PATCH: remove it) stays null.
+   */
+  const checkedWebhook = async <Fields extends { webhook?: unknown }>(
+    fields: Fields,
+  ): Promise<Fields> => {
+    if (fields.webhook === undefined || fields.webhook === null) return fields;
+    const webhook = await parseWebhook(fields.webhook, runtime.webhookSettings);
+    if ('code' in webhook) {
+      throw new HttpError({ status: 400, code: webhook.code, message: webhook.message });
+    }
+    return { ...fields, webhook };
+  };
+
   const createSchedule = defineRoute({
     method: 'POST',
     path: '/api/schedules',
@@ -87,8 +103,8 @@ export function scheduleRoutes(context: RouteContext): RouteGroup {
     responses: { 201: { description: 'the schedule', schema: scheduleSchema } },
     errors: [400, 401, 404],
     handler: async (request, reply, input) => {
-      const body = input.body();
       const owner = context.ownerOf(request);
+      const body = await checkedWebhook(input.body());
       await checkNames(owner, body);
       const schedule = await store.create(
         newScheduleOf(owner, body, { now: Date.now(), defaultGraph: defaultGraphName }),
@@ -143,9 +159,9 @@ export function scheduleRoutes(context: RouteContext): RouteGroup {
     errors: [400, 401, 404],
     handler: async (request, _reply, input) => {
       const { id } = input.params();
-      const changes = input.body();
       const owner = context.ownerOf(request);
       const schedule = await ownedSchedule(request, id);
+      const changes = await checkedWebhook(input.body());
       await checkNames(owner, changes);
       const made = scheduleUpdateOf(schedule, changes, Date.now());
       if ('problems' in made) {
