@@ -3,10 +3,14 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import { applyMigrations, createPostgresPool, type PostgresPool } from '../core/index.ts';
-import { type PostgresServer, startPostgresServer } from '../testing/internal/index.ts';
+import {
+  openSqliteDatabase,
+  type PostgresServer,
+  postgresStores,
+  sqliteStores,
+  startPostgresServer,
+} from '../testing/internal/index.ts';
 import { PostgresScheduleStore } from './postgres-schedule-store.ts';
 import { scheduleMigrations } from './schedule-migrations.ts';
 import { scheduleStoreConformance } from './schedule-store-conformance.ts';
@@ -15,28 +19,9 @@ import { SqliteScheduleStore } from './sqlite-schedule-store.ts';
 const root = mkdtempSync(join(tmpdir(), 'yeoul-schedules-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** A connection to the data folder's database as the stores open it (WAL, a busy timeout). */
-function openDatabase(path: string): DatabaseSync {
-  const database = new DatabaseSync(path);
-  database.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;');
-  return database;
-}
-
-scheduleStoreConformance('sqlite', () => {
-  const path = join(mkdtempSync(join(root, 'data-')), 'threads.sqlite');
-  const databases = [openDatabase(path)];
-  return {
-    store: new SqliteScheduleStore(databases[0] as DatabaseSync),
-    another: () => {
-      const database = openDatabase(path);
-      databases.push(database);
-      return new SqliteScheduleStore(database);
-    },
-    close: () => {
-      for (const database of databases) database.close();
-    },
-  };
-});
+scheduleStoreConformance('sqlite', () =>
+  sqliteStores(root, (database) => new SqliteScheduleStore(database)),
+);
 
 let server: PostgresServer;
 before(async () => {
@@ -44,22 +29,9 @@ before(async () => {
 });
 after(() => server.stop());
 
-scheduleStoreConformance('postgres', async () => {
-  const url = await server.createDatabase();
-  const pools: PostgresPool[] = [await createPostgresPool({ url })];
-  await applyMigrations(pools[0] as PostgresPool, scheduleMigrations);
-  return {
-    store: new PostgresScheduleStore(pools[0] as PostgresPool),
-    another: async () => {
-      const pool = await createPostgresPool({ url });
-      pools.push(pool);
-      return new PostgresScheduleStore(pool);
-    },
-    close: async () => {
-      for (const pool of pools) await pool.end();
-    },
-  };
-});
+scheduleStoreConformance('postgres', () =>
+  postgresStores(server, scheduleMigrations, (pool) => new PostgresScheduleStore(pool)),
+);
 
 /** A process that opens the data folder's database and claims every slot it is given. */
 const claimer = `
@@ -80,7 +52,7 @@ database.close();
 describe('SQLite slot claims across processes', () => {
   it('gives each slot to exactly one of two processes racing on one file', async () => {
     const path = join(mkdtempSync(join(root, 'race-')), 'threads.sqlite');
-    const database = openDatabase(path);
+    const database = openSqliteDatabase(path);
     const store = new SqliteScheduleStore(database);
     const schedule = await store.create({
       owner: 'alice',

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { after, before } from 'node:test';
-import { applyMigrations, createPostgresPool, type PostgresPool } from '../core/index.ts';
-import { type PostgresServer, startPostgresServer } from '../testing/internal/index.ts';
+import {
+  type PostgresServer,
+  postgresStores,
+  sqliteStores,
+  startPostgresServer,
+} from '../testing/internal/index.ts';
 import { PostgresWebhookOutbox } from './postgres-webhook-outbox.ts';
 import { SqliteWebhookOutbox } from './sqlite-webhook-outbox.ts';
 import { webhookMigrations } from './webhook-migrations.ts';
@@ -13,27 +16,9 @@ import { webhookOutboxConformance } from './webhook-outbox-conformance.ts';
 const root = mkdtempSync(join(tmpdir(), 'yeoul-outbox-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** A connection to the data folder's database as the stores open it (WAL, a busy timeout). */
-function openDatabase(path: string): DatabaseSync {
-  const database = new DatabaseSync(path);
-  database.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;');
-  return database;
-}
-
 webhookOutboxConformance('sqlite', () => {
-  const path = join(mkdtempSync(join(root, 'data-')), 'threads.sqlite');
-  const databases = [openDatabase(path)];
-  return {
-    outbox: new SqliteWebhookOutbox(databases[0] as DatabaseSync),
-    another: () => {
-      const database = openDatabase(path);
-      databases.push(database);
-      return new SqliteWebhookOutbox(database);
-    },
-    close: () => {
-      for (const database of databases) database.close();
-    },
-  };
+  const { store, ...rest } = sqliteStores(root, (database) => new SqliteWebhookOutbox(database));
+  return { outbox: store, ...rest };
 });
 
 let server: PostgresServer;
@@ -43,18 +28,10 @@ before(async () => {
 after(() => server.stop());
 
 webhookOutboxConformance('postgres', async () => {
-  const url = await server.createDatabase();
-  const pools: PostgresPool[] = [await createPostgresPool({ url })];
-  await applyMigrations(pools[0] as PostgresPool, webhookMigrations);
-  return {
-    outbox: new PostgresWebhookOutbox(pools[0] as PostgresPool),
-    another: async () => {
-      const pool = await createPostgresPool({ url });
-      pools.push(pool);
-      return new PostgresWebhookOutbox(pool);
-    },
-    close: async () => {
-      for (const pool of pools) await pool.end();
-    },
-  };
+  const { store, ...rest } = await postgresStores(
+    server,
+    webhookMigrations,
+    (pool) => new PostgresWebhookOutbox(pool),
+  );
+  return { outbox: store, ...rest };
 });

@@ -108,6 +108,12 @@ export {
   tallyOutcomes,
 } from './steady-load.ts';
 export {
+  type OpenedStores,
+  openSqliteDatabase,
+  postgresStores,
+  sqliteStores,
+} from './store-openers.ts';
+export {
   requireSystemProgram,
   type SystemProgramName,
   systemPrograms,
