@@ -254,3 +254,31 @@ describe('postgres checkpointer', () => {
     await checkpointer.close();
   });
 });
+
+describe('postgres checkpointer heartbeats', () => {
+  it('takes no stale instance for dead while its own heartbeat is late, nor for a lease after', async () => {
+    const url = await migratedDatabase();
+    const leaseMs = 600;
+    const checkpointer = await PostgresCheckpointer.connect({ url }, { leaseMs });
+    try {
+      // An instance on another machine whose last heartbeat is older than the lease.
+      await checkpointer.pool.query(
+        `INSERT INTO graph_instances (instance_id, heartbeat_at, host, pid)
+         VALUES ('stale-peer', now() - interval '1 minute', 'another-host', 1)`,
+      );
+      assert.equal(await checkpointer.isAlive('stale-peer'), false);
+      // This process stalls (a blocked event loop, a pool that made every statement wait):
+      // its own beats are late, so the peer's stale heartbeat proves nothing.
+      const stalled = Date.now();
+      while (Date.now() - stalled < leaseMs) {
+        // Busy: no timer fires.
+      }
+      assert.equal(await checkpointer.isAlive('stale-peer'), true);
+      // Once its heartbeat went on for a lease, the peer counts as dead again.
+      await new Promise((resolve) => setTimeout(resolve, leaseMs * 2));
+      assert.equal(await checkpointer.isAlive('stale-peer'), false);
+    } finally {
+      await checkpointer.close();
+    }
+  });
+});

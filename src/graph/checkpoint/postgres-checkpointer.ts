@@ -127,6 +127,8 @@ export class PostgresCheckpointer implements Checkpointer {
   /** Whether the last heartbeat failed (the database unreachable), and when one worked again. */
   #beatFailing = false;
   #recoveredAt = Number.NEGATIVE_INFINITY;
+  /** When this instance's last heartbeat was stored. */
+  #lastBeatAt = Number.NEGATIVE_INFINITY;
 
   private constructor(pool: PostgresPool, options: PostgresCheckpointerOptions) {
     this.pool = pool;
@@ -179,10 +181,19 @@ export class PostgresCheckpointer implements Checkpointer {
       this.#beatFailing = true;
       throw error;
     }
-    if (this.#beatFailing) {
+    const now = Date.now();
+    // A beat that failed, or came late (its statement waited for the pool or the database),
+    // leaves a gap in this instance's heartbeats, and likely in the others'.
+    if (this.#beatFailing || this.#beatOverdue(now)) {
       this.#beatFailing = false;
-      this.#recoveredAt = Date.now();
+      if (this.#lastBeatAt !== Number.NEGATIVE_INFINITY) this.#recoveredAt = now;
     }
+    this.#lastBeatAt = now;
+  }
+
+  /** Whether this instance's heartbeat is late: two beats (of a third of the lease) missed. */
+  #beatOverdue(now: number): boolean {
+    return now - this.#lastBeatAt > (this.leaseMs * 2) / 3;
   }
 
   async isAlive(instanceId: string): Promise<boolean> {
@@ -196,9 +207,12 @@ export class PostgresCheckpointer implements Checkpointer {
     );
     const row = rows[0];
     if (row === undefined) return false;
-    // After the database was away, nobody could beat: for one lease, a stale heartbeat proves
-    // nothing yet (the others beat again within a third of it).
-    const justBack = this.#beatFailing || Date.now() - this.#recoveredAt < this.leaseMs;
+    // While this instance's own heartbeat fails or is late, and for one lease after, a stale
+    // heartbeat proves nothing: the database (or the pool) was away for everyone, and the
+    // others beat again within a third of the lease once it is back.
+    const now = Date.now();
+    const justBack =
+      this.#beatFailing || this.#beatOverdue(now) || now - this.#recoveredAt < this.leaseMs;
     if (!row.fresh && !justBack) return false;
     // On this machine a killed process is known dead at once, without waiting for its lease.
     return row.host !== hostIdentity() || processExists(row.pid);
