@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const reporter = fileURLToPath(new URL('./unfinished-files-reporter.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'yeoul-reporter-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `node --test` on `files` (name → source) as `npm test` does, with the reporter. */
+function runTests(files: Record<string, string>) {
+  for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
+  const env = { ...process.env };
+  // Not a child of this test run: a run of its own.
+  delete env.NODE_TEST_CONTEXT;
+  return spawnSync(
+    process.execPath,
+    [
+      '--test',
+      '--test-force-exit',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${reporter}`,
+      '--test-reporter-destination=stderr',
+      ...Object.keys(files),
+    ],
+    { cwd: dir, env, encoding: 'utf8' },
+  );
+}
+
+describe('unfinished-files reporter', () => {
+  it('fails the run naming a file whose process exited 0 in the middle of its tests', () => {
+    const result = runTests({
+      'cut.test.mjs': `import { it } from 'node:test';
+it('first', () => {});
+it('exits', () => { process.exit(0); });
+it('never runs', () => {});`,
+      'whole.test.mjs': `import { it } from 'node:test';
+it('fine', () => {});`,
+    });
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(result.stderr, /cut\.test\.mjs: its process ended before its tests did/);
+    assert.doesNotMatch(result.stderr, /whole\.test\.mjs/);
+  });
+
+  it('leaves a run whose files all finished as the runner says', () => {
+    const passing = runTests({
+      'whole.test.mjs': `import { it } from 'node:test';\nit('fine', () => {});`,
+    });
+    assert.equal(passing.status, 0, passing.stdout + passing.stderr);
+    assert.equal(passing.stderr, '');
+    const failing = runTests({
+      'fails.test.mjs': `import { it } from 'node:test';\nit('fails', () => { throw new Error('no'); });`,
+    });
+    assert.equal(failing.status, 1);
+    assert.doesNotMatch(failing.stderr, /ended before/);
+  });
+});
