@@ -5,6 +5,7 @@
 // after it the bench waits for every run to end and checks that none failed.
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
+import { processCpuSeconds } from './process-cpu.ts';
 import { stopProcess } from './ready-process.ts';
 import { callJson, startDelayedModel, startYeoul, waitForRunsToEnd } from './runs-bench-servers.ts';
 import { percentile, summarize, type Target, target } from './stats.ts';
@@ -23,8 +24,8 @@ export interface RunsCreatePlan {
 
 /** The full run's plan, and `--smoke`'s. */
 export const runsCreatePlans: Record<'full' | 'smoke', RunsCreatePlan> = {
-  full: { connections: 100, warmupSeconds: 3, seconds: 10, modelDelayMs: 300, pacedRate: 200 },
-  smoke: { connections: 100, warmupSeconds: 0.5, seconds: 1, modelDelayMs: 300, pacedRate: 200 },
+  full: { connections: 100, warmupSeconds: 3, seconds: 10, modelDelayMs: 300, pacedRate: 100 },
+  smoke: { connections: 100, warmupSeconds: 0.5, seconds: 1, modelDelayMs: 300, pacedRate: 100 },
 };
 
 async function load(url: string, plan: RunsCreatePlan, seconds: number) {
@@ -127,9 +128,12 @@ export async function measureRunsCreate(options: {
       await load(server.url, plan, plan.warmupSeconds);
       await waitForRunsToEnd(server.url, 300_000);
       log(`POST /api/runs: ${plan.seconds} s at ${plan.connections} connections`);
+      const cpuBefore = processCpuSeconds(server.pid);
       const closed = await load(server.url, plan, plan.seconds);
       log(`  ${summary(closed)}; waiting for the runs to end`);
       const drainMs = await waitForRunsToEnd(server.url, 600_000);
+      // The server's CPU per run made and run to its end (the polling for the end included).
+      const cpuMsPerRun = ((processCpuSeconds(server.pid) - cpuBefore) * 1000) / closed.requests;
       log(
         `POST /api/runs: ${plan.seconds} s at ${plan.pacedRate}/s over ${plan.connections} connections`,
       );
@@ -149,6 +153,7 @@ export async function measureRunsCreate(options: {
         runsEndedAfterLoadMs: drainMs,
         runsDonePerSecond:
           Math.round((closed.requests / (plan.seconds + drainMs / 1000)) * 10) / 10,
+        serverCpuMsPerRun: Math.round(cpuMsPerRun * 100) / 100,
         // Little's law: 100 connections each waiting for its answer cannot see a mean under this.
         meanFloorMs: Math.round((plan.connections / closed.requestsPerSecond) * 1000 * 10) / 10,
         paced,
