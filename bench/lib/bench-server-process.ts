@@ -1,7 +1,7 @@
 // Child of bench/server.ts: starts Yeoul's server (`yeoul`), a bare Fastify hello route
 // (`hello`), a bare Fastify route making only the durable writes of one Yeoul turn
 // (`durable-floor <message>`), or a fake OpenAI-compatible model answering after 300 ms
-// (`fake-model`), or the scripted model every server of the peer comparison talks to
+// (`fake-model [delayMs]`, another wait when given), or the scripted model every server of the peer comparison talks to
 // (`scripted-model [delayMs]`: a calculator call, then the answer once the tool's result is
 // in), on an ephemeral port, and prints `READY <url>`. Yeoul is on SQLite unless
 // the parent gives this child DATABASE_URL (only bench/lib/postgres-server-load.ts does).
@@ -75,7 +75,7 @@ if (mode === 'hello') {
   const fake = await startFakeOpenAiServer(
     [{ kind: 'text', text: words.join(''), chunks: words }],
     {
-      delayMs: 300,
+      delayMs: Number(process.argv[3] ?? 300),
       keepRequests: false,
     },
   );
