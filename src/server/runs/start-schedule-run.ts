@@ -76,7 +76,7 @@ export async function startScheduleRun(
       ...(slot.catchUp === undefined ? {} : { catchUp: slot.catchUp }),
       ...(schedule.webhook === null ? {} : { webhook: schedule.webhook }),
     };
-    await context.runs.ended(record, { status: 'failed', error: failure }, true);
+    await context.runs.ended(record, { status: 'failed', error: failure }, { create: true });
     return { ...record, error: failure };
   }
 }
