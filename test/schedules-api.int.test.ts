@@ -241,6 +241,66 @@ describe('schedules over HTTP (a scripted model)', () => {
   });
 });
 
+describe('schedule firings against their owner’s limits', () => {
+  let model: FakeOpenAiServer;
+  let test: TestServer;
+  before(async () => {
+    model = await startFakeOpenAiServer(scripted);
+    test = await startTestServer(mkdtempSync(join(root, 'limits-')), {
+      YEOUL_MODEL: 'compat:scripted',
+      YEOUL_COMPAT_BASE_URL: model.baseUrl,
+      YEOUL_API_KEYS: `${alice},${bob}`,
+      YEOUL_SAMPLE_KNOWLEDGE: 'false',
+      YEOUL_REQUESTS_PER_MINUTE: '2',
+    });
+  });
+  after(async () => {
+    await test?.server.close();
+    await model?.close();
+  });
+
+  const call = async (path: string, body?: unknown, key = alice, method = 'POST') => {
+    const response = await fetch(test.server.url + path, {
+      method: body === undefined && method === 'POST' ? 'GET' : method,
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Json };
+  };
+
+  it('counts each firing as a run request of the owner; one over the rate is a failed run', async () => {
+    const made = await call('/api/schedules', { cron: '* * * * * *', message: 'tick' });
+    assert.equal(made.status, 201);
+    const id = made.body.id;
+    const refusedOf = (runs: Json[]) => runs.filter((run) => run.status === 'failed');
+    const runs = await until(
+      async () => (await call(`/api/runs?scheduleId=${id}`)).body.runs as Json[],
+      (listed) => refusedOf(listed).length >= 2,
+    );
+    await call(`/api/schedules/${id}`, { enabled: false }, alice, 'PATCH');
+    // Two firings in the minute are admitted; each later one is kept as a failed run.
+    const admitted = runs.filter((run) => run.status !== 'failed');
+    assert.equal(admitted.length, 2, JSON.stringify(runs));
+    for (const run of refusedOf(runs)) {
+      assert.equal(run.error.code, 'rate_limited');
+      assert.equal(run.startedAt, null);
+      const [first] = admitted.map((one) => one.scheduledFor).sort();
+      assert.ok(run.scheduledFor > first, 'refused only once the two were counted');
+    }
+    // The firings counted to alice: her own request is over the rate now, bob's is not.
+    const invoked = await call('/api/agent/invoke', { message: 'hello' });
+    assert.equal(invoked.status, 429);
+    assert.equal(invoked.body.error.code, 'rate_limited');
+    assert.equal((await call('/api/agent/invoke', { message: 'hello' }, bob)).status, 200);
+    // A run by hand is the caller's request: refused with 429, nothing started.
+    const before = (await call(`/api/runs?scheduleId=${id}`)).body.runs.length;
+    const byHand = await call(`/api/schedules/${id}/run`, {});
+    assert.equal(byHand.status, 429, JSON.stringify(byHand.body));
+    assert.equal(byHand.body.error.code, 'rate_limited');
+    assert.equal((await call(`/api/runs?scheduleId=${id}`)).body.runs.length, before);
+  });
+});
+
 describe('schedules across a restart', () => {
   let model: FakeOpenAiServer;
   const dataDir = mkdtempSync(join(root, 'restart-'));

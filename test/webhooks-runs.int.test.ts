@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,9 +16,10 @@ import {
   type FakeOpenAiServer,
   startFakeOpenAiServer,
   startPostgresServer,
+  startWebhookReceiver,
+  type WebhookReceiver,
   waitUntil,
 } from '../src/testing/internal/index.ts';
-import { verifyWebhookSignature } from '../src/webhooks/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
 type Json = any;
@@ -47,40 +46,12 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
   return { kind: 'text', text: `answer: ${text}` };
 }
 
-/** One request the receiver got: its headers, raw body, and whether its signature held. */
-interface Received {
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Json;
-  verified: boolean;
-}
-
-/** A loopback receiver: `/ok` answers 200; `/flaky` answers 500 to a delivery's first two attempts. */
-async function startReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const timestamp = request.headers['x-yeoul-timestamp'] as string | undefined;
-      const signature = request.headers['x-yeoul-signature'] as string | undefined;
-      const path = request.url ?? '/';
-      received.push({
-        path,
-        headers: request.headers,
-        body: JSON.parse(raw),
-        verified: verifyWebhookSignature(secret, timestamp, raw, signature),
-      });
-      const attempt = Number(request.headers['x-yeoul-attempt']);
-      response.statusCode = path === '/flaky' && attempt <= 2 ? 500 : 200;
-      response.end();
-    });
+/** `/ok` answers 200; `/flaky` 500 to a delivery's first two attempts; `/gone` 410. */
+const startReceiver = () =>
+  startWebhookReceiver(secret, (got) => {
+    if (got.path === '/gone') return 410;
+    return got.path === '/flaky' && got.attempt <= 2 ? 500 : 200;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, received };
-}
 
 /** Every runtime the servers were started on (the last one is the latest server's). */
 const runtimes: Runtime[] = [];
@@ -114,7 +85,7 @@ async function call(server: RunningServer, path: string, body?: unknown) {
 
 describe('runs with webhooks over HTTP (a scripted model, a loopback receiver)', () => {
   let model: FakeOpenAiServer;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   let server: RunningServer;
   before(async () => {
     model = await startFakeOpenAiServer(scripted);
@@ -126,7 +97,7 @@ describe('runs with webhooks over HTTP (a scripted model, a loopback receiver)',
   });
   after(async () => {
     await server?.close();
-    await new Promise((resolve) => receiver?.server.close(resolve));
+    await receiver?.close();
     await model?.close();
   });
 
@@ -241,6 +212,42 @@ describe('runs with webhooks over HTTP (a scripted model, a loopback receiver)',
     assert.match(metrics, /^yeoul_webhook_attempts_total\{outcome="retry"\} [1-9]/m);
   });
 
+  it('makes one attempt after a 410 and never another, the delivery shown failed', async () => {
+    const started = await call(server, '/api/runs', {
+      message: 'gone',
+      webhook: `${receiver.url}/gone`,
+    });
+    const run = await settledWebhook(started.body.runId);
+    assert.equal(run.status, 'done');
+    const { deliveries, ...latest } = run.webhook;
+    assert.deepEqual(latest, {
+      url: `${receiver.url}/gone`,
+      state: 'failed',
+      attempts: 1,
+      lastStatus: 410,
+      lastError: 'HTTP 410',
+    });
+    assert.deepEqual(
+      deliveries.map((entry: Json) => [entry.event, entry.state, entry.attempts]),
+      [['run.done', 'failed', 1]],
+    );
+    // A later delivery goes through (its retries wait 20 ms here): the failed one was not retried.
+    const later = await call(server, '/api/runs', {
+      message: 'later',
+      webhook: `${receiver.url}/ok`,
+    });
+    assert.equal((await settledWebhook(later.body.runId)).webhook.state, 'delivered');
+    const got = deliveriesOf(run.runId);
+    assert.equal(got.length, 1);
+    assert.equal(got[0]?.status, 410);
+    assert.ok(got[0]?.verified);
+    const [stored] = await (runtimes[0] as Runtime).webhooks.ofRun(run.runId);
+    assert.equal(stored?.state, 'failed');
+    assert.equal(stored?.nextAttemptAt, undefined);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    assert.match(metrics, /^yeoul_webhook_attempts_total\{outcome="failed"\} [1-9]/m);
+  });
+
   it('refuses a bad webhook with 400 invalid_webhook, creating nothing', async () => {
     const refused = await call(server, '/api/runs', {
       message: 'hello',
@@ -320,7 +327,7 @@ describe('runs with webhooks on PostgreSQL (the outbox beside the runs)', () => 
       assert.ok(receiver.received.every((entry) => entry.verified));
     } finally {
       await server.close();
-      await new Promise((resolve) => receiver.server.close(resolve));
+      await receiver.close();
       await model.close();
       await database.stop();
     }

@@ -5,6 +5,7 @@ export {
   systemResolver,
   type WebhookHostRule,
 } from './check-webhook-host.ts';
+export { insertDeliveryInPostgres, insertDeliveryInSqlite } from './insert-delivery.ts';
 export {
   parseWebhook,
   type WebhookRefusal,
@@ -48,6 +49,7 @@ export type {
   WebhookPayload,
   WebhookRun,
 } from './webhook-outbox.ts';
+export { newDelivery } from './webhook-outbox.ts';
 export {
   type WebhookDeliveryView,
   type WebhookView,

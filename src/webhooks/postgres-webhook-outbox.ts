@@ -4,6 +4,7 @@ import {
   type DeliveryRow,
   deliveryOf,
   infoColumns,
+  insertColumns,
   insertValues,
   newDelivery,
   outcomeColumns,
@@ -32,8 +33,7 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
     const delivery = newDelivery(input, now);
     await queryPostgres(
       this.#pool,
-      `INSERT INTO webhook_deliveries (id, run_id, event, url, headers, body, created_at, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+      `INSERT INTO webhook_deliveries (${insertColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
       insertValues(delivery),
     );
     return delivery;

@@ -5,6 +5,7 @@ import {
   type DeliveryRow,
   deliveryOf,
   infoColumns,
+  insertColumns,
   insertValues,
   newDelivery,
   outcomeColumns,
@@ -15,8 +16,11 @@ import {
   type WebhookOutbox,
 } from './webhook-outbox.ts';
 
-// Times are epoch milliseconds; headers a JSON object; body the exact text every attempt sends.
-const schema = `
+/**
+ * The outbox's table in a SQLite database (created if absent). Times are epoch milliseconds;
+ * headers a JSON object; body the exact text every attempt sends.
+ */
+export const sqliteOutboxSchema = `
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
   id TEXT PRIMARY KEY,
   run_id TEXT NOT NULL,
@@ -57,12 +61,11 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   #deleteRun: StatementSync;
 
   constructor(database: DatabaseSync) {
-    database.exec(schema);
+    database.exec(sqliteOutboxSchema);
     this.#database = database;
     this.#batch = SqliteWriteBatch.of(database);
     this.#insert = database.prepare(
-      `INSERT INTO webhook_deliveries (id, run_id, event, url, headers, body, created_at, next_attempt_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO webhook_deliveries (${insertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#claim = database.prepare(
       `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?

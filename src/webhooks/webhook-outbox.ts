@@ -132,6 +132,9 @@ export function insertValues(
   ];
 }
 
+/** The columns a new delivery is inserted with, in the order of {@link insertValues} (then next_attempt_at). */
+export const insertColumns = 'id, run_id, event, url, headers, body, created_at, next_attempt_at';
+
 /** The columns of a delivery as {@link deliveryOf} reads them (never headers or body). */
 export const infoColumns =
   'id, run_id, event, url, state, attempts, last_status, last_error, next_attempt_at, delivered_at, created_at';

@@ -200,9 +200,8 @@ async function cancel(context: RouteContext, run: RunRecord): Promise<void> {
   const cancelReason = { type: 'request' as const };
   if (
     run.status === 'queued' &&
-    (await runs.store.update(run.runId, { status: 'cancelled', cancelReason }, ['queued']))
+    (await runs.ended(run, { status: 'cancelled', cancelReason }, { onlyFrom: ['queued'] }))
   ) {
-    await runs.ended(run, { status: 'cancelled', cancelReason });
     return;
   }
   if (await context.cancelElsewhere(run.sessionId)) return;

@@ -14,6 +14,7 @@ import {
 import { parseWebhook } from '../../webhooks/index.ts';
 import { defineRoute, type RouteGroup } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
+import { admitRun } from '../runs/admit-run.ts';
 import { startScheduleRun } from '../runs/start-schedule-run.ts';
 import { requireChatGraph } from '../runtime/graph-names.ts';
 import { notFound } from '../sessions/session-store.ts';
@@ -203,11 +204,14 @@ export function scheduleRoutes(context: RouteContext): RouteGroup {
     summary: 'Start one run of a schedule now (enabled or not), `scheduledFor` null',
     request: { params: scheduleParams },
     responses: { 202: { description: 'the run, started', schema: scheduleRunSchema } },
-    errors: [400, 401, 404, 409],
+    errors: [400, 401, 404, 409, 429],
     handler: async (request, reply, input) => {
       const schedule = await ownedSchedule(request, input.params().id);
       const runId = createId();
-      const run = await startScheduleRun(context, schedule, { runId, scheduledFor: null });
+      // A run request of the caller: over a limit it is refused (429), nothing started.
+      const admission = await admitRun(context, request, schedule.owner);
+      const slot = { runId, scheduledFor: null, admission };
+      const run = await startScheduleRun(context, schedule, slot);
       if (run === undefined) throw new Error('a new run’s id was taken');
       await store.recordFiring(schedule, { runId, firedAt: Date.now() });
       const { sessionId, status } = run;

@@ -16,12 +16,29 @@ export async function admitRun(
   createdSession?: string,
 ): Promise<Admission> {
   try {
-    return await context.runtime.usage.admit(owner, { exempt: context.identityOf(request).admin });
+    return await admitOwner(context, owner, context.identityOf(request).admin);
+  } catch (error) {
+    if (createdSession !== undefined) await context.runtime.sessions.forget(createdSession);
+    throw error;
+  }
+}
+
+/**
+ * Counts a run request of `owner` (a request's, or a schedule's firing) against the owner's
+ * limits; `exempt` (an admin) is counted, never refused. Over a limit it throws the limit's
+ * error (429), counted in `yeoul_limited_requests_total`, and counts nothing.
+ */
+export async function admitOwner(
+  context: Pick<RouteContext, 'runtime' | 'metrics'>,
+  owner: string,
+  exempt: boolean,
+): Promise<Admission> {
+  try {
+    return await context.runtime.usage.admit(owner, { exempt });
   } catch (error) {
     if (error instanceof LimitExceededError) {
       context.metrics.limitedRequests.inc({ limit: error.limit });
     }
-    if (createdSession !== undefined) await context.runtime.sessions.forget(createdSession);
     throw error;
   }
 }

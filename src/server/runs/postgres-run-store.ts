@@ -1,4 +1,5 @@
 import { type PostgresPool, queryPostgres } from '../../core/index.ts';
+import { insertDeliveryInPostgres, type WebhookDelivery } from '../../webhooks/index.ts';
 import {
   listedRun,
   type RunChanges,
@@ -22,9 +23,9 @@ export class PostgresRunStore implements RunStore {
     this.#pool = pool;
   }
 
-  async create(run: RunRecord): Promise<boolean> {
-    const { rowCount } = await queryPostgres(
-      this.#pool,
+  async create(run: RunRecord, withDelivery?: WebhookDelivery): Promise<boolean> {
+    const { rowCount } = await this.#writeWith(
+      withDelivery,
       `INSERT INTO server_runs
          (run_id, session_id, owner, status, source, schedule_id, scheduled_for, created_at, record)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) ON CONFLICT DO NOTHING`,
@@ -48,13 +49,14 @@ export class PostgresRunStore implements RunStore {
     changes: RunChanges,
     onlyFrom?: readonly RunStatus[],
     onlyInstance?: string,
+    withDelivery?: WebhookDelivery,
   ): Promise<boolean> {
     const removed = Object.keys(changes).filter(
       (key) => changes[key as keyof RunChanges] === undefined,
     );
     // One statement: the check and the change are one step, whichever instance writes.
-    const { rowCount } = await queryPostgres(
-      this.#pool,
+    const { rowCount } = await this.#writeWith(
+      withDelivery,
       `UPDATE server_runs SET record = (record - $3::text[]) || $2::jsonb,
          status = coalesce($2::jsonb->>'status', status)
        WHERE run_id = $1 AND ($4::text[] IS NULL OR status = ANY($4::text[]))
@@ -68,6 +70,24 @@ export class PostgresRunStore implements RunStore {
       ],
     );
     return rowCount === 1;
+  }
+
+  /**
+   * Runs `sql` (an INSERT or UPDATE of one run) and, for the row it wrote, stores `delivery`
+   * in the same statement (a common table expression): both are kept, or neither. The row
+   * count is the run's.
+   */
+  #writeWith(
+    delivery: WebhookDelivery | undefined,
+    sql: string,
+    values: unknown[],
+  ): Promise<{ rowCount: number }> {
+    if (delivery === undefined) return queryPostgres(this.#pool, sql, values);
+    const insert = insertDeliveryInPostgres(delivery, 'written', values.length + 1);
+    return queryPostgres(this.#pool, `WITH written AS (${sql} RETURNING 1) ${insert.sql}`, [
+      ...values,
+      ...insert.values,
+    ]);
   }
 
   async get(runId: string): Promise<RunRecord | undefined> {

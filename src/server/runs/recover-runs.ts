@@ -29,10 +29,12 @@ export async function recoverRuns(context: RouteContext): Promise<void> {
     if (await runsElsewhere(runtime.checkpointer, run.instanceId)) continue;
     if (!backgroundSources.has(run.source) || run.attempts >= 2) {
       const error = lost(run.attempts >= 2 ? 'a second time' : 'while its client waited');
-      const ended = { status: 'failed' as const, error, endedAt: new Date().toISOString() };
-      if (await runs.store.update(run.runId, ended, [run.status], run.instanceId)) {
-        await runs.ended(run, { status: 'failed', error });
-      }
+      // One compare-and-set writes the end and its webhook delivery: one instance ends it.
+      await runs.ended(
+        run,
+        { status: 'failed', error },
+        { onlyFrom: [run.status], onlyInstance: run.instanceId },
+      );
       continue;
     }
     const claim = { attempts: run.attempts + 1, instanceId: runs.instanceId };

@@ -1,4 +1,5 @@
 import type { AgentResponse } from '../../agents/index.ts';
+import type { WebhookDelivery } from '../../webhooks/index.ts';
 import { errorResponse } from '../http/http-error.ts';
 import {
   type CancelReason,
@@ -12,14 +13,30 @@ import {
   withChanges,
 } from './run-store.ts';
 import type { RunStream } from './run-streams.ts';
+import { deliveryOfRunEvent } from './run-webhooks.ts';
 
 /**
  * What other parts hear of runs: the webhook layer subscribes here. `onRunEnded` hears each
  * run of this process that pauses for approval (`interrupted`) or ends (`done`, `failed`,
- * `cancelled`), its record as stored. Returns the unsubscribe.
+ * `cancelled`), its record as stored, with the webhook delivery stored with it (if any).
+ * Returns the unsubscribe.
  */
 export interface RunEvents {
-  onRunEnded(listener: (run: RunRecord) => void): () => void;
+  onRunEnded(listener: RunEndListener): () => void;
+}
+
+/** Hears a run's pause or end, and the webhook delivery stored in the same write. */
+export type RunEndListener = (run: RunRecord, delivery: WebhookDelivery | undefined) => void;
+
+/**
+ * How a run's pause or end is written: as a new record (`create`, for a run that ended
+ * before its start was stored), or only while its status is one of `onlyFrom` and, with
+ * `onlyInstance`, that instance has it (a compare-and-set: nobody hears of a lost one).
+ */
+export interface EndWrite {
+  create?: boolean;
+  onlyFrom?: readonly RunStatus[];
+  onlyInstance?: string;
 }
 
 /** A run going in this process: its events, and how to stop it. */
@@ -74,7 +91,7 @@ export class RunLedger implements RunEvents {
   readonly instanceId: string;
   #live = new Map<string, LiveRun>();
   #changed = new Map<string, Set<() => void>>();
-  #endListeners = new Set<(run: RunRecord) => void>();
+  #endListeners = new Set<RunEndListener>();
   #onError: (error: unknown) => void;
 
   constructor(store: RunStore, instanceId: string, onError: (error: unknown) => void) {
@@ -83,7 +100,7 @@ export class RunLedger implements RunEvents {
     this.#onError = onError;
   }
 
-  onRunEnded(listener: (run: RunRecord) => void): () => void {
+  onRunEnded(listener: RunEndListener): () => void {
     this.#endListeners.add(listener);
     return () => this.#endListeners.delete(listener);
   }
@@ -141,31 +158,42 @@ export class RunLedger implements RunEvents {
     }
   }
 
-  /** Stores how a run paused or ended (`create`: as a new record), and tells who listens. */
-  async ended(run: RunRecord, changes: RunChanges, create = false): Promise<void> {
+  /**
+   * Stores how a run paused or ended, with its webhook delivery in the same write, and tells
+   * who listens. False when a compare-and-set (`how.onlyFrom`, `how.onlyInstance`) lost.
+   */
+  async ended(run: RunRecord, changes: RunChanges, how: EndWrite = {}): Promise<boolean> {
     const next = withChanges(run, { endedAt: new Date().toISOString(), ...changes });
     if (next.status === 'interrupted') next.endedAt = null;
+    const delivery = deliveryOfRunEvent(next);
+    const guarded = how.onlyFrom !== undefined || how.onlyInstance !== undefined;
+    let stored = false;
     try {
       // `create`: a run that ended before its start was stored is stored once, as it ended.
-      const created = create && (await this.store.create(next));
-      if (!created) {
-        await this.store.update(run.runId, {
-          status: next.status,
-          endedAt: next.endedAt,
-          ...changes,
-        });
+      stored = how.create === true && (await this.store.create(next, delivery));
+      if (!stored) {
+        const change = { status: next.status, endedAt: next.endedAt, ...changes };
+        stored = await this.store.update(
+          run.runId,
+          change,
+          how.onlyFrom,
+          how.onlyInstance,
+          delivery,
+        );
       }
     } catch (error) {
       this.#onError(error);
     }
+    if (guarded && !stored) return false;
     this.#notify(next);
     for (const listener of this.#endListeners) {
       try {
-        listener(next);
+        listener(next, stored ? delivery : undefined);
       } catch (error) {
         this.#onError(error);
       }
     }
+    return stored;
   }
 
   /**
@@ -201,14 +229,18 @@ export class RunLedger implements RunEvents {
         startedAt ??= new Date().toISOString();
         if (startWrite !== undefined) {
           await startWrite;
-          return this.ended(running(), changes);
+          await this.ended(running(), changes);
+          return;
         }
         clearTimeout(timer);
         timer = undefined;
         const run = running();
-        if (!existed) return this.ended(run, changes, true);
+        if (!existed) {
+          await this.ended(run, changes, { create: true });
+          return;
+        }
         const { startedAt: at, instanceId, message } = run;
-        return this.ended(run, {
+        await this.ended(run, {
           startedAt: at,
           instanceId,
           ...(message === undefined ? {} : { message }),

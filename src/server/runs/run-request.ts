@@ -262,9 +262,9 @@ function recordOf(
     /** Why the run was stopped: as it was cancelled here, else as its caller says. */
     reason: (): CancelReason => reason ?? options.cancelReason?.() ?? { type: 'request' },
     /** Stores the run's pause or end (a run that never began has its start stored first). */
-    end: (changes: RunChanges): Promise<void> =>
-      options.record !== undefined && !recorder.started()
-        ? ledger.ended(base, changes)
-        : recorder.end(changes),
+    end: async (changes: RunChanges): Promise<void> => {
+      if (options.record === undefined || recorder.started()) return recorder.end(changes);
+      await ledger.ended(base, changes);
+    },
   };
 }

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { newDelivery, type WebhookOutbox } from '../../webhooks/index.ts';
 import type { RunRecord, RunStore } from './run-store.ts';
 
 /** A run store the suite opens, and how to release it. */
 export interface OpenedRunStore {
   store: RunStore;
+  /** The webhook outbox on the same data (where a run's deliveries are stored with it). */
+  outbox: WebhookOutbox;
   /** Another store on the same data, as a second instance (or process) would open it. */
   another(): Promise<RunStore> | RunStore;
   close(): Promise<void> | void;
@@ -30,6 +33,15 @@ function runOf(runId: string, fields: Partial<RunRecord> = {}): RunRecord {
     instanceId: 'instance-a',
     ...fields,
   };
+}
+
+/** A delivery of `runId`'s end to a webhook. */
+function deliveryOf(runId: string) {
+  const run = { runId, sessionId: 's1', status: 'done', source: 'api' };
+  const times = { createdAt: '', startedAt: null, endedAt: null };
+  const body = { run: { ...run, ...times } };
+  const target = { url: 'https://example.com/hook', headers: { 'x-tenant': 'acme' } };
+  return newDelivery({ runId, event: 'run.done', ...target, body }, clock);
 }
 
 /**
@@ -131,6 +143,35 @@ export function runStoreConformance(
       assert.equal(await store.get('r1'), undefined);
       assert.equal((await store.get('r2'))?.sessionId, 's2');
       await store.deleteSession('never');
+    });
+
+    it('stores a run’s end and its webhook delivery in one write, or neither', async () => {
+      const { outbox } = opened;
+      const ids = async (runId: string) => (await outbox.ofRun(runId)).map((one) => one.id);
+      await store.create(runOf('r1', { status: 'running' }));
+      const delivery = deliveryOf('r1');
+      const ended = { status: 'done' as const, endedAt: new Date(clock).toISOString() };
+      assert.equal(await store.update('r1', ended, ['running'], undefined, delivery), true);
+      assert.deepEqual(await ids('r1'), [delivery.id]);
+      // A lost compare-and-set stores no delivery.
+      const failed = { status: 'failed' as const };
+      assert.equal(
+        await store.update('r1', failed, ['running'], undefined, deliveryOf('r1')),
+        false,
+      );
+      assert.deepEqual(await ids('r1'), [delivery.id]);
+      // A delivery that cannot be stored (its id is taken) keeps the run's change out too.
+      await assert.rejects(store.update('r1', failed, undefined, undefined, delivery));
+      assert.equal((await store.get('r1'))?.status, 'done');
+      const made = deliveryOf('r2');
+      assert.equal(await store.create(runOf('r2', { status: 'failed' }), made), true);
+      assert.equal(await store.create(runOf('r2'), deliveryOf('r2')), false);
+      assert.deepEqual(await ids('r2'), [made.id]);
+      await assert.rejects(store.create(runOf('r3'), made));
+      assert.equal(await store.get('r3'), undefined);
+      const [claimed] = await outbox.claimDue(clock + 1, 10, 'instance-a', 1_000);
+      assert.equal(claimed?.body, delivery.body);
+      assert.deepEqual(claimed?.headers, { 'x-tenant': 'acme' });
     });
 
     it('lets two instances take one run: one compare-and-set wins', async () => {

@@ -3,20 +3,47 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import {
+  type OpenedStores,
   type PostgresServer,
   postgresStores,
   sqliteStores,
   startPostgresServer,
 } from '../../testing/internal/index.ts';
+import {
+  PostgresWebhookOutbox,
+  SqliteWebhookOutbox,
+  type WebhookOutbox,
+  webhookMigrations,
+} from '../../webhooks/index.ts';
 import { PostgresRunStore } from './postgres-run-store.ts';
 import { runMigrations } from './run-migrations.ts';
-import { runStoreConformance } from './run-store-conformance.ts';
+import type { RunStore } from './run-store.ts';
+import { type OpenedRunStore, runStoreConformance } from './run-store-conformance.ts';
 import { SqliteRunStore } from './sqlite-run-store.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'yeoul-runs-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-runStoreConformance('sqlite', () => sqliteStores(root, (database) => new SqliteRunStore(database)));
+/** The runs and the webhook outbox on one database, as the stores the suite reads. */
+async function withOutbox(
+  opened: OpenedStores<{ runs: RunStore; outbox: WebhookOutbox }>,
+): Promise<OpenedRunStore> {
+  return {
+    store: opened.store.runs,
+    outbox: opened.store.outbox,
+    another: async () => (await opened.another()).runs,
+    close: opened.close,
+  };
+}
+
+runStoreConformance('sqlite', () =>
+  withOutbox(
+    sqliteStores(root, (database) => ({
+      runs: new SqliteRunStore(database),
+      outbox: new SqliteWebhookOutbox(database),
+    })),
+  ),
+);
 
 let server: PostgresServer;
 before(async () => {
@@ -24,6 +51,11 @@ before(async () => {
 });
 after(() => server.stop());
 
-runStoreConformance('postgres', () =>
-  postgresStores(server, runMigrations, (pool) => new PostgresRunStore(pool)),
+runStoreConformance('postgres', async () =>
+  withOutbox(
+    await postgresStores(server, [...runMigrations, ...webhookMigrations], (pool) => ({
+      runs: new PostgresRunStore(pool),
+      outbox: new PostgresWebhookOutbox(pool),
+    })),
+  ),
 );

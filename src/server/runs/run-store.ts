@@ -1,4 +1,5 @@
 import type { RunCancelReason } from '../../agents/index.ts';
+import type { WebhookDelivery } from '../../webhooks/index.ts';
 
 /** What a run is doing or how it ended. */
 export const runStatuses = [
@@ -91,23 +92,31 @@ export interface RunQuery {
 /**
  * Where runs are recorded: every backend (SQLite in the data folder, PostgreSQL with
  * `DATABASE_URL`) implements it and passes `runStoreConformance`. A schedule's slot
- * (`scheduleId`, `scheduledFor`) holds one run at most: `create` is the claim.
+ * (`scheduleId`, `scheduledFor`) holds one run at most: `create` is the claim. A run's pause
+ * or end is written with its webhook delivery (`withDelivery`) in one transaction of the same
+ * database, so a crash never keeps one without the other.
  * @example
  * await runs.create({ runId, sessionId, owner, status: 'queued', source: 'api', … });
  * await runs.update(runId, { status: 'running', startedAt: new Date().toISOString() });
  */
 export interface RunStore {
-  /** Stores a new run; false (nothing stored) when its id or its schedule slot is taken. */
-  create(run: RunRecord): Promise<boolean>;
+  /**
+   * Stores a new run, and `withDelivery` into the webhook outbox in the same transaction;
+   * false (nothing stored) when its id or its schedule slot is taken.
+   */
+  create(run: RunRecord, withDelivery?: WebhookDelivery): Promise<boolean>;
   /**
    * Changes a stored run; with `onlyFrom`, only while its status is one of them, and with
-   * `onlyInstance`, only while that instance has it (a compare-and-set). True when it changed.
+   * `onlyInstance`, only while that instance has it (a compare-and-set). `withDelivery` is
+   * stored in the webhook outbox in the same transaction, when the run changed. True when it
+   * changed.
    */
   update(
     runId: string,
     changes: RunChanges,
     onlyFrom?: readonly RunStatus[],
     onlyInstance?: string,
+    withDelivery?: WebhookDelivery,
   ): Promise<boolean>;
   /** The run, or undefined when none has this id. */
   get(runId: string): Promise<RunRecord | undefined>;

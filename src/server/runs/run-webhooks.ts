@@ -1,5 +1,5 @@
 import type {
-  WebhookDeliverer,
+  WebhookDelivery,
   WebhookEvent,
   WebhookOutbox,
   WebhookPayload,
@@ -7,7 +7,7 @@ import type {
   WebhookTarget,
   WebhookView,
 } from '../../webhooks/index.ts';
-import { webhookStateOf } from '../../webhooks/index.ts';
+import { newDelivery, webhookStateOf } from '../../webhooks/index.ts';
 import { goingRunStatuses, type RunRecord, type RunStatus } from './run-store.ts';
 
 /** The event a run's status is to its webhook: a pause for approval or an end; none while it goes. */
@@ -49,20 +49,18 @@ export function webhookPayloadOf(run: RunRecord): WebhookPayload {
 }
 
 /**
- * Enqueues the delivery of a run's pause or end to its webhook (one per event); a run
- * without a webhook, or still going, sends nothing.
+ * The delivery of a run's pause or end to its webhook (one per event), to store with that
+ * pause or end; undefined for a run without a webhook, or still going.
  */
-export async function deliverRunEvent(deliverer: WebhookDeliverer, run: RunRecord): Promise<void> {
+export function deliveryOfRunEvent(run: RunRecord, now = Date.now()): WebhookDelivery | undefined {
   const target = webhookOfRun(run);
   const event = eventOfStatus[run.status];
-  if (target === undefined || event === undefined) return;
-  await deliverer.enqueue({
-    runId: run.runId,
-    event,
-    url: target.url,
-    headers: target.headers,
-    body: webhookPayloadOf(run),
-  });
+  if (target === undefined || event === undefined) return undefined;
+  const body = webhookPayloadOf(run);
+  return newDelivery(
+    { runId: run.runId, event, url: target.url, headers: target.headers, body },
+    now,
+  );
 }
 
 /** A run's `webhook` field for `GET /api/runs/:id`: its deliveries' state (`pending` while it goes). */

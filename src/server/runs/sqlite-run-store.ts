@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { SqliteWriteBatch, toSqliteStoreError } from '../../core/index.ts';
+import { insertDeliveryInSqlite, type WebhookDelivery } from '../../webhooks/index.ts';
 import {
   listedRun,
   type RunChanges,
@@ -63,8 +64,8 @@ export class SqliteRunStore implements RunStore {
     this.#delete = database.prepare('DELETE FROM server_runs WHERE session_id = ?');
   }
 
-  async create(run: RunRecord): Promise<boolean> {
-    const { changes } = await this.#batch.run(() =>
+  async create(run: RunRecord, withDelivery?: WebhookDelivery): Promise<boolean> {
+    const { changes } = await this.#writeWith(withDelivery, () =>
       this.#insert.run(
         run.runId,
         run.sessionId,
@@ -85,10 +86,11 @@ export class SqliteRunStore implements RunStore {
     changes: RunChanges,
     onlyFrom?: readonly RunStatus[],
     onlyInstance?: string,
+    withDelivery?: WebhookDelivery,
   ): Promise<boolean> {
     const patch = JSON.stringify(changes, (_key, value) => (value === undefined ? null : value));
     const statuses = onlyFrom === undefined ? null : JSON.stringify(onlyFrom);
-    const { changes: changed } = await this.#batch.run(() =>
+    const { changes: changed } = await this.#writeWith(withDelivery, () =>
       this.#write.run(
         patch,
         changes.status ?? null,
@@ -152,6 +154,33 @@ export class SqliteRunStore implements RunStore {
 
   async deleteSession(sessionId: string): Promise<void> {
     await this.#batch.run(() => this.#delete.run(sessionId));
+  }
+
+  /**
+   * Runs `write` in the next group commit and, when it changed a row, stores `delivery` in
+   * the same transaction (a savepoint: all of it is kept, or none).
+   */
+  #writeWith(
+    delivery: WebhookDelivery | undefined,
+    write: () => { changes: number | bigint },
+  ): Promise<{ changes: number | bigint }> {
+    if (delivery === undefined) return this.#batch.run(write);
+    const database = this.#database;
+    return this.#batch.run(() => {
+      database.exec('SAVEPOINT run_with_delivery');
+      try {
+        const outcome = write();
+        if (Number(outcome.changes) === 1) insertDeliveryInSqlite(database, delivery);
+        database.exec('RELEASE run_with_delivery');
+        return outcome;
+      } catch (error) {
+        if (database.isTransaction) {
+          database.exec('ROLLBACK TO run_with_delivery');
+          database.exec('RELEASE run_with_delivery');
+        }
+        throw error;
+      }
+    });
   }
 
   #read<T>(read: () => T): T {

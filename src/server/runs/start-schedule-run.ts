@@ -1,8 +1,10 @@
 import { createId } from '../../core/index.ts';
+import { type Admission, ownerOfKey } from '../../identity/index.ts';
 import type { Schedule } from '../../schedules/index.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import { firstMessageTitle } from '../runtime/first-message-title.ts';
+import { admitOwner } from './admit-run.ts';
 import { failureOf } from './run-ledger.ts';
 import type { AgentCall } from './run-request.ts';
 import type { RunRecord } from './run-store.ts';
@@ -14,14 +16,20 @@ export interface ScheduleRunSlot {
   /** The slot (epoch milliseconds); null for a run started by hand. */
   scheduledFor: number | null;
   catchUp?: boolean;
+  /** A run started by hand: its request, counted by its route; a firing is counted here. */
+  admission?: Admission;
 }
+
+/** The codes of a firing refused at once: kept as a failed run with that code. */
+const refusedCodes = new Set(['session_busy', 'rate_limited', 'budget_exceeded']);
 
 /**
  * Starts a schedule's run as `POST /api/runs` would, owned by the schedule's owner: its
- * message, graph and options, on its session (made at the first firing) or a new one. A
- * firing refused at once (`onBusy: reject` on a busy session, or the session's line full) is
- * kept as a run `failed` with its reason (`session_busy`). Returns the run's record;
- * undefined when the slot has a run already.
+ * message, graph and options, on its session (made at the first firing) or a new one; it is
+ * a run request of that owner, counted against the owner's limits. A firing refused at once
+ * (`onBusy: reject` on a busy session, the session's line full, or a limit reached) is kept
+ * as a run `failed` with its reason (`session_busy`, `rate_limited`, `budget_exceeded`).
+ * Returns the run's record; undefined when the slot has a run already.
  * @example
  * const run = await startScheduleRun(context, schedule, { runId, scheduledFor: slot });
  */
@@ -45,6 +53,7 @@ export async function startScheduleRun(
     ...(slot.catchUp === undefined ? {} : { catchUp: slot.catchUp }),
     ...(schedule.webhook === null ? {} : { webhook: schedule.webhook }),
   };
+  let admission: Admission | undefined;
   try {
     if (schedule.onBusy === 'reject' && (await isBusy(context, sessionId, owner))) {
       throw new HttpError({
@@ -53,10 +62,14 @@ export async function startScheduleRun(
         message: `the session "${sessionId}" is busy with another run`,
       });
     }
-    return await startBackgroundRun(context, call, started);
+    admission =
+      slot.admission ?? (await admitOwner(context, owner, isAdminKeyOwner(context, owner)));
+    return await startBackgroundRun(context, call, { ...started, admission });
   } catch (error) {
+    // A run that was not started counts nothing.
+    await (admission ?? slot.admission)?.refund();
     const failure = failureOf(error);
-    if (failure.code !== 'session_busy') throw error;
+    if (!refusedCodes.has(failure.code)) throw error;
     const now = new Date().toISOString();
     const record: RunRecord = {
       runId: slot.runId,
@@ -76,9 +89,15 @@ export async function startScheduleRun(
       ...(slot.catchUp === undefined ? {} : { catchUp: slot.catchUp }),
       ...(schedule.webhook === null ? {} : { webhook: schedule.webhook }),
     };
-    await context.runs.ended(record, { status: 'failed', error: failure }, true);
+    await context.runs.ended(record, { status: 'failed', error: failure }, { create: true });
     return { ...record, error: failure };
   }
+}
+
+/** Whether `owner` is an admin key's: its firings are counted, never refused. */
+function isAdminKeyOwner(context: RouteContext, owner: string): boolean {
+  const admins = context.runtime.config.env.YEOUL_ADMIN_KEYS ?? [];
+  return admins.some((key) => ownerOfKey(key) === owner);
 }
 
 /** True while the session has a run queued or running (in any instance). */

@@ -3,7 +3,6 @@ import { WebhookDeliverer } from '../../webhooks/index.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import type { RunEvents } from './run-ledger.ts';
-import { deliverRunEvent } from './run-webhooks.ts';
 
 /** What delivering webhooks needs: the runtime's outbox and settings, the runs' events, the counters. */
 export interface WebhookDeliveryOptions {
@@ -16,10 +15,10 @@ export interface WebhookDeliveryOptions {
 }
 
 /**
- * Starts delivering the outbox (pending deliveries a stopped server left included) and
- * enqueues one delivery for each pause or end of a run that has a webhook. Without a
- * signing secret nothing is delivered (no webhook can be accepted either). `close` stops
- * hearing runs, waits for the deliveries being stored, and stops the deliverer.
+ * Starts delivering the outbox (pending deliveries a stopped server or a command left
+ * included); a run's pause or end stores its delivery in the same write, and wakes the
+ * deliverer for its first attempt. Without a signing secret nothing is delivered (no webhook
+ * can be accepted either). `close` stops hearing runs and stops the deliverer.
  */
 export function startWebhookDelivery(options: WebhookDeliveryOptions): { close(): Promise<void> } {
   const { runtime, logger } = options;
@@ -49,22 +48,13 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): { close()
       logger.warn({ err: error }, 'the webhook outbox could not be read or written'),
   });
   deliverer.start();
-  const storing = new Set<Promise<void>>();
-  const stopHearing = options.runs.onRunEnded((run) => {
-    const stored = deliverRunEvent(deliverer, run)
-      .catch((error: unknown) =>
-        logger.warn(
-          { err: error, runId: run.runId },
-          'a run’s webhook delivery could not be stored',
-        ),
-      )
-      .finally(() => storing.delete(stored));
-    storing.add(stored);
+  // The delivery was stored with the run's pause or end: its first attempt goes out at once.
+  const stopHearing = options.runs.onRunEnded((_run, delivery) => {
+    if (delivery !== undefined) deliverer.wake();
   });
   return {
     async close() {
       stopHearing();
-      await Promise.all(storing);
       await deliverer.close();
     },
   };

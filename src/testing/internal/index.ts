@@ -120,6 +120,11 @@ export {
 } from './system-programs.ts';
 export { waitUntil } from './wait-until.ts';
 export {
+  type ReceivedDelivery,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from './webhook-receiver.ts';
+export {
   childEnv,
   cliPath,
   readEvents,
