@@ -1,6 +1,5 @@
 import { createId } from '../../core/index.ts';
 import type { Schedule } from '../../schedules/index.ts';
-import { HttpError } from '../http/http-error.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import { firstMessageTitle } from '../runtime/first-message-title.ts';
 import { failureOf } from './run-ledger.ts';
@@ -19,7 +18,7 @@ export interface ScheduleRunSlot {
 /**
  * Starts a schedule's run as `POST /api/runs` would, owned by the schedule's owner: its
  * message, graph and options, on its session (made at the first firing) or a new one. A
- * firing refused at once (`onBusy: reject` on a busy session, or the session's line full) is
+ * firing follows the schedule's `onBusy`; one refused at once (`reject` on a busy session, or the session's line full) is
  * kept as a run `failed` with its reason (`session_busy`). Returns the run's record;
  * undefined when the slot has a run already.
  * @example
@@ -36,7 +35,13 @@ export async function startScheduleRun(
   const options = { ...schedule.options, graph: schedule.graph } as AgentCall['options'];
   const title = firstMessageTitle(runtime, schedule.graph, schedule.message);
   await runtime.sessions.claim(sessionId, owner, title, schedule.graph);
-  const call: AgentCall = { sessionId, owner, message: schedule.message, options };
+  const call: AgentCall = {
+    sessionId,
+    owner,
+    message: schedule.message,
+    options,
+    onBusy: schedule.onBusy,
+  };
   const started = {
     source: 'schedule',
     runId: slot.runId,
@@ -46,13 +51,6 @@ export async function startScheduleRun(
     ...(schedule.webhook === null ? {} : { webhook: schedule.webhook }),
   };
   try {
-    if (schedule.onBusy === 'reject' && (await isBusy(context, sessionId, owner))) {
-      throw new HttpError({
-        status: 409,
-        code: 'session_busy',
-        message: `the session "${sessionId}" is busy with another run`,
-      });
-    }
     return await startBackgroundRun(context, call, started);
   } catch (error) {
     const failure = failureOf(error);
@@ -79,15 +77,4 @@ export async function startScheduleRun(
     await context.runs.ended(record, { status: 'failed', error: failure }, true);
     return { ...record, error: failure };
   }
-}
-
-/** True while the session has a run queued or running (in any instance). */
-async function isBusy(context: RouteContext, sessionId: string, owner: string): Promise<boolean> {
-  const going = await context.runs.store.list({
-    owner,
-    sessionId,
-    statuses: ['queued', 'running'],
-    limit: 1,
-  });
-  return going.length > 0;
 }
