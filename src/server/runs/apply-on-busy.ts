@@ -2,7 +2,6 @@ import { RunSupersededError } from '../../graph/index.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import { cancelPausedRuns } from './cancel-paused-runs.ts';
-import type { AgentCall } from './run-request.ts';
 import { type CancelReason, goingRunStatuses, type RunRecord } from './run-store.ts';
 
 /** What a new message does on a busy session (`options.onBusy`, a schedule's, `x-yeoul-on-busy`). */
@@ -19,7 +18,7 @@ export type OnBusy = 'enqueue' | 'reject' | 'interrupt' | 'rollback';
  */
 export async function applyOnBusy(
   context: RouteContext,
-  call: AgentCall,
+  call: { sessionId: string; owner?: string | undefined; resume?: unknown; onBusy?: OnBusy },
   runId: string,
 ): Promise<void> {
   const { onBusy } = call;
