@@ -260,6 +260,29 @@ describe('a new message on a busy session (onBusy)', () => {
     assert.equal(stopped.cancelReason.onBusy, 'interrupt');
   });
 
+  it('a schedule’s firing follows its onBusy: interrupt stops the run going', async () => {
+    const old = call('/api/agent/invoke', { sessionId: 'c-1', message: 'hang scheduled' });
+    await inModelCall('hang scheduled');
+    const schedule = await call('/api/schedules', {
+      cron: '0 0 1 1 *',
+      message: 'from the schedule',
+      sessionId: 'c-1',
+      onBusy: 'interrupt',
+    });
+    assert.equal(schedule.status, 201, JSON.stringify(schedule.body));
+    const fired = await call(`/api/schedules/${schedule.body.id}/run`, {});
+    assert.equal(fired.status, 202, JSON.stringify(fired.body));
+    const stopped = (await old).body;
+    assert.deepEqual(stopped.cancelReason, {
+      type: 'superseded',
+      runId: fired.body.runId,
+      onBusy: 'interrupt',
+    });
+    const run = (await call(`/api/runs/${fired.body.runId}?wait=30`)).body;
+    assert.equal(run.status, 'done', JSON.stringify(run));
+    assert.equal(run.result.response, 'answer: from the schedule');
+  });
+
   it('refuses any other onBusy with 400, creating nothing', async () => {
     for (const path of ['/api/agent/invoke', '/api/agent/stream', '/api/runs']) {
       const refused = await call(path, {
