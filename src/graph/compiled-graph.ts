@@ -150,7 +150,12 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
    * False when no run was unfinished; a run still going in another live process is not
    * touched (false too).
    */
-  async abandon(threadId: string, reason = 'abandoned after an interruption'): Promise<boolean> {
+  async abandon(
+    threadId: string,
+    reason = 'abandoned after an interruption',
+    /** Why: a `RunSupersededError` when a newer run takes its place (with rollback: removed). */
+    cause?: unknown,
+  ): Promise<boolean> {
     const store = this.#requireStore('abandon');
     return (this.#queue as ThreadQueue).run(threadId, async () => {
       const record = await store.load(threadId);
@@ -166,6 +171,7 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       await endRun(this, new RunWriter(store, record, last.runId), record.values, last.step, {
         status,
         error: { code, message: reason },
+        ...(cause === undefined ? {} : { cause }),
       });
       return true;
     });

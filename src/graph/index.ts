@@ -46,6 +46,7 @@ export { PendingRunError } from './errors/pending-run-error.ts';
 export { RecursionLimitError } from './errors/recursion-limit-error.ts';
 export { RunCancelledError } from './errors/run-cancelled-error.ts';
 export { RunInterruptedError } from './errors/run-interrupted-error.ts';
+export { RunSupersededError } from './errors/run-superseded-error.ts';
 export { SubgraphUpdateError } from './errors/subgraph-update-error.ts';
 export { ThreadExistsError } from './errors/thread-exists-error.ts';
 export { ThreadNotFoundError } from './errors/thread-not-found-error.ts';

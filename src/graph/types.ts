@@ -204,6 +204,8 @@ export interface CompileOptions {
 export interface RunEnding {
   status: RunStatus;
   error: { code: string; message: string };
+  /** What stopped a cancelled run (its signal's reason; a `RunSupersededError` when a newer run took its place). */
+  cause?: unknown;
 }
 
 /** A thread's state as `getState` returns it. */

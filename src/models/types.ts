@@ -21,6 +21,8 @@ export interface ChatMessage {
   isError?: boolean;
   /** A message a guardrail blocked (and its refusal): kept and shown, never sent to a model. */
   blocked?: boolean;
+  /** An answer cut off when a newer message stopped its run: the text it had streamed. */
+  interrupted?: boolean;
 }
 
 /** A tool as the model is told about it. */

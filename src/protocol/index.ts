@@ -19,6 +19,8 @@ export {
   decisionSchema,
   documentsBody,
   invokeBody,
+  onBusyModes,
+  onBusySchema,
   requestOptions,
   runBody,
   searchBody,

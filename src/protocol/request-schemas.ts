@@ -17,6 +17,12 @@ export const decisionSchema = z.strictObject({
   reason: z.string().max(2000).optional(),
 });
 
+/** What a new message does on a session with a run queued or running. */
+export const onBusyModes = ['enqueue', 'reject', 'interrupt', 'rollback'] as const;
+
+/** What a new message does on a busy session: wait its turn (default), 409, stop the run, or take it back. */
+export const onBusySchema = z.enum(onBusyModes);
+
 /** Per-request options of invoke and stream. */
 export const requestOptions = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
@@ -28,6 +34,8 @@ export const requestOptions = z.strictObject({
     .optional(),
   evaluate: z.boolean().optional(),
   onDisconnect: z.enum(['continue', 'cancel']).optional(),
+  /** What the message does when its session is busy (decisions ignore it). */
+  onBusy: onBusySchema.optional(),
   /** False: this request neither reads nor writes the owner's long-term memory. */
   longTermMemory: z.boolean().optional(),
 });

@@ -1,13 +1,17 @@
 import { z } from 'zod';
-import { requestOptions, sessionIdSchema } from '../protocol/index.ts';
+import { onBusyModes, onBusySchema, requestOptions, sessionIdSchema } from '../protocol/index.ts';
 import { CronSchedule, parseCron } from './cron-schedule.ts';
 import { isTimeZone } from './time-zone.ts';
 
 /** The values of a schedule's `onBusy`. */
-export const onBusyModes = ['enqueue', 'reject', 'interrupt', 'rollback'] as const;
+export { onBusyModes };
 
 /** A schedule's `options`: the invoke options without `graph`, `onDisconnect` and `onBusy`. */
-export const scheduleOptionsSchema = requestOptions.omit({ graph: true, onDisconnect: true });
+export const scheduleOptionsSchema = requestOptions.omit({
+  graph: true,
+  onDisconnect: true,
+  onBusy: true,
+});
 
 const fields = {
   cron: z
@@ -19,7 +23,7 @@ const fields = {
   graph: requestOptions.shape.graph.unwrap(),
   sessionId: sessionIdSchema,
   options: scheduleOptionsSchema,
-  onBusy: z.enum(onBusyModes),
+  onBusy: onBusySchema,
   webhook: z.unknown().describe('a URL, or {url, headers?}: where the runs’ events are sent'),
   enabled: z.boolean(),
   name: z.string().max(200),

@@ -3,6 +3,7 @@ import {
   type Checkpointer,
   type CompiledGraph,
   RunCancelledError,
+  RunSupersededError,
   type StateSchema,
 } from '../../graph/index.ts';
 import { AnsweringModelScope } from '../../models/index.ts';
@@ -67,10 +68,10 @@ export function createAgentRunner(
     const started = performance.now();
     const sessionId = request.sessionId ?? createId();
     const runId = request.runId ?? createId();
-    const emit = request.onEvent ?? (() => undefined);
     const controller = new AbortController();
     const untrack = active.track(sessionId, controller);
     const signal = combineSignals(request.signal, controller.signal);
+    const emit = keepPartialText(request.onEvent ?? (() => undefined), signal);
     const seconds = () => Math.round(performance.now() - started) / 1000;
     const korean = isKorean(request.message ?? '');
     const runGuards = guards;
@@ -99,12 +100,20 @@ export function createAgentRunner(
     }
   }
 
-  /** Ends the session's unfinished runs (left behind, or paused); false when there were none. */
-  const abandon = async (sessionId: string, reason = 'abandoned'): Promise<boolean> => {
+  /**
+   * Ends the session's unfinished runs (left behind, or paused); false when there were none.
+   * `cause`: a `RunSupersededError` when a newer message takes their place (with rollback
+   * they are removed).
+   */
+  const abandon = async (
+    sessionId: string,
+    reason = 'abandoned',
+    cause?: RunSupersededError,
+  ): Promise<boolean> => {
     const registry = current;
     const entry = await sessions.entry(registry, sessionId);
-    const inner = await entry.handoff.thread.abandon(sessionId, reason);
-    const outer = await registry.evaluationLoop.abandon(opsThreadOf(sessionId), reason);
+    const inner = await entry.handoff.thread.abandon(sessionId, reason, cause);
+    const outer = await registry.evaluationLoop.abandon(opsThreadOf(sessionId), reason, cause);
     return inner || outer;
   };
 
@@ -243,6 +252,30 @@ export function createAgentRunner(
       await registry.conversation.deleteThread(sessionId);
       await registry.evaluationLoop.deleteThread(opsThreadOf(sessionId));
     },
+  };
+}
+
+/**
+ * The run's events passed on, the text of the answer being streamed kept aside: when a newer
+ * message stops the run (`RunSupersededError`), that text goes with it, for the interrupted
+ * answer its conversation keeps. A step's start or end begins a new answer.
+ */
+function keepPartialText(
+  emit: (name: string, data: unknown) => void,
+  signal: AbortSignal,
+): (name: string, data: unknown) => void {
+  let text = '';
+  signal.addEventListener(
+    'abort',
+    () => {
+      if (signal.reason instanceof RunSupersededError) signal.reason.partialText = text;
+    },
+    { once: true },
+  );
+  return (name, data) => {
+    if (name === 'token') text += (data as { text?: string }).text ?? '';
+    else if (name === 'step') text = '';
+    emit(name, data);
   };
 }
 

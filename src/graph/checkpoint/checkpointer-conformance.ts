@@ -109,6 +109,50 @@ export function checkpointerConformance(
       assert.deepEqual((await checkpointer.read('t')).base?.values, { v: 2 });
     });
 
+    it('takes back the entries from a step on, the next append continuing there', async () => {
+      for (let seq = 1; seq <= 3; seq += 1) {
+        await checkpointer.append(entryFor('t', seq, { runId: 'run-1', status: 'done' }));
+      }
+      for (let seq = 4; seq <= 6; seq += 1) {
+        await checkpointer.append(entryFor('t', seq, { runId: 'run-2' }));
+      }
+      assert.equal(await checkpointer.truncate('t', 7), false);
+      assert.equal(await checkpointer.truncate('t', 4), true);
+      assert.deepEqual(
+        (await checkpointer.read('t')).entries.map((entry) => entry.seq),
+        [1, 2, 3],
+      );
+      const [listed] = await checkpointer.listThreads({ prefix: 't' });
+      assert.equal(listed?.lastSeq, 3);
+      assert.equal(listed?.status, 'done');
+      assert.deepEqual(await checkpointer.listThreads({ status: 'running' }), []);
+      await assert.rejects(checkpointer.append(entryFor('t', 5)), CheckpointConflictError);
+      await checkpointer.append(entryFor('t', 4, { runId: 'run-3' }));
+      assert.equal((await checkpointer.read('t', 3)).entries[0]?.runId, 'run-3');
+    });
+
+    it('takes back steps inside a long log and never past its base snapshot', async () => {
+      // Large entries: a backend that groups entries (segments) has to split one.
+      const big = (seq: number) =>
+        entryFor('t', seq, { update: { text: `${seq}:${'가'.repeat(1200)}` } });
+      for (let seq = 1; seq <= 30; seq += 1) await checkpointer.append(big(seq));
+      await checkpointer.compact('t', { seq: 5, values: { kept: true }, createdAt: 1 });
+      assert.equal(await checkpointer.truncate('t', 5), false);
+      assert.equal(await checkpointer.truncate('t', 18), true);
+      const log = await checkpointer.read('t');
+      assert.equal(log.base?.seq, 5);
+      assert.deepEqual(
+        log.entries.map((entry) => entry.seq),
+        Array.from({ length: 12 }, (_, index) => index + 6),
+      );
+      assert.deepEqual(log.entries.at(-1), big(17));
+      for (let seq = 18; seq <= 40; seq += 1) await checkpointer.append(big(seq));
+      assert.deepEqual((await checkpointer.read('t', 39)).entries, [big(40)]);
+      assert.equal((await checkpointer.listThreads({ status: 'running' }))[0]?.lastSeq, 40);
+      assert.equal(await checkpointer.truncate('t', 1), false);
+      assert.equal(await checkpointer.truncate('nobody', 1), false);
+    });
+
     it('deletes a thread with its snapshot, leaving others', async () => {
       for (let seq = 1; seq <= 3; seq += 1) await checkpointer.append(entryFor('t', seq));
       await checkpointer.append(entryFor('keep', 1));

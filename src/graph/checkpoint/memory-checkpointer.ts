@@ -79,6 +79,29 @@ export class MemoryCheckpointer implements Checkpointer {
     thread.baseSeq = snapshot.seq;
   }
 
+  async truncate(threadId: string, fromSeq: number): Promise<boolean> {
+    const thread = this.#threads.get(threadId);
+    const lastSeq = thread ? thread.baseSeq + thread.entries.length : 0;
+    if (!thread || fromSeq <= thread.baseSeq || fromSeq > lastSeq) return false;
+    thread.entries = thread.entries.slice(0, fromSeq - thread.baseSeq - 1);
+    const last = thread.entries.at(-1);
+    if (last === undefined) {
+      // Nothing left but (maybe) the base: a thread without entries reads as unknown.
+      if (thread.base === null) this.#threads.delete(threadId);
+      else thread.last = { ...thread.last, lastSeq: thread.baseSeq };
+      return true;
+    }
+    const entry = JSON.parse(last) as CheckpointEntry;
+    thread.last = {
+      threadId,
+      lastSeq: entry.seq,
+      status: entry.status,
+      runId: entry.runId,
+      updatedAt: entry.createdAt,
+    };
+    return true;
+  }
+
   async deleteThread(threadId: string): Promise<void> {
     this.#threads.delete(threadId);
   }

@@ -10,6 +10,7 @@ import {
 import { defaultLeaseMs, hostIdentity, newInstanceId, processExists } from './host-identity.ts';
 import { PostgresAppendBatch } from './postgres-append-batch.ts';
 import { segmentEntries } from './segment-lines.ts';
+import { truncateSegments } from './truncate-segments.ts';
 import {
   type CheckpointEntry,
   type Checkpointer,
@@ -282,6 +283,11 @@ export class PostgresCheckpointer implements Checkpointer {
         [threadId, snapshot.seq],
       );
     });
+  }
+
+  async truncate(threadId: string, fromSeq: number): Promise<boolean> {
+    await this.#batch.drain();
+    return withTransaction(this.pool, (client) => truncateSegments(client, threadId, fromSeq));
   }
 
   async deleteThread(threadId: string): Promise<void> {

@@ -7,10 +7,13 @@ import { defaultLeaseMs, hostIdentity, newInstanceId, processExists } from './ho
 import { prepareSchema, prepareSchemaPageSize, seqSpan } from './sqlite-checkpoint-schema.ts';
 import {
   type Anchor,
+  anchorOf,
   decodeEntry,
   encodeEntry,
   inheritsFrom,
+  type LogRow,
   statusCode,
+  type ThreadRow,
 } from './sqlite-entry-row.ts';
 import {
   type CheckpointEntry,
@@ -51,22 +54,6 @@ const walAutocheckpointPages = 10_000;
 
 /** Threads whose last anchor this instance remembers: those with a run going on, at most. */
 const rememberedAnchors = 1_000;
-
-interface LogRow {
-  key: number;
-  status: number;
-  data: string;
-  run_id: string | null;
-  owner: string | null;
-  created_at: number | null;
-}
-
-interface ThreadRow {
-  thread_no: number;
-  base_seq: number | null;
-  base_json: string | null;
-  base_created_at: number | null;
-}
 
 const primaryKeyViolation = 1555;
 
@@ -330,6 +317,25 @@ export class SqliteCheckpointer implements Checkpointer {
     }
   }
 
+  async truncate(threadId: string, fromSeq: number): Promise<boolean> {
+    this.#batch.flush();
+    this.#anchors.delete(threadId);
+    this.database.exec('BEGIN IMMEDIATE');
+    try {
+      const thread = this.#selectThread.get(threadId) as ThreadRow | undefined;
+      const start = (thread?.thread_no ?? 0) * seqSpan;
+      const removed =
+        thread === undefined || (thread.base_seq ?? 0) >= fromSeq || fromSeq < 1
+          ? 0
+          : Number(this.#deleteRows.run(start + fromSeq - 1, start + seqSpan).changes);
+      this.database.exec('COMMIT');
+      return removed > 0;
+    } catch (error) {
+      this.database.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
   async deleteThread(threadId: string): Promise<void> {
     this.#batch.flush();
     this.#anchors.delete(threadId);
@@ -388,8 +394,4 @@ export class SqliteCheckpointer implements Checkpointer {
     this.#forgetInstance.run(this.instanceId, Date.now() - 86_400_000);
     if (this.#ownsDatabase) this.database.close();
   }
-}
-
-function anchorOf(row: LogRow): Anchor {
-  return { runId: row.run_id as string, owner: row.owner, createdAt: row.created_at as number };
 }

@@ -169,3 +169,26 @@ function unknownFields(entry: CheckpointEntry): Record<string, unknown> | null {
   }
   return extra;
 }
+
+/** A row of `graph_log` as read back. */
+export interface LogRow {
+  key: number;
+  status: number;
+  data: string;
+  run_id: string | null;
+  owner: string | null;
+  created_at: number | null;
+}
+
+/** A row of `graph_threads`: the thread's number and its base snapshot, if any. */
+export interface ThreadRow {
+  thread_no: number;
+  base_seq: number | null;
+  base_json: string | null;
+  base_created_at: number | null;
+}
+
+/** The run, owner and time a row names itself. */
+export function anchorOf(row: LogRow): Anchor {
+  return { runId: row.run_id as string, owner: row.owner, createdAt: row.created_at as number };
+}

@@ -167,6 +167,12 @@ export interface Checkpointer {
   read(threadId: string, afterSeq?: number): Promise<ThreadLog>;
   /** Replaces the entries up to `snapshot.seq` with the snapshot, atomically. */
   compact(threadId: string, snapshot: ThreadSnapshot): Promise<void>;
+  /**
+   * Removes the thread's entries from `fromSeq` on (a run taken back), atomically: the next
+   * append is `fromSeq`. False, removing nothing, when there is no such entry or the base
+   * snapshot reaches `fromSeq`.
+   */
+  truncate(threadId: string, fromSeq: number): Promise<boolean>;
   /** Removes a thread and everything stored for it. */
   deleteThread(threadId: string): Promise<void>;
   /**

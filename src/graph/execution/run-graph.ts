@@ -176,7 +176,7 @@ async function runSteps(
         writer,
         values,
         step,
-        { status, error: detail },
+        { status, error: detail, ...(status === 'cancelled' ? { cause: signal.reason } : {}) },
         `the run ended: ${error.message}`,
       );
     } catch {

@@ -43,8 +43,24 @@ export class ThreadStore {
       this.#remember(record);
       return record;
     }
-    const log = await this.checkpointer.read(threadId, cached.seq);
-    if (log.base !== null || log.entries.length > 0) this.#fold(cached, log);
+    // Read from the cached last entry on: a log taken back since (a run rolled back, the
+    // thread deleted) shows as that entry gone or changed, and the thread is read whole again.
+    const log = await this.checkpointer.read(threadId, Math.max(0, cached.seq - 1));
+    const first = log.entries[0];
+    const same =
+      cached.last === null ||
+      log.base !== null ||
+      (first !== undefined &&
+        first.seq === cached.seq &&
+        first.runId === cached.last.runId &&
+        first.createdAt === cached.last.createdAt);
+    if (!same) {
+      this.#cache.delete(threadId);
+      return this.load(threadId);
+    }
+    const after = cached.last === null || log.base !== null ? log.entries : log.entries.slice(1);
+    if (log.base !== null || after.length > 0)
+      this.#fold(cached, { base: log.base, entries: after });
     // Refresh the entry's place in the least-recently-used order.
     this.#cache.delete(threadId);
     this.#cache.set(threadId, cached);

@@ -135,6 +135,9 @@ export async function startServer(
   const metrics = new Metrics({ activeRuns: () => runtime.runner.activeRuns, startedAt });
   // Instances sharing PostgreSQL queue sessions, relay run events and cancel through it.
   const { store } = runtime;
+  const runs = new RunLedger(runtime.runs, runtime.checkpointer.instanceId, (error) =>
+    logger.warn({ err: error }, 'a run’s record could not be stored'),
+  );
   const coordination =
     store.backend === 'postgres'
       ? await (await import('../scale-out/postgres-coordination.ts')).openPostgresCoordination({
@@ -144,6 +147,13 @@ export async function startServer(
           queueLimit: config.sessionQueueLimit,
           leaseMs: store.leaseMs,
           logger,
+          cancelHere: (sessionId, reason) => {
+            for (const runId of runs.liveOf(sessionId)) {
+              // The run that supersedes the others may be this instance's own.
+              if (reason.type !== 'superseded' || runId !== reason.runId)
+                runs.cancel(runId, reason);
+            }
+          },
         })
       : localCoordination(config.sessionQueueLimit);
   // Schedules fire only in a serving process: each slot claimed in the store starts its run.
@@ -159,10 +169,8 @@ export async function startServer(
     queue: coordination.queue,
     metrics,
     streams: coordination.streams,
-    runs: new RunLedger(runtime.runs, runtime.checkpointer.instanceId, (error) =>
-      logger.warn({ err: error }, 'a run’s record could not be stored'),
-    ),
-    cancelElsewhere: (sessionId) => coordination.cancelElsewhere(sessionId),
+    runs,
+    cancelElsewhere: (sessionId, reason) => coordination.cancelElsewhere(sessionId, reason),
     logger: app.log,
     startedAt,
     version: yeoulVersion,

@@ -57,6 +57,8 @@ export interface V1Turn {
   history: ChatMessage[];
   temperature?: number;
   maxOutputTokens?: number;
+  /** `x-yeoul-on-busy`: what the message does while its session is busy. */
+  onBusy?: 'enqueue' | 'reject' | 'interrupt' | 'rollback';
 }
 
 /**

@@ -4,13 +4,17 @@ import { createId } from '../../core/index.ts';
 import type { Admission } from '../../identity/index.ts';
 import { HttpError } from '../http/http-error.ts';
 import { admitRun } from '../runs/admit-run.ts';
+import type { OnBusy } from '../runs/apply-on-busy.ts';
 import type { AgentCall } from '../runs/run-request.ts';
 import { firstMessageTitle } from '../runtime/first-message-title.ts';
 import { requireChatGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** An invoke body as parsed (`invokeBody`, `runBody`). */
-type InvokeFields = Pick<AgentRequest, 'message' | 'resume' | 'options'> & { sessionId?: string };
+type InvokeFields = Pick<AgentRequest, 'message' | 'resume'> & {
+  sessionId?: string;
+  options?: AgentRequest['options'] & { onBusy?: OnBusy };
+};
 
 /**
  * Checks an invoke body and makes it a call: the message's size (413) and content (400), the
@@ -44,6 +48,17 @@ export async function prepareAgentCall(
     created = await runtime.sessions.claim(sessionId, owner, title, graph);
   }
   const admission = await admitRun(context, request, owner, created ? sessionId : undefined);
-  const { sessionId: _given, ...rest } = parsed;
-  return { call: { ...rest, sessionId, owner }, admission };
+  const { sessionId: _given, options, ...rest } = parsed;
+  // `onBusy` says what the message does on a busy session, not how its run goes.
+  const { onBusy, ...runOptions } = options ?? {};
+  return {
+    call: {
+      ...rest,
+      ...(options === undefined ? {} : { options: runOptions }),
+      ...(onBusy === undefined ? {} : { onBusy }),
+      sessionId,
+      owner,
+    },
+    admission,
+  };
 }

@@ -3,6 +3,7 @@ import type { Identity } from '../../identity/index.ts';
 import type { Schedule } from '../../schedules/index.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { RunLedger } from '../runs/run-ledger.ts';
+import type { CancelReason } from '../runs/run-store.ts';
 import type { RunStreamHub } from '../runs/run-streams.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import type { SessionQueue } from '../sessions/session-queue.ts';
@@ -19,8 +20,12 @@ export interface RouteContext {
   runs: RunLedger;
   /** This instance's schedule runner: follows a schedule changed here at once, or forgets one. */
   schedules: { track(schedule: Schedule): void; forget(scheduleId: string): void };
-  /** Asks another instance that runs the session's run to stop it; true when one was told. */
-  cancelElsewhere(sessionId: string): Promise<boolean>;
+  /**
+   * Asks another instance that runs the session's run to stop it (`reason`: why, as its
+   * record will say; a newer message's supersedes every run of the session there); true when
+   * one was told.
+   */
+  cancelElsewhere(sessionId: string, reason?: CancelReason): Promise<boolean>;
   logger: FastifyBaseLogger;
   startedAt: number;
   version: string;

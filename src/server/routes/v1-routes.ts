@@ -8,7 +8,7 @@ import {
 } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { MemoryCheckpointer } from '../../graph/index.ts';
-import { sessionIdSchema } from '../../protocol/index.ts';
+import { onBusyModes, onBusySchema, sessionIdSchema } from '../../protocol/index.ts';
 import { defineRoute, type RouteGroup, type RouteInput } from '../http/define-route.ts';
 import { errorHeaders, HttpError } from '../http/http-error.ts';
 import { chatCompletionBody, type V1Turn, v1TurnOf } from '../openai/chat-completion-request.ts';
@@ -23,6 +23,7 @@ import { CompletionStream } from '../openai/completion-stream.ts';
 import { keepPausedRun } from '../openai/keep-paused-run.ts';
 import { openAiError, openAiErrorSchema } from '../openai/openai-error.ts';
 import { admitRun } from '../runs/admit-run.ts';
+import type { OnBusy } from '../runs/apply-on-busy.ts';
 import { approvalNotice } from '../runs/approval-notice.ts';
 import { type AgentCall, arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { firstMessageTitle } from '../runtime/first-message-title.ts';
@@ -91,7 +92,11 @@ export function v1Routes(context: RouteContext): RouteGroup {
       return {
         payload: await runAgentCall(
           context,
-          { ...(fresh ? withHistory : call), owner },
+          {
+            ...(fresh ? withHistory : call),
+            owner,
+            ...(turn.onBusy === undefined ? {} : { onBusy: turn.onBusy }),
+          },
           {
             ...options,
             admission,
@@ -146,12 +151,13 @@ export function v1Routes(context: RouteContext): RouteGroup {
       header === undefined
         ? undefined
         : parseSessionHeader(Array.isArray(header) ? header[0] : header);
+    const onBusy = parseOnBusyHeader(request.headers['x-yeoul-on-busy']);
     const identity = {
       id: `chatcmpl-${createId()}`,
       created: Math.floor(Date.now() / 1000),
       model: body.model,
     };
-    return { body, turn, sessionId, identity };
+    return { body, turn: onBusy === undefined ? turn : { ...turn, onBusy }, sessionId, identity };
   };
 
   const listModels = defineRoute({
@@ -176,6 +182,11 @@ export function v1Routes(context: RouteContext): RouteGroup {
       headers: z.object({
         'x-session-id': sessionIdSchema
           .describe('keep the conversation in this session (server-side memory)')
+          .optional(),
+        'x-yeoul-on-busy': onBusySchema
+          .describe(
+            'with x-session-id: what the message does while the session has a run going (enqueue, reject, interrupt, rollback)',
+          )
           .optional(),
       }),
       body: chatCompletionBody,
@@ -275,6 +286,19 @@ export function v1Routes(context: RouteContext): RouteGroup {
 function contentOf(payload: AgentResponse, sessionId: string | null): string {
   if (payload.status !== 'interrupted' || sessionId === null) return payload.response;
   return `${payload.response}\n\n${approvalNotice(payload, sessionId)}`;
+}
+
+/** `x-yeoul-on-busy`: what the message does when the session is busy (only with `x-session-id`). */
+function parseOnBusyHeader(value: string | string[] | undefined): OnBusy | undefined {
+  if (value === undefined) return undefined;
+  const parsed = onBusySchema.safeParse(Array.isArray(value) ? value[0] : value);
+  if (parsed.success) return parsed.data;
+  throw new HttpError({
+    status: 400,
+    code: 'invalid_request',
+    message: `x-yeoul-on-busy: one of ${onBusyModes.join(', ')}`,
+    details: { param: 'x-yeoul-on-busy' },
+  });
 }
 
 function parseSessionHeader(value: string | undefined): string {

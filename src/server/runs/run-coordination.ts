@@ -1,5 +1,6 @@
 import { MemorySessionQueue } from '../sessions/memory-session-queue.ts';
 import type { SessionQueue } from '../sessions/session-queue.ts';
+import type { CancelReason } from './run-store.ts';
 import { type RunStreamHub, RunStreams } from './run-streams.ts';
 
 /**
@@ -15,7 +16,7 @@ export interface RunCoordination {
    * Asks the instance running the session's run to stop it (the run is not in this
    * process); true when such an instance was found and told.
    */
-  cancelElsewhere(sessionId: string): Promise<boolean>;
+  cancelElsewhere(sessionId: string, reason?: CancelReason): Promise<boolean>;
   close(): Promise<void>;
 }
 

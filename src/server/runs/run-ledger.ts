@@ -129,6 +129,13 @@ export class RunLedger implements RunEvents {
     return true;
   }
 
+  /** The ids of the runs of a session going (or waiting for their turn) in this process, oldest first. */
+  liveOf(sessionId: string): string[] {
+    return [...this.#live].flatMap(([runId, live]) =>
+      live.sessionId === sessionId ? [runId] : [],
+    );
+  }
+
   /** Stores a new run's record (false when its id or schedule slot is taken). */
   async create(run: RunRecord): Promise<boolean> {
     const created = await this.store.create(run);

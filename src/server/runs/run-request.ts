@@ -6,11 +6,13 @@ import {
   graphNameOf,
 } from '../../agents/index.ts';
 import { createId, StoreUnavailableError } from '../../core/index.ts';
+import { RunSupersededError } from '../../graph/index.ts';
 import type { Admission } from '../../identity/index.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { coalesceTokens } from '../http/token-coalescer.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import type { LeaveQueue } from '../sessions/session-queue.ts';
+import { applyOnBusy, type OnBusy } from './apply-on-busy.ts';
 import { guardsInput } from './guards-input.ts';
 import { endingOf, failureOf } from './run-ledger.ts';
 import type { CancelReason, RunChanges, RunRecord } from './run-store.ts';
@@ -34,6 +36,8 @@ export type AgentCall = Pick<
   'message' | 'history' | 'resume' | 'options' | 'owner'
 > & {
   sessionId: string;
+  /** What the message does when the session is busy (`applyOnBusy`; default enqueue). */
+  onBusy?: OnBusy;
 };
 
 /** How a surface runs the request: cancellation, token streaming, and who sees its events. */
@@ -114,9 +118,34 @@ export async function runAgentCall(
     options.record?.runId ??
     (call.resume && shared ? await runtime.runner.lastRunId(call.sessionId) : undefined) ??
     createId();
-  const leave =
-    options.leave ??
-    (shared ? await takePlace(context, call.sessionId, options.arrivedAt, admission) : () => {});
+  const { onBusy: _onBusy, ...asked } = call;
+  if (shared && options.leave === undefined) {
+    await applyOnBusy(context, call, runId).catch(async (error: unknown) => {
+      await admission?.refund();
+      throw error;
+    });
+  }
+  // Until its turn comes the run can be superseded too: it then starts stopped.
+  let supersededWhileWaiting: CancelReason | undefined;
+  const untrackWaiting = shared
+    ? context.runs.track(runId, {
+        sessionId: call.sessionId,
+        stream: undefined,
+        cancel: (reason) => {
+          supersededWhileWaiting ??= reason;
+        },
+      })
+    : () => undefined;
+  const leave = await (async () => {
+    try {
+      return (
+        options.leave ??
+        (shared ? await takePlace(context, call.sessionId, options.arrivedAt, admission) : () => {})
+      );
+    } finally {
+      untrackWaiting();
+    }
+  })();
   // A paused run going on numbers its events past its earlier part's (seconds since 1970:
   // later than any number that part reached, and within the relay's integer column).
   const goesOn = call.resume || options.pickUp || (options.record?.attempts ?? 1) > 1;
@@ -126,8 +155,9 @@ export async function runAgentCall(
     : new RunStream(runId, call.sessionId, () => undefined);
   const record =
     shared && options.source !== undefined
-      ? recordOf(context, call, runId, options, stream)
+      ? recordOf(context, asked, runId, options, stream)
       : undefined;
+  if (supersededWhileWaiting !== undefined) context.runs.cancel(runId, supersededWhileWaiting);
   const started = performance.now();
   const events = coalesceTokens((name, data) => {
     if (name === 'input-checked') record?.checked((data as { message: string }).message);
@@ -145,7 +175,7 @@ export async function runAgentCall(
           onEvent: events.emit,
         })
       : await (options.runner ?? runtime.runner).invoke({
-          ...call,
+          ...asked,
           runId,
           ...(signal === undefined ? {} : { signal }),
           streamTokens: options.streamTokens,
@@ -244,7 +274,11 @@ function recordOf(
     stream,
     cancel: (given) => {
       reason ??= given;
-      controller.abort(new Error('cancelled by request'));
+      controller.abort(
+        given.type === 'superseded'
+          ? new RunSupersededError({ byRunId: given.runId, rollback: given.onBusy === 'rollback' })
+          : new Error('cancelled by request'),
+      );
     },
   });
   const untrack = () => {

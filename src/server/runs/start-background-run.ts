@@ -9,6 +9,7 @@ import {
 import type { Admission } from '../../identity/index.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import type { LeaveQueue } from '../sessions/session-queue.ts';
+import { applyOnBusy } from './apply-on-busy.ts';
 import { guardsInput } from './guards-input.ts';
 import { failureOf } from './run-ledger.ts';
 import { type AgentCall, runAgentCall } from './run-request.ts';
@@ -48,6 +49,13 @@ export async function startBackgroundRun(
   options: BackgroundRunOptions,
 ): Promise<RunRecord | undefined> {
   const { runtime, runs } = context;
+  const newRunId = options.runId ?? createId();
+  try {
+    await applyOnBusy(context, call, newRunId);
+  } catch (error) {
+    await options.admission?.refund();
+    throw error;
+  }
   const paused = await refuseLikeInvoke(context, call);
   const existing = paused === undefined ? undefined : await runs.store.get(paused);
   let entered: ReturnType<typeof context.queue.enter>;
@@ -66,7 +74,7 @@ export async function startBackgroundRun(
   }
   const now = new Date().toISOString();
   const record: RunRecord = existing ?? {
-    runId: paused ?? options.runId ?? createId(),
+    runId: paused ?? newRunId,
     sessionId: call.sessionId,
     owner: call.owner ?? 'anonymous',
     status: 'queued',
@@ -128,7 +136,8 @@ async function runInBackground(
     leave();
     return;
   }
-  await runAgentCall(context, call, {
+  const { onBusy: _applied, ...asked } = call;
+  await runAgentCall(context, asked, {
     streamTokens: true,
     source: record.source,
     record,

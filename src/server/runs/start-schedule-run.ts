@@ -1,7 +1,6 @@
 import { createId } from '../../core/index.ts';
 import { type Admission, ownerOfKey } from '../../identity/index.ts';
 import type { Schedule } from '../../schedules/index.ts';
-import { HttpError } from '../http/http-error.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import { firstMessageTitle } from '../runtime/first-message-title.ts';
 import { admitOwner } from './admit-run.ts';
@@ -26,10 +25,10 @@ const refusedCodes = new Set(['session_busy', 'rate_limited', 'budget_exceeded']
 /**
  * Starts a schedule's run as `POST /api/runs` would, owned by the schedule's owner: its
  * message, graph and options, on its session (made at the first firing) or a new one; it is
- * a run request of that owner, counted against the owner's limits. A firing refused at once
- * (`onBusy: reject` on a busy session, the session's line full, or a limit reached) is kept
- * as a run `failed` with its reason (`session_busy`, `rate_limited`, `budget_exceeded`).
- * Returns the run's record; undefined when the slot has a run already.
+ * a run request of that owner, counted against the owner's limits, and follows the schedule's
+ * `onBusy`. A firing refused at once (`reject` on a busy session, the session's line full, or
+ * a limit reached) is kept as a run `failed` with its reason (`session_busy`, `rate_limited`,
+ * `budget_exceeded`). Returns the run's record; undefined when the slot has a run already.
  * @example
  * const run = await startScheduleRun(context, schedule, { runId, scheduledFor: slot });
  */
@@ -44,7 +43,13 @@ export async function startScheduleRun(
   const options = { ...schedule.options, graph: schedule.graph } as AgentCall['options'];
   const title = firstMessageTitle(runtime, schedule.graph, schedule.message);
   await runtime.sessions.claim(sessionId, owner, title, schedule.graph);
-  const call: AgentCall = { sessionId, owner, message: schedule.message, options };
+  const call: AgentCall = {
+    sessionId,
+    owner,
+    message: schedule.message,
+    options,
+    onBusy: schedule.onBusy,
+  };
   const started = {
     source: 'schedule',
     runId: slot.runId,
@@ -55,13 +60,6 @@ export async function startScheduleRun(
   };
   let admission: Admission | undefined;
   try {
-    if (schedule.onBusy === 'reject' && (await isBusy(context, sessionId, owner))) {
-      throw new HttpError({
-        status: 409,
-        code: 'session_busy',
-        message: `the session "${sessionId}" is busy with another run`,
-      });
-    }
     admission =
       slot.admission ?? (await admitOwner(context, owner, isAdminKeyOwner(context, owner)));
     return await startBackgroundRun(context, call, { ...started, admission });
@@ -98,15 +96,4 @@ export async function startScheduleRun(
 function isAdminKeyOwner(context: RouteContext, owner: string): boolean {
   const admins = context.runtime.config.env.YEOUL_ADMIN_KEYS ?? [];
   return admins.some((key) => ownerOfKey(key) === owner);
-}
-
-/** True while the session has a run queued or running (in any instance). */
-async function isBusy(context: RouteContext, sessionId: string, owner: string): Promise<boolean> {
-  const going = await context.runs.store.list({
-    owner,
-    sessionId,
-    statuses: ['queued', 'running'],
-    limit: 1,
-  });
-  return going.length > 0;
 }

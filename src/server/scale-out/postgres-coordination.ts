@@ -3,6 +3,7 @@ import type { AgentRunner } from '../../agents/index.ts';
 import { type PostgresPool, queryPostgres } from '../../core/index.ts';
 import type { Checkpointer } from '../../graph/index.ts';
 import type { RunCoordination } from '../runs/run-coordination.ts';
+import type { CancelReason } from '../runs/run-store.ts';
 import { closeOrphanedRun } from '../sessions/orphaned-run.ts';
 import { PostgresSessionQueue, runningInstanceSql } from '../sessions/postgres-session-queue.ts';
 import { PostgresNotifications } from './postgres-notifications.ts';
@@ -24,6 +25,11 @@ export interface PostgresCoordinationOptions {
   logger: Logger;
   /** How often waiters and joiners look again without a notification (default 1 000 ms). */
   pollMs?: number;
+  /**
+   * Stops this instance's runs of a session (going or waiting for their turn) with a reason:
+   * how a newer message's `interrupt` or `rollback` sent from another instance lands here.
+   */
+  cancelHere?: (sessionId: string, reason: CancelReason) => void;
 }
 
 /**
@@ -63,13 +69,25 @@ export async function openPostgresCoordination(
     onError: (error) => logger.debug({ err: error }, 'sweeping runs left behind failed'),
   });
   sweeper.start();
-  const stopCancelling = notifications.on(cancelChannel, (sessionId) => {
-    if (runner.isRunning(sessionId)) void runner.cancel(sessionId);
+  // The payload is the session id, or `{sessionId, reason}` for a run a newer message supersedes.
+  const stopCancelling = notifications.on(cancelChannel, (payload) => {
+    const asked = payload.startsWith('{')
+      ? (JSON.parse(payload) as { sessionId: string; reason: CancelReason })
+      : { sessionId: payload, reason: undefined };
+    if (asked.reason !== undefined && options.cancelHere !== undefined) {
+      options.cancelHere(asked.sessionId, asked.reason);
+    } else if (runner.isRunning(asked.sessionId)) void runner.cancel(asked.sessionId);
   });
   return {
     queue,
     streams,
-    async cancelElsewhere(sessionId) {
+    async cancelElsewhere(sessionId, reason) {
+      if (reason?.type === 'superseded') {
+        // Every instance hears it: runs waiting for their turn elsewhere stop too.
+        const payload = JSON.stringify({ sessionId, reason });
+        await queryPostgres(pool, `SELECT pg_notify('${cancelChannel}', $1)`, [payload]);
+        return true;
+      }
       // The started place in the session's line is the request whose run is going.
       const { rows } = await queryPostgres<{ instance_id: string }>(pool, runningInstanceSql, [
         sessionId,

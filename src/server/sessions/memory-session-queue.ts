@@ -35,6 +35,11 @@ export class MemorySessionQueue implements SessionQueue {
     };
   }
 
+  /** Whether a request of the session runs or waits. */
+  busy(sessionId: string): boolean {
+    return this.#inFlight.has(sessionId);
+  }
+
   /** Requests running or waiting, over all sessions. */
   get active(): number {
     let total = 0;

@@ -100,6 +100,15 @@ export class PostgresSessionQueue implements SessionQueue {
     return this.#active;
   }
 
+  async busy(sessionId: string): Promise<boolean> {
+    const { rows } = await queryPostgres<{ busy: boolean }>(
+      this.#options.pool,
+      'SELECT EXISTS (SELECT 1 FROM server_session_queue WHERE session_id = $1) AS busy',
+      [sessionId],
+    );
+    return rows[0]?.busy === true;
+  }
+
   async enter(sessionId: string, arrivedAt?: number, onPlaced?: () => void): Promise<LeaveQueue> {
     const place = await this.#enqueue(sessionId, arrivedAt);
     onPlaced?.();

@@ -24,6 +24,8 @@ export interface SessionQueue {
     /** Called once the place is taken, before the turn comes (a refusal never calls it). */
     onPlaced?: () => void,
   ): LeaveQueue | Promise<LeaveQueue>;
+  /** Whether a request of the session runs or waits (in any instance sharing the line). */
+  busy(sessionId: string): boolean | Promise<boolean>;
   /** Requests running or waiting in this process, over all sessions. */
   readonly active: number;
 }

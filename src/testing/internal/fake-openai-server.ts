@@ -22,7 +22,9 @@ export type FakeCompletion =
   /** 200 with a body that is not valid JSON (a broken SSE event when streaming). */
   | { kind: 'malformed' }
   /** Streams the first chunks of `text`, then drops the connection. */
-  | { kind: 'truncated'; text: string };
+  | { kind: 'truncated'; text: string }
+  /** Streams `text` (a request that does not stream gets nothing), then never finishes. */
+  | { kind: 'stall'; text: string };
 
 /** A request the fake received: the parsed JSON body and the headers. */
 export interface ChatCompletionRequest {
@@ -152,6 +154,11 @@ function answer(
   const completionId = `chatcmpl-fake-${++completions}`;
   switch (completion.kind) {
     case 'hang':
+      return;
+    case 'stall':
+      if (!request.body.stream) return;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(event(chunk(completionId, model, { content: completion.text }, null)));
       return;
     case 'error':
       sendJson(
