@@ -40,6 +40,10 @@ export const serverVariables = z.object({
   YEOUL_SESSION_QUEUE_LIMIT: environmentVariable(wholeNumber({ min: 0, max: 1000 }).default(64), {
     meaning: 'requests that may wait on one session behind the running one',
   }),
+  YEOUL_BACKGROUND_RUNS: environmentVariable(wholeNumber({ min: 1, max: 10_000 }).default(32), {
+    meaning:
+      'background runs (`POST /api/runs`, schedules) going at once in one instance; the rest wait `queued`, first come first served',
+  }),
   YEOUL_SAMPLE_KNOWLEDGE: environmentVariable(yesNo().default(true), {
     meaning:
       '`false` (or `0`) leaves the bundled sample documents out of the first start (`--no-sample` too)',

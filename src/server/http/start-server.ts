@@ -18,6 +18,7 @@ import { recoverRuns } from '../runs/recover-runs.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
 import { type RunEvents, RunLedger } from '../runs/run-ledger.ts';
 import type { AgentCall } from '../runs/run-request.ts';
+import { RunSlots } from '../runs/run-slots.ts';
 import type { RunRecord } from '../runs/run-store.ts';
 import { type BackgroundRunOptions, startBackgroundRun } from '../runs/start-background-run.ts';
 import { startScheduleRun } from '../runs/start-schedule-run.ts';
@@ -170,6 +171,7 @@ export async function startServer(
     metrics,
     streams: coordination.streams,
     runs,
+    backgroundSlots: new RunSlots(config.backgroundRuns),
     cancelElsewhere: (sessionId, reason) => coordination.cancelElsewhere(sessionId, reason),
     logger: app.log,
     startedAt,

@@ -3,6 +3,7 @@ import type { Identity } from '../../identity/index.ts';
 import type { Schedule } from '../../schedules/index.ts';
 import type { Metrics } from '../http/metrics.ts';
 import type { RunLedger } from '../runs/run-ledger.ts';
+import type { RunSlots } from '../runs/run-slots.ts';
 import type { CancelReason } from '../runs/run-store.ts';
 import type { RunStreamHub } from '../runs/run-streams.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
@@ -18,6 +19,8 @@ export interface RouteContext {
   streams: RunStreamHub;
   /** The runs' records, the runs going in this process, and who hears of their ends. */
   runs: RunLedger;
+  /** The places for background runs going at once in this instance. */
+  backgroundSlots: RunSlots;
   /** This instance's schedule runner: follows a schedule changed here at once, or forgets one. */
   schedules: { track(schedule: Schedule): void; forget(scheduleId: string): void };
   /**

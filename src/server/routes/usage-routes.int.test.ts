@@ -10,6 +10,7 @@ import { Metrics } from '../http/metrics.ts';
 import { registerRoutes } from '../http/register-routes.ts';
 import { localCoordination } from '../runs/run-coordination.ts';
 import { RunLedger } from '../runs/run-ledger.ts';
+import { RunSlots } from '../runs/run-slots.ts';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.ts';
 import { readServerConfig } from '../runtime/server-config.ts';
 import type { RouteContext } from './route-context.ts';
@@ -33,6 +34,7 @@ describe('GET /api/usage for admins', () => {
     );
     const coordination = localCoordination(4);
     const context: RouteContext = {
+      backgroundSlots: new RunSlots(32),
       runtime,
       queue: coordination.queue,
       streams: coordination.streams,

@@ -111,7 +111,10 @@ export async function startBackgroundRun(
   return existing === undefined ? record : { ...record, status: 'queued' };
 }
 
-/** Runs the stored run when its turn comes; a run its line refuses ends `failed`. */
+/**
+ * Runs the stored run when its turn comes and a place for background runs is free; a run its
+ * line refuses ends `failed`, one cancelled meanwhile never starts.
+ */
 async function runInBackground(
   context: RouteContext,
   call: AgentCall,
@@ -127,23 +130,60 @@ async function runInBackground(
     await context.runs.ended(record, { status: 'failed', error: failureOf(error) });
     return;
   }
-  // Its turn came through the database: it may have been cancelled meanwhile.
+  const place = await placeFor(context, record);
+  // Its turn (through the database) or its place came later: it may have been cancelled meanwhile.
   if (
-    entered instanceof Promise &&
-    (await context.runs.store.get(record.runId))?.status !== 'queued'
+    place === undefined ||
+    ((entered instanceof Promise || place.waited) &&
+      (await context.runs.store.get(record.runId))?.status !== 'queued')
   ) {
+    place?.release();
     await options.admission?.refund();
     leave();
     return;
   }
   const { onBusy: _applied, ...asked } = call;
-  await runAgentCall(context, asked, {
-    streamTokens: true,
-    source: record.source,
-    record,
-    leave,
-    ...(options.admission === undefined ? {} : { admission: options.admission }),
-  }).catch(() => undefined); // its record says how it failed
+  try {
+    await runAgentCall(context, asked, {
+      streamTokens: true,
+      source: record.source,
+      record,
+      leave,
+      ...(options.admission === undefined ? {} : { admission: options.admission }),
+    }).catch(() => undefined); // its record says how it failed
+  } finally {
+    place.release();
+  }
+}
+
+/**
+ * A place among the background runs going at once; while the run waits for one it can be
+ * cancelled (by request, or superseded by a newer message), ending `cancelled` without
+ * starting: then undefined.
+ */
+async function placeFor(
+  context: RouteContext,
+  record: RunRecord,
+): Promise<{ waited: boolean; release: () => void } | undefined> {
+  const { runs } = context;
+  const controller = new AbortController();
+  const taken = context.backgroundSlots.take(controller.signal);
+  if (!(taken instanceof Promise)) return taken;
+  const untrack = runs.track(record.runId, {
+    sessionId: record.sessionId,
+    stream: undefined,
+    cancel: (cancelReason) => {
+      controller.abort(new Error('cancelled while queued'));
+      void runs.ended(record, { status: 'cancelled', cancelReason }, { onlyFrom: ['queued'] });
+    },
+  });
+  try {
+    return await taken;
+  } catch {
+    return undefined;
+  } finally {
+    untrack();
+  }
 }
 
 async function leaveAndRefund(

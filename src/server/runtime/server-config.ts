@@ -9,6 +9,8 @@ export interface ServerConfig {
   dataDir: string;
   /** Requests waiting on one session beyond the running one before 409 (default 64). */
   sessionQueueLimit: number;
+  /** Background runs going at once in this instance (`YEOUL_BACKGROUND_RUNS`). */
+  backgroundRuns: number;
   /** Largest request body in bytes (default 1 MiB; 20 MiB for file uploads). */
   bodyLimit: number;
   /** Ingest the bundled sample documents on the first start (default true). */
@@ -51,6 +53,7 @@ export function readServerConfig(
     host: overrides.host ?? environment.HOST,
     dataDir: resolve(overrides.dataDir ?? environment.YEOUL_DATA_DIR),
     sessionQueueLimit: environment.YEOUL_SESSION_QUEUE_LIMIT,
+    backgroundRuns: environment.YEOUL_BACKGROUND_RUNS,
     corsOrigins: (environment.YEOUL_CORS_ORIGINS ?? []).map((origin) => origin.replace(/\/+$/, '')),
     bodyLimit: environment.YEOUL_BODY_LIMIT,
     sampleKnowledge: overrides.sampleKnowledge ?? environment.YEOUL_SAMPLE_KNOWLEDGE,
