@@ -1,5 +1,17 @@
+export { answerOneMessage, discoverServer } from './answer-one-message.ts';
+export { checkStatelessRequest } from './check-stateless-request.ts';
 export { createMcpServer } from './create-mcp-server.ts';
 export { McpClients } from './mcp-clients.ts';
+export {
+  jsonRpcIdOf,
+  type McpRefusal,
+  mcpRefusal,
+  refuseRevision,
+  sessionNotFound,
+  sessionRevisions,
+  statelessRevision,
+  supportedRevisions,
+} from './mcp-revisions.ts';
 export { mcpSessionMigrations } from './mcp-session-migrations.ts';
 export type { McpSession, McpSessionStore } from './mcp-session-store.ts';
 export { mcpVariables } from './mcp-variables.ts';
