@@ -10,7 +10,6 @@ export {
   sessionNotFound,
   sessionRevisions,
   statelessRevision,
-  supportedRevisions,
 } from './mcp-revisions.ts';
 export { mcpSessionMigrations } from './mcp-session-migrations.ts';
 export type { McpSession, McpSessionStore } from './mcp-session-store.ts';

@@ -26,6 +26,12 @@ const jsonRpcError = z.object({
   id: z.union([z.string(), z.number(), z.null()]),
 });
 
+/** The documented answer for a session that is not there. */
+const sessionNotFoundAnswer = {
+  description: 'JSON-RPC error -32001: the session is unknown, ended or another owner’s',
+  schema: jsonRpcError,
+};
+
 /** What a GET on /mcp gets: this server opens no stream of its own. */
 const methodNotAllowed = mcpRefusal(
   405,
@@ -68,10 +74,7 @@ export function mcpRoutes(context: RouteContext): RouteGroup {
           'JSON-RPC error -32022 (another MCP-Protocol-Version; data.supported lists the served ones) or -32020 (a 2026-07-28 header disagrees with the body)',
         schema: jsonRpcError,
       },
-      404: {
-        description: 'JSON-RPC error -32001: the session is unknown, ended or another owner’s',
-        schema: jsonRpcError,
-      },
+      404: sessionNotFoundAnswer,
     },
     errors: [401],
     handler: async (request, reply) => {
@@ -97,10 +100,7 @@ export function mcpRoutes(context: RouteContext): RouteGroup {
         description: 'no Mcp-Session-Id, or another MCP-Protocol-Version',
         schema: jsonRpcError,
       },
-      404: {
-        description: 'JSON-RPC error -32001: the session is unknown, ended or another owner’s',
-        schema: jsonRpcError,
-      },
+      404: sessionNotFoundAnswer,
     },
     errors: [401],
     handler: async (request, reply) => {
