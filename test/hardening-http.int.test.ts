@@ -210,6 +210,60 @@ describe('errors, limits, request ids and CORS', () => {
     });
     assert.equal(other.headers.get('access-control-allow-origin'), null);
   });
+
+  it('lets browsers send the protocols’ headers and read MCP’s session id', async () => {
+    const preflight = await fetch(`${server.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'DELETE',
+        'access-control-request-headers': 'mcp-session-id,mcp-protocol-version',
+      },
+    });
+    assert.equal(preflight.status, 204);
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').split(', ');
+    for (const header of [
+      'x-api-key',
+      'last-event-id',
+      'mcp-session-id',
+      'mcp-protocol-version',
+      'mcp-method',
+      'mcp-name',
+      'a2a-version',
+    ]) {
+      assert.ok(allowed.includes(header), `allows ${header}: ${allowed}`);
+    }
+    assert.equal(
+      preflight.headers.get('access-control-allow-methods'),
+      'GET, POST, PUT, PATCH, DELETE',
+    );
+    const initialized = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        origin: 'https://app.example.com',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'browser', version: '1' },
+        },
+      }),
+    });
+    assert.equal(initialized.status, 200);
+    assert.ok(initialized.headers.get('mcp-session-id'));
+    assert.equal(initialized.headers.get('access-control-allow-origin'), 'https://app.example.com');
+    assert.equal(
+      initialized.headers.get('access-control-expose-headers'),
+      'x-request-id, content-location, location, mcp-session-id',
+    );
+    await initialized.body?.cancel();
+  });
 });
 
 describe('answers and documents of the offline model over HTTP', () => {

@@ -112,12 +112,11 @@ describe('MCP server over Streamable HTTP at /mcp (official SDK client)', () => 
 
   mcpServerSuite(() => httpClient(server));
 
-  it('answers GET and DELETE on /mcp with 405: the endpoint is stateless', async () => {
-    for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(`${server.url}/mcp`, { method });
-      assert.equal(response.status, 405);
-      assert.equal(response.headers.get('allow'), 'POST');
-    }
+  it('answers GET on /mcp with 405: the server opens no stream of its own', async () => {
+    const response = await fetch(`${server.url}/mcp`);
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'POST, DELETE');
+    assert.equal(((await response.json()) as Json).error.code, -32000);
   });
 });
 

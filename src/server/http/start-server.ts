@@ -113,7 +113,7 @@ export async function startServer(
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,
-      methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: [
         'content-type',
         'authorization',
@@ -121,9 +121,13 @@ export async function startServer(
         'last-event-id',
         'x-request-id',
         'x-session-id',
+        'mcp-session-id',
         'mcp-protocol-version',
+        'mcp-method',
+        'mcp-name',
+        'a2a-version',
       ],
-      exposedHeaders: ['x-request-id'],
+      exposedHeaders: ['x-request-id', 'content-location', 'location', 'mcp-session-id'],
       maxAge: 600,
     });
   }

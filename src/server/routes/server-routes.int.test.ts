@@ -121,7 +121,7 @@ describe('the server’s routes and /openapi.json', () => {
     );
   });
 
-  it('hides only the console’s and the docs page’s files and the MCP refusals, no API route', async () => {
+  it('hides only the console’s and the docs page’s files and the MCP GET refusal, no API route', async () => {
     const { routes } = await register(groups);
     const hidden = routes.filter((route) => route.openapi === 'hidden');
     assert.ok(hidden.some((route) => route.url === '/web/*'));
@@ -130,7 +130,7 @@ describe('the server’s routes and /openapi.json', () => {
         (route) =>
           !/^\/(?:$|favicon\.(?:svg|ico)$|web\/|client\/|vendor\/|docs(?:$|\/)|openapi\.json$)/.test(
             route.url,
-          ) && !(route.url === '/mcp' && route.method !== 'POST'),
+          ) && !(route.url === '/mcp' && route.method === 'GET'),
       ),
       [],
     );
@@ -186,7 +186,7 @@ describe('the server’s routes and /openapi.json', () => {
       'POST /v1/chat/completions': 'yeoul:write',
       'POST /mcp': 'yeoul:read',
       'GET /mcp': null,
-      'DELETE /mcp': null,
+      'DELETE /mcp': 'yeoul:read',
       'GET /healthz': 'public',
       'GET /metrics': 'public',
       'GET /openapi.json': 'public',

@@ -205,13 +205,8 @@ export async function createRuntime(
     knowledge,
     ...(config.longTermMemory ? { longTermMemory: memory } : {}),
   };
-  const { sessions, vaults, runs, evals, usage, schedules, webhooks } = openSessionSideStores(
-    postgres,
-    sqliteCheckpointer,
-    checkpointer,
-    config.limits,
-    logger,
-  );
+  const { sessions, vaults, runs, evals, usage, schedules, webhooks, mcpSessions } =
+    openSessionSideStores(postgres, sqliteCheckpointer, checkpointer, config.limits, logger);
   const appBase = {
     deps: baseDependencies,
     checkpointer,
@@ -366,6 +361,8 @@ export async function createRuntime(
     memory,
     /** The MCP servers of YEOUL_MCP_CONFIG, whose tools join `tools.registry` while connected. */
     mcp,
+    /** The sessions Yeoul's own MCP server handed out (`Mcp-Session-Id`), kept in the store. */
+    mcpSessions,
     /** The search index's state, for the status endpoint (no request to a cluster). */
     searchHealth: () => search.health(),
     /** OpenTelemetry export, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */

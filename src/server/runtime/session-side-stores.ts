@@ -3,6 +3,11 @@ import { type EvalStore, PostgresEvalStore, SqliteEvalStore } from '../../evals/
 import type { Checkpointer, SqliteCheckpointer } from '../../graph/index.ts';
 import { type LimitSettings, SqliteUsageStore, UsageMeter } from '../../identity/index.ts';
 import {
+  type McpSessionStore,
+  PostgresMcpSessionStore,
+  SqliteMcpSessionStore,
+} from '../../mcp/index.ts';
+import {
   PostgresScheduleStore,
   type ScheduleStore,
   SqliteScheduleStore,
@@ -37,6 +42,8 @@ export interface SessionSideStores {
   schedules: ScheduleStore;
   /** The runs' webhook deliveries, stored before their first attempt (deleted with the runs). */
   webhooks: WebhookOutbox;
+  /** The MCP sessions `initialize` handed out, accepted by every instance and after a restart. */
+  mcpSessions: McpSessionStore;
 }
 
 /**
@@ -69,5 +76,8 @@ export function openSessionSideStores(
     webhooks: postgres
       ? new PostgresWebhookOutbox(postgres.pool)
       : new SqliteWebhookOutbox(database()),
+    mcpSessions: postgres
+      ? new PostgresMcpSessionStore(postgres.pool)
+      : new SqliteMcpSessionStore(database()),
   };
 }

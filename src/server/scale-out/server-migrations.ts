@@ -3,6 +3,7 @@ import { evalMigrations } from '../../evals/index.ts';
 import { checkpointMigrations } from '../../graph/index.ts';
 import { usageMigrations } from '../../identity/index.ts';
 import { knowledgeMigrations } from '../../knowledge/index.ts';
+import { mcpSessionMigrations } from '../../mcp/index.ts';
 import { memoryMigrations } from '../../memory-store/index.ts';
 import { scheduleMigrations } from '../../schedules/index.ts';
 import { webhookMigrations } from '../../webhooks/index.ts';
@@ -176,5 +177,6 @@ export function storeMigrations(): Migration[] {
     webhookMigrations,
     scheduleMigrations,
     runMigrations,
+    mcpSessionMigrations,
   );
 }

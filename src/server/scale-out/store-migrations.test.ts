@@ -26,6 +26,7 @@ const shipped: Record<number, string> = {
   901: '3e316752df704a0b1a1a2f63f81ff65a4e20cd8876fbd6140a93d544ec2ca567',
   920: '692ea0c9028ee13fc6cfdece75c541e732d79a1e502e213652f5e2bb8e6fe617',
   940: '88d06d823d83b564c8678b5c1b72a6076237c230f7511f13438dd3de3eb0c918',
+  970: 'e976bf481279c61e4db6b173fa9bd154f1b3396bec3bfee7a099c39a12600e4b',
 };
 
 describe('the store’s schema migrations', () => {
