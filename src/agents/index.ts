@@ -13,6 +13,7 @@ export { decideRoute } from './chat/decide-route.ts';
 export { createRagNode } from './chat/rag-node.ts';
 export { createRouterNode } from './chat/router-node.ts';
 export { createToolsNode } from './chat/tools-node.ts';
+export type { ClientToolOutput } from './client-tools.ts';
 export { createGraphKit, type GraphKit, type KitLogger } from './graph-kit.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export type { MemorySettings } from './memory/memory-settings.ts';

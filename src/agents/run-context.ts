@@ -1,4 +1,5 @@
 import type { NodeContext } from '../graph/index.ts';
+import type { ModelTool } from '../models/index.ts';
 import type { RunGuard } from './guard/run-guard.ts';
 
 /**
@@ -13,6 +14,8 @@ export interface AgentRunContext {
   memoryOwner?: string;
   /** The run's guardrails: its model answers and tool calls go through them. */
   guard?: RunGuard;
+  /** Tools the caller brought and runs itself: the model may call them; the run then waits. */
+  clientTools?: ModelTool[];
 }
 
 /** The run context of a run serving `owner` (none: the whole workspace). */
@@ -21,9 +24,11 @@ export function agentRunContext(
   owner: string | undefined,
   memoryOwner?: string,
   guard?: RunGuard,
+  clientTools?: ModelTool[],
 ): AgentRunContext {
   return {
     streamTokens,
+    ...(clientTools === undefined || clientTools.length === 0 ? {} : { clientTools }),
     ...(owner === undefined ? {} : { owner }),
     ...(memoryOwner === undefined ? {} : { memoryOwner }),
     ...(guard === undefined || guard.empty ? {} : { guard }),

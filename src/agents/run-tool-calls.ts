@@ -1,6 +1,7 @@
 import { answerFor, type InterruptRequest, type NodeContext } from '../graph/index.ts';
 import type { ModelCallResult, ToolCall } from '../models/index.ts';
 import { ToolExecutor } from '../tools/index.ts';
+import { clientOutputOf, clientToolInterrupt, clientToolsOf } from './client-tools.ts';
 import { guardedAnswer } from './guard/guarded-answer.ts';
 import { isKorean } from './prompts.ts';
 import { runGuardOf, runOwnerOf } from './run-context.ts';
@@ -38,7 +39,9 @@ export interface ToolCallsOutcome {
  * calls count against it — skipping calls that have a result already (`done`). A call
  * whose tool needs approval runs only once a person approved it (`context.resume`); a
  * denied one gets an error result naming the reason; an undecided one is returned in
- * `pending`, after every other call of the turn ran. Streams `tool-call` / `tool-result`.
+ * `pending`, after every other call of the turn ran; so is a call of a tool the caller
+ * brought (`clientTools`), until its output comes back as the answer. Streams `tool-call` /
+ * `tool-result`.
  */
 export async function runToolCalls(
   deps: AgentDependencies,
@@ -61,8 +64,21 @@ export async function runToolCalls(
   });
   const outcome: ToolCallsOutcome = { results: [], executed: [], pending: [] };
   const guard = runGuardOf(context);
+  const clientTools = new Set(clientToolsOf(context).map((tool) => tool.name));
   for (const call of calls) {
     if (done.has(call.id)) continue;
+    // A call of the caller's own tools runs at the caller's: the run waits for its output.
+    const output = clientOutputOf(answerFor(context.resume, call.id));
+    if (output !== undefined) {
+      context.emit('tool-result', { id: call.id, name: call.name, result: output });
+      outcome.results.push(toolMessage(call, output, false));
+      continue;
+    }
+    if (clientTools.has(call.name)) {
+      context.emit('tool-call', { id: call.id, name: call.name, args: call.args });
+      outcome.pending.push(clientToolInterrupt(call));
+      continue;
+    }
     // The tools stage sees the arguments first: a blocked call neither runs nor asks anyone.
     let args = call.args;
     if (guard !== undefined) {
@@ -172,7 +188,7 @@ export function callAgentModel(
     deps.model.call({
       system: prompt.system,
       messages: prompt.messages,
-      tools: deps.tools.describe(deps.toolEnvironment),
+      tools: [...deps.tools.describe(deps.toolEnvironment), ...clientToolsOf(context)],
       ...(prompt.temperature === undefined ? {} : { temperature: prompt.temperature }),
       ...(prompt.maxOutputTokens === undefined ? {} : { maxOutputTokens: prompt.maxOutputTokens }),
       signal: context.signal,

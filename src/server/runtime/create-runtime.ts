@@ -205,13 +205,8 @@ export async function createRuntime(
     knowledge,
     ...(config.longTermMemory ? { longTermMemory: memory } : {}),
   };
-  const { sessions, vaults, runs, evals, usage, schedules, webhooks } = openSessionSideStores(
-    postgres,
-    sqliteCheckpointer,
-    checkpointer,
-    config.limits,
-    logger,
-  );
+  const { sessions, vaults, runs, evals, usage, schedules, webhooks, responses } =
+    openSessionSideStores(postgres, sqliteCheckpointer, checkpointer, config.limits, logger);
   const appBase = {
     deps: baseDependencies,
     checkpointer,
@@ -357,6 +352,8 @@ export async function createRuntime(
     schedules,
     /** The runs' webhook deliveries (the outbox `serve` and `dev` deliver from). */
     webhooks,
+    /** The responses of `/v1/responses` and the conversations' metadata (deleted with the sessions). */
+    responses,
     /** The webhook signing secret and host rule (`YEOUL_WEBHOOK_SECRET`, `YEOUL_WEBHOOK_HOSTS`). */
     webhookSettings: {
       secret: config.env.YEOUL_WEBHOOK_SECRET,

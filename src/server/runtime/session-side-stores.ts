@@ -12,6 +12,9 @@ import {
   SqliteWebhookOutbox,
   type WebhookOutbox,
 } from '../../webhooks/index.ts';
+import { PostgresResponseStore } from '../responses/postgres-response-store.ts';
+import type { ResponseStore } from '../responses/response-store.ts';
+import { SqliteResponseStore } from '../responses/sqlite-response-store.ts';
 import type { RunStore } from '../runs/run-store.ts';
 import { SqliteRunStore } from '../runs/sqlite-run-store.ts';
 import type { PostgresStore } from '../scale-out/open-postgres-store.ts';
@@ -37,6 +40,8 @@ export interface SessionSideStores {
   schedules: ScheduleStore;
   /** The runs' webhook deliveries, stored before their first attempt (deleted with the runs). */
   webhooks: WebhookOutbox;
+  /** The responses of `/v1/responses` and the conversations' metadata (deleted with the sessions). */
+  responses: ResponseStore;
 }
 
 /**
@@ -69,5 +74,8 @@ export function openSessionSideStores(
     webhooks: postgres
       ? new PostgresWebhookOutbox(postgres.pool)
       : new SqliteWebhookOutbox(database()),
+    responses: postgres
+      ? new PostgresResponseStore(postgres.pool)
+      : new SqliteResponseStore(database()),
   };
 }

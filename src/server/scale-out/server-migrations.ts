@@ -6,6 +6,7 @@ import { knowledgeMigrations } from '../../knowledge/index.ts';
 import { memoryMigrations } from '../../memory-store/index.ts';
 import { scheduleMigrations } from '../../schedules/index.ts';
 import { webhookMigrations } from '../../webhooks/index.ts';
+import { responseMigrations } from '../responses/response-migrations.ts';
 import { runMigrations } from '../runs/run-migrations.ts';
 import { guardrailVaultMigrations } from '../sessions/guardrail-vault-migrations.ts';
 
@@ -176,5 +177,6 @@ export function storeMigrations(): Migration[] {
     webhookMigrations,
     scheduleMigrations,
     runMigrations,
+    responseMigrations,
   );
 }
