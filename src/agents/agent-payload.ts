@@ -48,6 +48,8 @@ export interface AgentRequest {
   options?: AgentRequestOptions;
   /** Tools the caller brought and runs itself: a call of one pauses the run until its output comes. */
   clientTools?: ModelTool[];
+  /** Instructions for this request's runs only: added to the system prompt, never stored. */
+  instructions?: string;
   signal?: AbortSignal;
   /**
    * Stream events: `step` {node, phase}, `token`, `tool-call`, `tool-result`, `interrupt`

@@ -2,6 +2,7 @@ export {
   type AgentRequest,
   type AgentRequestOptions,
   type AgentResponse,
+  type ApprovalDecision,
   type ApprovalInterrupt,
   approvalOf,
   type RunCancelReason,

@@ -4,8 +4,11 @@ import { ToolExecutor } from '../tools/index.ts';
 import { clientOutputOf, clientToolInterrupt, clientToolsOf } from './client-tools.ts';
 import { guardedAnswer } from './guard/guarded-answer.ts';
 import { isKorean } from './prompts.ts';
-import { runGuardOf, runOwnerOf } from './run-context.ts';
+import { runGuardOf, runInstructionsOf, runOwnerOf } from './run-context.ts';
 import type { AgentDependencies, ChatMessage } from './types.ts';
+
+/** What marks the caller's instructions in the system prompt. */
+export const callerInstructionsLabel = '[Instructions from the client application]';
 
 /** Tool executions allowed per request; later calls get an error result the model sees. */
 export const maxToolCallsPerRequest = 5;
@@ -184,9 +187,15 @@ export function callAgentModel(
 ): Promise<ModelCallResult> {
   const send = wantsTokens(context) ? (text: string) => context.emit('token', { text }) : undefined;
   const question = prompt.messages.findLast((message) => message.role === 'user')?.content ?? '';
+  const instructions = runInstructionsOf(context);
+  // The caller's instructions follow Yeoul's prompt, marked as theirs, for this run only.
+  const system =
+    instructions === undefined
+      ? prompt.system
+      : `${prompt.system}\n\n${callerInstructionsLabel}\n${instructions}`;
   return guardedAnswer(runGuardOf(context), isKorean(question), send, (onTextDelta) =>
     deps.model.call({
-      system: prompt.system,
+      system,
       messages: prompt.messages,
       tools: [...deps.tools.describe(deps.toolEnvironment), ...clientToolsOf(context)],
       ...(prompt.temperature === undefined ? {} : { temperature: prompt.temperature }),

@@ -205,6 +205,9 @@ function setupOf(
     ...(work.owner === undefined ? {} : { owner: work.owner }),
     ...(guard === undefined ? {} : { guard }),
     ...(work.runId === undefined ? {} : { runId: work.runId }),
-    ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
+    additions: {
+      ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
+      ...(request.instructions === undefined ? {} : { instructions: request.instructions }),
+    },
   };
 }
