@@ -26,6 +26,7 @@ const shipped: Record<number, string> = {
   901: '3e316752df704a0b1a1a2f63f81ff65a4e20cd8876fbd6140a93d544ec2ca567',
   920: '692ea0c9028ee13fc6cfdece75c541e732d79a1e502e213652f5e2bb8e6fe617',
   940: '88d06d823d83b564c8678b5c1b72a6076237c230f7511f13438dd3de3eb0c918',
+  960: '59583d4312f05f19682e35211db0b89e9e3c418cc94383f3e4c02cfa0c170b27',
 };
 
 describe('the store’s schema migrations', () => {
