@@ -1,6 +1,7 @@
 import type { PendingInterrupt } from '../graph/index.ts';
 import type { GuardrailRecord, GuardrailStage } from '../guardrails/index.ts';
-import type { ChatMessage } from '../models/index.ts';
+import type { ChatMessage, ModelTool } from '../models/index.ts';
+import type { ClientToolOutput, ClientToolRequest } from './client-tools.ts';
 import type { Evaluation } from './ops/evaluation.ts';
 import type { ToolApprovalRequest } from './run-tool-calls.ts';
 import type { AgentSource, AgentUsage } from './types.ts';
@@ -42,8 +43,13 @@ export interface AgentRequest {
    * and whose workspace the file tools see; unset = no memory and the whole workspace.
    */
   owner?: string;
-  resume?: { decisions: ApprovalDecision[] };
+  /** Decisions on the paused run's approvals, and outputs of its calls of the caller's tools. */
+  resume?: { decisions: ApprovalDecision[]; outputs?: ClientToolOutput[] };
   options?: AgentRequestOptions;
+  /** Tools the caller brought and runs itself: a call of one pauses the run until its output comes. */
+  clientTools?: ModelTool[];
+  /** Instructions for this request's runs only: added to the system prompt, never stored. */
+  instructions?: string;
   signal?: AbortSignal;
   /**
    * Stream events: `step` {node, phase}, `token`, `tool-call`, `tool-result`, `interrupt`
@@ -60,10 +66,13 @@ export interface AgentRequest {
   runId?: string;
 }
 
-/** A pending tool call as clients see it. */
+/**
+ * A pending tool call as clients see it: one waiting for a person's approval, or (`client-tool`)
+ * a call of a tool the caller brought, waiting for its output.
+ */
 export interface ApprovalInterrupt {
   id: string;
-  type: 'tool-approval';
+  type: 'tool-approval' | 'client-tool';
   tool: string;
   args: unknown;
   /** ISO time. */
@@ -114,24 +123,28 @@ export type RunCancelReason =
 
 /** A pending interrupt in the contract's shape. */
 export function approvalOf(pending: PendingInterrupt): ApprovalInterrupt {
-  const request = pending.value as Partial<ToolApprovalRequest>;
+  const request = pending.value as Partial<ToolApprovalRequest | ClientToolRequest>;
   return {
     id: pending.id,
-    type: 'tool-approval',
+    type: request.type === 'client-tool' ? 'client-tool' : 'tool-approval',
     tool: request.tool ?? 'unknown',
     args: request.args ?? {},
     createdAt: new Date(pending.createdAt).toISOString(),
   };
 }
 
-/** Decisions as graph answers, by interrupt id. */
-export function answersOf(decisions: ApprovalDecision[]): Record<string, unknown> {
-  return Object.fromEntries(
-    decisions.map((decision) => [
+/** Decisions (and outputs of the caller's tools) as graph answers, by interrupt id. */
+export function answersOf(
+  decisions: ApprovalDecision[],
+  outputs: ClientToolOutput[] = [],
+): Record<string, unknown> {
+  return Object.fromEntries([
+    ...decisions.map((decision) => [
       decision.id,
       { approve: decision.approve, ...(decision.reason ? { reason: decision.reason } : {}) },
     ]),
-  );
+    ...outputs.map((entry) => [entry.id, { output: entry.output }]),
+  ]);
 }
 
 /** What the user is told when a run was stopped before its answer. */

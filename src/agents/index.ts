@@ -2,6 +2,7 @@ export {
   type AgentRequest,
   type AgentRequestOptions,
   type AgentResponse,
+  type ApprovalDecision,
   type ApprovalInterrupt,
   approvalOf,
   type RunCancelReason,
@@ -13,6 +14,7 @@ export { decideRoute } from './chat/decide-route.ts';
 export { createRagNode } from './chat/rag-node.ts';
 export { createRouterNode } from './chat/router-node.ts';
 export { createToolsNode } from './chat/tools-node.ts';
+export type { ClientToolOutput } from './client-tools.ts';
 export { createGraphKit, type GraphKit, type KitLogger } from './graph-kit.ts';
 export { createMemoryNode } from './memory/memory-node.ts';
 export type { MemorySettings } from './memory/memory-settings.ts';

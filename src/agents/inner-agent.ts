@@ -42,7 +42,7 @@ export function innerAgent(
       threadId: sessionId,
       signal: run.signal,
       onEvent: forwardEvents(steps, run.emit),
-      context: agentRunContext(streamTokens, setup.owner, undefined, setup.guard),
+      context: agentRunContext(streamTokens, setup.owner, undefined, setup.guard, setup.additions),
       closingStep: (values: Record<string, unknown>) => setup.guard?.closingStep({}, values),
       ...(setup.runId === undefined ? {} : { runId: setup.runId }),
     };

@@ -1,10 +1,14 @@
 import { answerFor, type InterruptRequest, type NodeContext } from '../graph/index.ts';
 import type { ModelCallResult, ToolCall } from '../models/index.ts';
 import { ToolExecutor } from '../tools/index.ts';
+import { clientOutputOf, clientToolInterrupt, clientToolsOf } from './client-tools.ts';
 import { guardedAnswer } from './guard/guarded-answer.ts';
 import { isKorean } from './prompts.ts';
-import { runGuardOf, runOwnerOf } from './run-context.ts';
+import { runGuardOf, runInstructionsOf, runOwnerOf } from './run-context.ts';
 import type { AgentDependencies, ChatMessage } from './types.ts';
+
+/** What marks the caller's instructions in the system prompt. */
+export const callerInstructionsLabel = '[Instructions from the client application]';
 
 /** Tool executions allowed per request; later calls get an error result the model sees. */
 export const maxToolCallsPerRequest = 5;
@@ -38,7 +42,9 @@ export interface ToolCallsOutcome {
  * calls count against it — skipping calls that have a result already (`done`). A call
  * whose tool needs approval runs only once a person approved it (`context.resume`); a
  * denied one gets an error result naming the reason; an undecided one is returned in
- * `pending`, after every other call of the turn ran. Streams `tool-call` / `tool-result`.
+ * `pending`, after every other call of the turn ran; so is a call of a tool the caller
+ * brought (`clientTools`), until its output comes back as the answer. Streams `tool-call` /
+ * `tool-result`.
  */
 export async function runToolCalls(
   deps: AgentDependencies,
@@ -61,8 +67,21 @@ export async function runToolCalls(
   });
   const outcome: ToolCallsOutcome = { results: [], executed: [], pending: [] };
   const guard = runGuardOf(context);
+  const clientTools = new Set(clientToolsOf(context).map((tool) => tool.name));
   for (const call of calls) {
     if (done.has(call.id)) continue;
+    // A call of the caller's own tools runs at the caller's: the run waits for its output.
+    const output = clientOutputOf(answerFor(context.resume, call.id));
+    if (output !== undefined) {
+      context.emit('tool-result', { id: call.id, name: call.name, result: output });
+      outcome.results.push(toolMessage(call, output, false));
+      continue;
+    }
+    if (clientTools.has(call.name)) {
+      context.emit('tool-call', { id: call.id, name: call.name, args: call.args });
+      outcome.pending.push(clientToolInterrupt(call));
+      continue;
+    }
     // The tools stage sees the arguments first: a blocked call neither runs nor asks anyone.
     let args = call.args;
     if (guard !== undefined) {
@@ -168,11 +187,17 @@ export function callAgentModel(
 ): Promise<ModelCallResult> {
   const send = wantsTokens(context) ? (text: string) => context.emit('token', { text }) : undefined;
   const question = prompt.messages.findLast((message) => message.role === 'user')?.content ?? '';
+  const instructions = runInstructionsOf(context);
+  // The caller's instructions follow Yeoul's prompt, marked as theirs, for this run only.
+  const system =
+    instructions === undefined
+      ? prompt.system
+      : `${prompt.system}\n\n${callerInstructionsLabel}\n${instructions}`;
   return guardedAnswer(runGuardOf(context), isKorean(question), send, (onTextDelta) =>
     deps.model.call({
-      system: prompt.system,
+      system,
       messages: prompt.messages,
-      tools: deps.tools.describe(deps.toolEnvironment),
+      tools: [...deps.tools.describe(deps.toolEnvironment), ...clientToolsOf(context)],
       ...(prompt.temperature === undefined ? {} : { temperature: prompt.temperature }),
       ...(prompt.maxOutputTokens === undefined ? {} : { maxOutputTokens: prompt.maxOutputTokens }),
       signal: context.signal,

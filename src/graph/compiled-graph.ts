@@ -11,6 +11,7 @@ import { type ForkOptions, forkThread, stepOf } from './storage/fork-thread.ts';
 import { RunWriter } from './storage/run-writer.ts';
 import { deleteSubgraphThreads, withSubgraphEntries } from './storage/subgraph-threads.ts';
 import { ThreadStore } from './storage/thread-store.ts';
+import { updateThread } from './storage/update-thread.ts';
 import type {
   ChildGraph,
   CompileOptions,
@@ -214,6 +215,18 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       forkThread(store, this.schema, threadId, options, newThreadId),
     );
     return { threadId: newThreadId };
+  }
+
+  /**
+   * Applies `update` to the thread's state as an entry of its own, running no node (the
+   * thread is made when it has none); for a thread with no run going or paused. A run that
+   * started meanwhile wins: `CheckpointConflictError`, nothing written.
+   */
+  async updateState(threadId: string, update: UpdateOf<Schema>): Promise<void> {
+    const store = this.#requireStore('updateState');
+    await (this.#queue as ThreadQueue).run(threadId, () =>
+      updateThread(store, this.schema, threadId, update as Record<string, unknown>),
+    );
   }
 
   /**

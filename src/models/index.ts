@@ -26,4 +26,4 @@ export {
   messageTokens,
   truncateToTokens,
 } from './token-budget.ts';
-export type { ChatMessage, ModelCallResult, ToolCall } from './types.ts';
+export type { ChatMessage, ModelCallResult, ModelTool, ToolCall } from './types.ts';

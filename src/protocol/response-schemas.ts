@@ -18,7 +18,11 @@ const usage = z.object({
 /** A tool call waiting for a person's decision. */
 export const interruptSchema = z.object({
   id: z.string(),
-  type: z.literal('tool-approval'),
+  type: z
+    .enum(['tool-approval', 'client-tool'])
+    .describe(
+      'tool-approval: a person decides; client-tool: a tool the caller brought (/v1/responses) waits for its output',
+    ),
   tool: z.string(),
   args: z.unknown(),
   createdAt: z.string().describe('ISO time'),

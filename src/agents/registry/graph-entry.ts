@@ -1,6 +1,7 @@
 import type { CompiledGraph, StateSchema } from '../../graph/index.ts';
 import type { RunGuard } from '../guard/run-guard.ts';
 import type { InnerAgent, InnerAgentResult } from '../ops/ops-state.ts';
+import type { CallerAdditions } from '../run-context.ts';
 import type { AgentOptions, ChatMessage } from '../types.ts';
 
 /** What an inner run of a message starts from: the session's thread and the request's settings. */
@@ -17,6 +18,8 @@ export interface InnerRunSetup {
   guard?: RunGuard;
   /** The request's run id: every new graph run of the request takes it. */
   runId?: string;
+  /** The caller's own tools and instructions, for this request's runs only. */
+  additions?: CallerAdditions;
 }
 
 /** How a run picked up again goes: its signal, where its events go, whether tokens stream. */

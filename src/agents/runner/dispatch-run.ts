@@ -61,7 +61,7 @@ export async function dispatchRequest(
       : asked;
   const loop = registry.evaluationLoop;
   if (request.resume) {
-    const answers = answersOf(request.resume.decisions);
+    const answers = answersOf(request.resume.decisions, request.resume.outputs);
     const loopState = await loop.getState(opsThreadOf(work.sessionId));
     const underLoop = loopState?.status === 'interrupted';
     const entry = user ?? (await sessions.agentEntry(registry, work.sessionId));
@@ -205,5 +205,9 @@ function setupOf(
     ...(work.owner === undefined ? {} : { owner: work.owner }),
     ...(guard === undefined ? {} : { guard }),
     ...(work.runId === undefined ? {} : { runId: work.runId }),
+    additions: {
+      ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
+      ...(request.instructions === undefined ? {} : { instructions: request.instructions }),
+    },
   };
 }

@@ -9,6 +9,18 @@ export function v1ModelOf(graph: string): string {
   return `yeoul-${graph}`;
 }
 
+/** The chat graph a `/v1` model id names; 404 `model_not_found` for another id. */
+export function graphOfV1Model(model: string, chatGraphs: readonly string[]): string {
+  const graph = chatGraphs.find((name) => v1ModelOf(name) === model);
+  if (graph !== undefined) return graph;
+  throw new HttpError({
+    status: 404,
+    code: 'model_not_found',
+    message: `The model \`${model}\` does not exist; the models are ${chatGraphs.map(v1ModelOf).join(', ')}`,
+    details: { param: 'model' },
+  });
+}
+
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const otherPart = z.looseObject({ type: z.string() });
 
@@ -78,15 +90,7 @@ export function v1TurnOf(body: ChatCompletionBody, chatGraphs: readonly string[]
       details: { param: given[0] },
     });
   }
-  const graph = chatGraphs.find((name) => v1ModelOf(name) === body.model);
-  if (graph === undefined) {
-    throw new HttpError({
-      status: 404,
-      code: 'model_not_found',
-      message: `The model \`${body.model}\` does not exist; the models are ${chatGraphs.map(v1ModelOf).join(', ')}`,
-      details: { param: 'model' },
-    });
-  }
+  const graph = graphOfV1Model(body.model, chatGraphs);
   const messages = body.messages.map((entry, index) => ({
     role: entry.role,
     text: textOf(entry.content, index),

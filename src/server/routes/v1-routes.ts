@@ -1,17 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import {
-  type AgentResponse,
-  type AgentRunner,
-  createAgentRunner,
-  validateInput,
-} from '../../agents/index.ts';
+import { type AgentResponse, validateInput } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
-import { MemoryCheckpointer } from '../../graph/index.ts';
 import { onBusyModes, onBusySchema, sessionIdSchema } from '../../protocol/index.ts';
 import { defineRoute, type RouteGroup, type RouteInput } from '../http/define-route.ts';
 import { errorHeaders, HttpError } from '../http/http-error.ts';
-import { chatCompletionBody, type V1Turn, v1TurnOf } from '../openai/chat-completion-request.ts';
+import { chatCompletionBody, v1TurnOf } from '../openai/chat-completion-request.ts';
 import {
   chatCompletionChunkSchema,
   chatCompletionSchema,
@@ -20,14 +14,14 @@ import {
   modelListSchema,
 } from '../openai/chat-completion-response.ts';
 import { CompletionStream } from '../openai/completion-stream.ts';
-import { keepPausedRun } from '../openai/keep-paused-run.ts';
 import { openAiError, openAiErrorSchema } from '../openai/openai-error.ts';
-import { admitRun } from '../runs/admit-run.ts';
+import { createV1TurnRunner } from '../openai/v1-turn-runner.ts';
 import type { OnBusy } from '../runs/apply-on-busy.ts';
 import { approvalNotice } from '../runs/approval-notice.ts';
-import { type AgentCall, arrivalOf, runAgentCall } from '../runs/run-request.ts';
-import { firstMessageTitle } from '../runtime/first-message-title.ts';
+import { arrivalOf } from '../runs/run-request.ts';
 import { chatGraphNames } from '../runtime/graph-names.ts';
+import { conversationsRoutes } from './conversations-routes.ts';
+import { responsesRoutes } from './responses-routes.ts';
 import type { RouteContext } from './route-context.ts';
 
 const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
@@ -42,95 +36,8 @@ const methods = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
  */
 export function v1Routes(context: RouteContext): RouteGroup {
   const { runtime } = context;
-  const memory = new MemoryCheckpointer();
-  let stateless: { runner: AgentRunner; app: unknown } | undefined;
-  /** The in-memory runner of stateless calls, rebuilt when the config file changed. */
-  const statelessRunner = () => {
-    const app = runtime.app;
-    if (stateless?.app !== app) {
-      const userGraphs = app.graphs.map((entry) => ({
-        ...entry,
-        graph: entry.source.compile({ name: entry.name, checkpointer: memory }),
-      }));
-      const runner = createAgentRunner(app.deps, memory, {
-        ...app.runner,
-        userGraphs,
-        guards: runtime.guards,
-      });
-      stateless = { app, runner };
-      return runner;
-    }
-    return stateless.runner;
-  };
+  const run = createV1TurnRunner(context);
   const created = Math.floor(context.startedAt / 1000);
-
-  /** Runs the turn; a stateless run is then forgotten, or kept when it paused. */
-  const run = async (
-    request: FastifyRequest,
-    turn: V1Turn,
-    sessionId: string | undefined,
-    options: Omit<Parameters<typeof runAgentCall>[2], 'runner'>,
-  ): Promise<{ payload: AgentResponse; sessionId: string | null }> => {
-    const owner = context.ownerOf(request);
-    const call: AgentCall = {
-      sessionId: sessionId ?? `v1-${createId()}`,
-      message: turn.message,
-      options: {
-        graph: turn.graph,
-        ...(turn.temperature === undefined ? {} : { temperature: turn.temperature }),
-        ...(turn.maxOutputTokens === undefined ? {} : { maxOutputTokens: turn.maxOutputTokens }),
-      },
-    };
-    const withHistory = turn.history.length > 0 ? { ...call, history: turn.history } : call;
-    if (sessionId !== undefined) {
-      const title = firstMessageTitle(runtime, turn.graph, turn.message);
-      const created = await runtime.sessions.claim(sessionId, owner, title, turn.graph);
-      // A session's memory holds the earlier turns; a new session starts from the request's.
-      const graph = await runtime.runner.threadGraph(sessionId);
-      const fresh = (await graph.getState(sessionId)) === undefined;
-      const admission = await admitRun(context, request, owner, created ? sessionId : undefined);
-      return {
-        payload: await runAgentCall(
-          context,
-          {
-            ...(fresh ? withHistory : call),
-            owner,
-            ...(turn.onBusy === undefined ? {} : { onBusy: turn.onBusy }),
-          },
-          {
-            ...options,
-            admission,
-            source: 'v1',
-          },
-        ),
-        sessionId,
-      };
-    }
-    const admission = await admitRun(context, request, owner);
-    const runner = statelessRunner();
-    // A stateless call neither reads nor writes long-term memory; its owner still decides
-    // whose workspace the file tools see.
-    const statelessCall = {
-      ...withHistory,
-      owner,
-      options: { ...withHistory.options, longTermMemory: false },
-    };
-    let kept = false;
-    try {
-      const payload = await runAgentCall(context, statelessCall, { ...options, runner, admission });
-      if (payload.status !== 'interrupted') return { payload, sessionId: null };
-      kept = true;
-      // Registered first: the thread is the caller's from its first entry.
-      const title = firstMessageTitle(runtime, turn.graph, turn.message);
-      await runtime.sessions.claim(call.sessionId, owner, title, turn.graph);
-      await keepPausedRun(memory, runtime.checkpointer, call.sessionId);
-      return { payload, sessionId: call.sessionId };
-    } finally {
-      await runner.deleteSession(call.sessionId);
-      // The call's placeholder vault lives as long as the call (or the run it left paused).
-      if (!kept) await runtime.vaults.delete(call.sessionId);
-    }
-  };
 
   const prepare = (
     request: FastifyRequest,
@@ -278,7 +185,12 @@ export function v1Routes(context: RouteContext): RouteGroup {
       });
       v1.setNotFoundHandler((request, reply) => notFound(v1, request, reply));
     },
-    routes: [listModels, createChatCompletion],
+    routes: [
+      listModels,
+      createChatCompletion,
+      ...responsesRoutes(context, run),
+      ...conversationsRoutes(context),
+    ],
   };
 }
 

@@ -205,7 +205,7 @@ export async function createRuntime(
     knowledge,
     ...(config.longTermMemory ? { longTermMemory: memory } : {}),
   };
-  const { sessions, vaults, runs, evals, usage, schedules, webhooks, mcpSessions } =
+  const { sessions, vaults, runs, evals, usage, schedules, webhooks, mcpSessions, responses } =
     openSessionSideStores(postgres, sqliteCheckpointer, checkpointer, config.limits, logger);
   const appBase = {
     deps: baseDependencies,
@@ -352,6 +352,8 @@ export async function createRuntime(
     schedules,
     /** The runs' webhook deliveries (the outbox `serve` and `dev` deliver from). */
     webhooks,
+    /** The responses of `/v1/responses` and the conversations' metadata (deleted with the sessions). */
+    responses,
     /** The webhook signing secret and host rule (`YEOUL_WEBHOOK_SECRET`, `YEOUL_WEBHOOK_HOSTS`). */
     webhookSettings: {
       secret: config.env.YEOUL_WEBHOOK_SECRET,

@@ -17,6 +17,9 @@ import {
   SqliteWebhookOutbox,
   type WebhookOutbox,
 } from '../../webhooks/index.ts';
+import { PostgresResponseStore } from '../responses/postgres-response-store.ts';
+import type { ResponseStore } from '../responses/response-store.ts';
+import { SqliteResponseStore } from '../responses/sqlite-response-store.ts';
 import type { RunStore } from '../runs/run-store.ts';
 import { SqliteRunStore } from '../runs/sqlite-run-store.ts';
 import type { PostgresStore } from '../scale-out/open-postgres-store.ts';
@@ -44,6 +47,8 @@ export interface SessionSideStores {
   webhooks: WebhookOutbox;
   /** The MCP sessions `initialize` handed out, accepted by every instance and after a restart. */
   mcpSessions: McpSessionStore;
+  /** The responses of `/v1/responses` and the conversations' metadata (deleted with the sessions). */
+  responses: ResponseStore;
 }
 
 /**
@@ -79,5 +84,8 @@ export function openSessionSideStores(
     mcpSessions: postgres
       ? new PostgresMcpSessionStore(postgres.pool)
       : new SqliteMcpSessionStore(database()),
+    responses: postgres
+      ? new PostgresResponseStore(postgres.pool)
+      : new SqliteResponseStore(database()),
   };
 }

@@ -7,6 +7,7 @@ import { mcpSessionMigrations } from '../../mcp/index.ts';
 import { memoryMigrations } from '../../memory-store/index.ts';
 import { scheduleMigrations } from '../../schedules/index.ts';
 import { webhookMigrations } from '../../webhooks/index.ts';
+import { responseMigrations } from '../responses/response-migrations.ts';
 import { runMigrations } from '../runs/run-migrations.ts';
 import { guardrailVaultMigrations } from '../sessions/guardrail-vault-migrations.ts';
 
@@ -177,6 +178,7 @@ export function storeMigrations(): Migration[] {
     webhookMigrations,
     scheduleMigrations,
     runMigrations,
+    responseMigrations,
     mcpSessionMigrations,
   );
 }
