@@ -28,7 +28,14 @@ export function startYeoul(
 ): Promise<ReadyProcess> {
   return spawnReady(
     'yeoul',
-    [...(options.nodeArgs ?? []), '--max-semi-space-size=8', script, 'yeoul'],
+    [
+      ...(options.nodeArgs ?? []),
+      // For profiling the server: BENCH_YEOUL_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+      ...(process.env.BENCH_YEOUL_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      '--max-semi-space-size=8',
+      script,
+      'yeoul',
+    ],
     {
       env: {
         ...env,
