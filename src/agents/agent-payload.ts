@@ -32,6 +32,8 @@ export interface AgentRequestOptions {
  */
 export interface AgentRequest {
   message?: string;
+  /** The id the new user message takes in the session (a client's own id for it); default a new one. */
+  messageId?: string;
   /**
    * Earlier turns of a conversation the caller keeps itself (the stateless `/v1` mode):
    * they open a new thread, before `message`. Ignored with `resume`.

@@ -36,6 +36,7 @@ export function innerAgent(
 ): InnerAgent {
   const { sessionId, options, streamTokens } = setup;
   let unseeded = setup.history;
+  let promptId = setup.messageId;
   return async (input, run) => {
     const steps: string[] = [];
     const config = {
@@ -47,11 +48,15 @@ export function innerAgent(
       ...(setup.runId === undefined ? {} : { runId: setup.runId }),
     };
     const before = 'answers' in input ? [] : unseeded;
-    if (!('answers' in input)) unseeded = [];
+    const id = 'answers' in input ? undefined : promptId;
+    if (!('answers' in input)) {
+      unseeded = [];
+      promptId = undefined;
+    }
     const result =
       'answers' in input
         ? await graph.resumeRun(sessionId, { ...config, answers: input.answers })
-        : await graph.run(runInput(input.prompt, options, before) as never, {
+        : await graph.run(runInput(input.prompt, withMessageId(options, id), before) as never, {
             ...config,
             onPendingRun: 'abandon',
           });
@@ -121,4 +126,9 @@ export function innerResult(result: RunResult<StateSchema>, steps: string[]): In
     steps,
     error: values.error,
   };
+}
+
+/** The run's options with the id its user message takes, when the caller gave one. */
+export function withMessageId(options: AgentOptions, id: string | undefined): AgentOptions {
+  return id === undefined ? options : { ...options, messageId: id };
 }

@@ -34,6 +34,8 @@ export interface AgentOptions {
   maxOutputTokens?: number;
   /** The owner whose long-term memory the run reads and writes; unset = none. */
   memoryOwner?: string;
+  /** The id the run's new user message takes (the caller's own id for it); default a new one. */
+  messageId?: string;
 }
 
 /** LLM calls and tokens of one run. */

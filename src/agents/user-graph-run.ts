@@ -10,7 +10,7 @@ import {
   type StateSchema,
 } from '../graph/index.ts';
 import { chatRunInput, zeroUsage } from './chat/chat-state.ts';
-import { forwardEvents } from './inner-agent.ts';
+import { forwardEvents, withMessageId } from './inner-agent.ts';
 import type { InnerAgent, InnerAgentResult } from './ops/ops-state.ts';
 import { isKorean } from './prompts.ts';
 import type { InnerRunSetup, PickedUpRun } from './registry/graph-entry.ts';
@@ -59,6 +59,7 @@ export function userChatInput(
 export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): InnerAgent {
   const { sessionId, options, streamTokens } = setup;
   let unseeded = setup.history;
+  let promptId = setup.messageId;
   return async (input, run) => {
     const steps: string[] = [];
     const config = {
@@ -81,9 +82,11 @@ export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): Inn
         return userChatResult(result, steps);
       }
       const before = unseeded;
+      const id = promptId;
       unseeded = [];
+      promptId = undefined;
       const result = await entry.graph.run(
-        userChatInput(entry.graph.schema, input.prompt, options, before),
+        userChatInput(entry.graph.schema, input.prompt, withMessageId(options, id), before),
         { ...config, onPendingRun: 'abandon' },
       );
       return userChatResult(result, steps);

@@ -39,11 +39,13 @@ export type ChatState = StateOf<typeof chatState>;
  * conversation the caller kept), the options, and the per-run fields reset.
  */
 export function chatRunInput(message: string, options: AgentOptions, history: ChatMessage[] = []) {
+  const user = {
+    ...(options.messageId === undefined ? {} : { id: options.messageId }),
+    role: 'user' as const,
+    content: message,
+  };
   return {
-    messages:
-      history.length > 0
-        ? [...history, { role: 'user' as const, content: message }]
-        : { role: 'user' as const, content: message },
+    messages: history.length > 0 ? [...history, user] : user,
     agent: 'chat' as const,
     route: null,
     routeReason: '',

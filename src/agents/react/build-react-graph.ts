@@ -40,7 +40,11 @@ export function buildReactGraph(deps: AgentDependencies, options: CompileOptions
       const problem = validateInput(state.userMessage, deps.model.settings.maxInputTokens);
       if (problem) return { error: problem, currentStep: 'error' as const };
       return {
-        messages: { role: 'user' as const, content: state.userMessage },
+        messages: {
+          ...(state.options.messageId === undefined ? {} : { id: state.options.messageId }),
+          role: 'user' as const,
+          content: state.userMessage,
+        },
         currentStep: 'input' as const,
       };
     })

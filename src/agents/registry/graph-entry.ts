@@ -20,6 +20,8 @@ export interface InnerRunSetup {
   runId?: string;
   /** The caller's own tools and instructions, for this request's runs only. */
   additions?: CallerAdditions;
+  /** The id the first prompt's user message takes (the caller's own id for it). */
+  messageId?: string;
 }
 
 /** How a run picked up again goes: its signal, where its events go, whether tokens stream. */

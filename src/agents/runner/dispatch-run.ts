@@ -92,7 +92,12 @@ export async function dispatchRequest(
       return recordBlockedTurn(
         entry.handoff.thread,
         guard,
-        { ...work, message: checked.message, record: checked.record },
+        {
+          ...work,
+          message: checked.message,
+          record: checked.record,
+          ...(request.messageId === undefined ? {} : { messageId: request.messageId }),
+        },
         isKorean(message),
       );
     }
@@ -205,6 +210,7 @@ function setupOf(
     ...(work.owner === undefined ? {} : { owner: work.owner }),
     ...(guard === undefined ? {} : { guard }),
     ...(work.runId === undefined ? {} : { runId: work.runId }),
+    ...(request.resume || request.messageId === undefined ? {} : { messageId: request.messageId }),
     additions: {
       ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
       ...(request.instructions === undefined ? {} : { instructions: request.instructions }),

@@ -185,6 +185,7 @@ describe('the server’s routes and /openapi.json', () => {
       'GET /v1/models': 'yeoul:read',
       'POST /v1/chat/completions': 'yeoul:write',
       'POST /v1/responses': 'yeoul:write',
+      'POST /ag-ui/:name': 'yeoul:write',
       'GET /v1/responses/:id': 'yeoul:read',
       'DELETE /v1/responses/:id': 'yeoul:write',
       'POST /v1/conversations': 'yeoul:write',

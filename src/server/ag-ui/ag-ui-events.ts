@@ -1,0 +1,237 @@
+import type { BaseEvent, RunFinishedOutcome } from '@ag-ui/core';
+import { EventType } from '@ag-ui/core';
+import type { AgentResponse } from '../../agents/index.ts';
+import type { ChatMessage } from '../../models/index.ts';
+import type { StreamEvent } from '../runs/run-streams.ts';
+import type { WaitingCall } from './ag-ui-turn.ts';
+
+/** What an approval's answer looks like: what `resume[].payload` carries. */
+const approvalResponseSchema = {
+  type: 'object',
+  properties: { approved: { type: 'boolean' }, reason: { type: 'string' } },
+  required: ['approved'],
+};
+
+/** Where an AG-UI run's events go and what it reads of its session. */
+export interface AgUiRunSetup {
+  threadId: string;
+  runId: string;
+  /** Writes one event (the first write opens the stream). */
+  write(event: BaseEvent): void;
+  /** The session's messages as committed now. */
+  messages(): Promise<ChatMessage[]>;
+  /** The session's messages when the run began: never sent again. */
+  seen: Iterable<string>;
+  /** Calls an earlier run already sent (approvals being decided now): not started again. */
+  startedBefore: Iterable<string>;
+  /** Calls whose results the client brought itself: their results are not sent back. */
+  answeredByClient: Iterable<string>;
+}
+
+/**
+ * Turns one run's Yeoul events into AG-UI's, in order: RUN_STARTED, the steps around their
+ * nodes, each tool call and (once committed, under the session's ids) its result, each
+ * answer as a text message under the id the session gives it, then RUN_FINISHED or
+ * RUN_ERROR with every step closed. The session is read when a node ends, so that message
+ * ids are the committed ones; the run's text goes out as its node ends.
+ */
+export class AgUiEventStream {
+  readonly #setup: AgUiRunSetup;
+  readonly #seen: Set<string>;
+  readonly #started: Set<string>;
+  readonly #answeredByClient: Set<string>;
+  /** The assistant message holding each tool call. */
+  readonly #parentOf = new Map<string, string>();
+  /** Open steps by name (a nested node of the same name runs inside the open one). */
+  readonly #openSteps = new Map<string, number>();
+  #tokens: string[] = [];
+  #queue: Promise<void> = Promise.resolve();
+  #began = false;
+
+  constructor(setup: AgUiRunSetup) {
+    this.#setup = setup;
+    this.#seen = new Set(setup.seen);
+    this.#started = new Set(setup.startedBefore);
+    this.#answeredByClient = new Set(setup.answeredByClient);
+  }
+
+  /** Takes one of the run's events (handled in order, after the ones before it). */
+  push(entry: StreamEvent): void {
+    this.#queue = this.#queue.then(() => this.#handle(entry));
+  }
+
+  /** Ends the stream as the run's answer says (its pending calls read from the session). */
+  async finish(payload: AgentResponse, waiting: WaitingCall[]): Promise<void> {
+    await this.#drain();
+    await this.#flush();
+    if (payload.status === 'error') {
+      this.#closeSteps();
+      this.#emit({
+        type: EventType.RUN_ERROR,
+        message: payload.response,
+        code: payload.errorCode ?? 'run_failed',
+      });
+      return;
+    }
+    const approvals = waiting.filter((call) => call.type === 'tool-approval');
+    for (const call of approvals) this.#toolCall(call.toolCallId, call.tool, call.args);
+    this.#closeSteps();
+    this.#emit({
+      type: EventType.RUN_FINISHED,
+      threadId: this.#setup.threadId,
+      runId: this.#setup.runId,
+      outcome: outcomeOf(payload, waiting),
+    });
+  }
+
+  /** Ends the stream with RUN_ERROR: the run failed after it began. */
+  async fail(code: string, message: string): Promise<void> {
+    await this.#drain();
+    this.#closeSteps();
+    this.#emit({ type: EventType.RUN_ERROR, message, code });
+  }
+
+  async #drain(): Promise<void> {
+    await this.#queue.catch(() => undefined);
+    this.#begin();
+  }
+
+  async #handle(entry: StreamEvent): Promise<void> {
+    this.#begin();
+    const data = (entry.data ?? {}) as Record<string, unknown>;
+    switch (entry.event) {
+      case 'step': {
+        const node = String(data.node);
+        if (data.phase === 'start') this.#stepStarted(node);
+        else {
+          await this.#flush();
+          this.#stepFinished(node);
+        }
+        return;
+      }
+      case 'token':
+        if (typeof data.text === 'string' && data.text !== '') this.#tokens.push(data.text);
+        return;
+      case 'tool-call': {
+        const id = String(data.id);
+        if (!this.#parentOf.has(id)) await this.#flush();
+        this.#toolCall(id, String(data.name), data.args);
+        return;
+      }
+      default:
+        // Results go out once committed (at their node's end); interrupts and the answer
+        // at the end; guardrail reports stay Yeoul's.
+        return;
+    }
+  }
+
+  #begin(): void {
+    if (this.#began) return;
+    this.#began = true;
+    this.#emit({
+      type: EventType.RUN_STARTED,
+      threadId: this.#setup.threadId,
+      runId: this.#setup.runId,
+    });
+  }
+
+  /** Sends what the session gained since the last look: answers, and results of tool calls. */
+  async #flush(): Promise<void> {
+    const messages = await this.#setup.messages();
+    for (const message of messages) {
+      if (message.id === undefined || this.#seen.has(message.id)) continue;
+      this.#seen.add(message.id);
+      if (message.role === 'assistant') {
+        for (const call of message.toolCalls ?? []) this.#parentOf.set(call.id, message.id);
+        if (message.content !== '') this.#text(message.id, message.content);
+      } else if (message.role === 'tool' && message.toolCallId !== undefined) {
+        if (this.#answeredByClient.has(message.toolCallId)) continue;
+        this.#emit({
+          type: EventType.TOOL_CALL_RESULT,
+          messageId: message.id,
+          toolCallId: message.toolCallId,
+          content: message.content,
+          role: 'tool',
+        });
+      }
+    }
+    this.#tokens = [];
+  }
+
+  /** An answer as one text message: the streamed pieces when they make it up, else whole. */
+  #text(messageId: string, content: string): void {
+    const deltas = this.#tokens.join('') === content ? this.#tokens : [content];
+    this.#tokens = [];
+    this.#emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' });
+    for (const delta of deltas) {
+      this.#emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta });
+    }
+    this.#emit({ type: EventType.TEXT_MESSAGE_END, messageId });
+  }
+
+  #toolCall(toolCallId: string, name: string, args: unknown): void {
+    if (this.#started.has(toolCallId)) return;
+    this.#started.add(toolCallId);
+    const parentMessageId = this.#parentOf.get(toolCallId);
+    this.#emit({
+      type: EventType.TOOL_CALL_START,
+      toolCallId,
+      toolCallName: name,
+      ...(parentMessageId === undefined ? {} : { parentMessageId }),
+    });
+    const delta = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    this.#emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta });
+    this.#emit({ type: EventType.TOOL_CALL_END, toolCallId });
+  }
+
+  #stepStarted(node: string): void {
+    const open = this.#openSteps.get(node) ?? 0;
+    this.#openSteps.set(node, open + 1);
+    if (open === 0) this.#emit({ type: EventType.STEP_STARTED, stepName: node });
+  }
+
+  #stepFinished(node: string): void {
+    const open = this.#openSteps.get(node) ?? 0;
+    if (open === 0) return;
+    if (open > 1) {
+      this.#openSteps.set(node, open - 1);
+      return;
+    }
+    this.#openSteps.delete(node);
+    this.#emit({ type: EventType.STEP_FINISHED, stepName: node });
+  }
+
+  #closeSteps(): void {
+    for (const node of [...this.#openSteps.keys()].reverse()) {
+      this.#openSteps.delete(node);
+      this.#emit({ type: EventType.STEP_FINISHED, stepName: node });
+    }
+  }
+
+  #emit(event: BaseEvent & Record<string, unknown>): void {
+    this.#setup.write(event);
+  }
+}
+
+/** How a run that did not fail ended, in AG-UI's terms. */
+function outcomeOf(payload: AgentResponse, waiting: WaitingCall[]): RunFinishedOutcome {
+  if (payload.status === 'cancelled') return { type: 'cancelled' };
+  const approvals = waiting.filter((call) => call.type === 'tool-approval');
+  if (payload.status === 'interrupted' && approvals.length > 0) {
+    return {
+      type: 'interrupt',
+      interrupts: approvals.map((call) => ({
+        id: call.id,
+        reason: 'tool_approval',
+        message: `${call.tool} wants to run with ${JSON.stringify(call.args ?? {})}: approve?`,
+        toolCallId: call.toolCallId,
+        responseSchema: approvalResponseSchema,
+      })),
+    } as RunFinishedOutcome;
+  }
+  const pending = waiting.filter((call) => call.type === 'client-tool');
+  if (payload.status === 'interrupted' && pending.length > 0) {
+    return { type: 'success', pendingToolCallIds: pending.map((call) => call.toolCallId) };
+  }
+  return { type: 'success' };
+}
