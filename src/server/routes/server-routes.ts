@@ -1,4 +1,5 @@
 import type { RouteGroup } from '../http/define-route.ts';
+import { a2aRoutes } from './a2a-routes.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { documentRoutes } from './document-routes.ts';
 import { evalRoutes } from './eval-routes.ts';
@@ -31,6 +32,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
     identityRoutes(context),
     v1Routes(context),
     mcpRoutes(context),
+    ...a2aRoutes(context),
     webRoutes(),
   ];
 }
