@@ -1,11 +1,3 @@
-/** What the built-in agents do, for their cards. */
-const builtinDescriptions: Record<string, string> = {
-  chat: 'Yeoul’s chat agent: answers from its knowledge base and tools, in the user’s language.',
-  react:
-    'Yeoul’s ReAct agent: reasons step by step and calls its tools (calculator, files, search).',
-  ops: 'Yeoul’s operations agent: investigates with its tools and checks its answer before it goes out.',
-};
-
 /** How a card is made: the graph, the base URL, whether keys are needed, the server's version. */
 export interface AgentCardInput {
   name: string;
@@ -23,8 +15,9 @@ export interface AgentCardInput {
 export function agentCardOf(input: AgentCardInput) {
   const { name, base, secured, version } = input;
   const url = `${base}/a2a/${encodeURIComponent(name)}`;
-  const description =
-    builtinDescriptions[name] ?? `The chat graph "${name}" of this Yeoul server's config file.`;
+  const description = input.builtin
+    ? `Yeoul’s built-in "${name}" agent: answers messages with its knowledge base and tools; tool calls that need a person wait for approval.`
+    : `The chat graph "${name}" of this Yeoul server’s config file.`;
   return {
     name,
     description,
@@ -42,7 +35,7 @@ export function agentCardOf(input: AgentCardInput) {
         id: name,
         name: input.builtin ? `Yeoul ${name}` : name,
         description,
-        tags: ['chat', input.builtin ? 'builtin' : 'config'],
+        tags: ['conversation', input.builtin ? 'builtin' : 'config'],
       },
     ],
     url,

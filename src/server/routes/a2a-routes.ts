@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { defaultGraphName } from '../../agents/index.ts';
 import type { Scope } from '../../identity/index.ts';
 import { A2aError, a2aCodes, a2aFailureOf, restErrorOf, rpcErrorOf } from '../a2a/a2a-error.ts';
 import {
@@ -76,7 +77,8 @@ export function a2aRoutes(context: RouteContext): RouteGroup[] {
     request: { query: z.object({ graph: z.string().optional() }) },
     responses: { 200: { description: 'the agent card', content: cardSchema } },
     errors: [404],
-    handler: async (request, _reply, input) => cardOf(request, input.query().graph ?? 'chat'),
+    handler: async (request, _reply, input) =>
+      cardOf(request, input.query().graph ?? defaultGraphName),
   });
 
   const card = defineRoute({
