@@ -33,6 +33,19 @@ export const serverVariables = z.object({
     meaning: 'comma-separated origins allowed by CORS',
     default: 'unset = no CORS',
   }),
+  YEOUL_PUBLIC_URL: environmentVariable(
+    z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+/i, 'must be an absolute http:// or https:// URL')
+      .refine((text) => URL.canParse(text), 'must be an absolute http:// or https:// URL')
+      .transform((text) => text.replace(/\/+$/, ''))
+      .optional(),
+    {
+      meaning:
+        'the server’s address as clients reach it (behind a proxy): the base of the URLs in A2A agent cards',
+      default: 'unset = `http://` + the request’s `Host`',
+    },
+  ),
   YEOUL_BODY_LIMIT: environmentVariable(
     wholeNumber({ min: 1024, unit: 'bytes' }).default(1024 * 1024),
     { meaning: 'largest JSON body in bytes (document uploads have their own, larger limit)' },

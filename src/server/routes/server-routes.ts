@@ -1,4 +1,5 @@
 import type { RouteGroup } from '../http/define-route.ts';
+import { a2aRoutes } from './a2a-routes.ts';
 import { agUiRoutes } from './ag-ui-routes.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { documentRoutes } from './document-routes.ts';
@@ -33,6 +34,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
     v1Routes(context),
     mcpRoutes(context),
     agUiRoutes(context),
+    ...a2aRoutes(context),
     webRoutes(),
   ];
 }

@@ -7,6 +7,11 @@ import type { RunRecord } from './run-store.ts';
 /** The sources of runs nobody waits on: taken up again after their server stopped. */
 const backgroundSources = new Set(['api', 'schedule']);
 
+/** A run nobody waits on: started by `POST /api/runs` or a schedule, or kept with its request (an A2A task with `returnImmediately`). */
+function isBackground(run: RunRecord): boolean {
+  return backgroundSources.has(run.source) || run.request !== undefined;
+}
+
 /** A run lost with its server, as its record says. */
 const lost = (attempt: string) => ({
   code: 'run_lost',
@@ -27,7 +32,7 @@ export async function recoverRuns(context: RouteContext): Promise<void> {
     // This process's runs (each process has an id of its own) and a live instance's are theirs.
     if (run.instanceId === runs.instanceId) continue;
     if (await runsElsewhere(runtime.checkpointer, run.instanceId)) continue;
-    if (!backgroundSources.has(run.source) || run.attempts >= 2) {
+    if (!isBackground(run) || run.attempts >= 2) {
       const error = lost(run.attempts >= 2 ? 'a second time' : 'while its client waited');
       // One compare-and-set writes the end and its webhook delivery: one instance ends it.
       await runs.ended(

@@ -91,8 +91,8 @@ export async function startBackgroundRun(
     ...(options.scheduledFor === undefined ? {} : { scheduledFor: options.scheduledFor }),
     ...(options.catchUp === undefined ? {} : { catchUp: options.catchUp }),
     ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
-    // What a restart needs to start it again.
-    ...(call.options === undefined ? {} : { request: { options: call.options } }),
+    // What a restart needs to start it again (its presence marks a run nobody waits on).
+    request: call.options === undefined ? {} : { options: call.options },
   };
   const stored =
     existing === undefined

@@ -17,6 +17,8 @@ export interface ServerConfig {
   sampleKnowledge: boolean;
   /** Origins allowed by CORS (`YEOUL_CORS_ORIGINS`); empty = no CORS. */
   corsOrigins: string[];
+  /** The server's address as clients reach it (`YEOUL_PUBLIC_URL`, no trailing slash); undefined = the request's `Host`. */
+  publicUrl: string | undefined;
   /** `DATABASE_URL`: state in PostgreSQL, shared by every instance; undefined = embedded SQLite. */
   databaseUrl: string | undefined;
   /** Apply pending PostgreSQL migrations at start (default true; `yeoul serve --no-migrate`). */
@@ -57,6 +59,7 @@ export function readServerConfig(
     corsOrigins: (environment.YEOUL_CORS_ORIGINS ?? []).map((origin) => origin.replace(/\/+$/, '')),
     bodyLimit: environment.YEOUL_BODY_LIMIT,
     sampleKnowledge: overrides.sampleKnowledge ?? environment.YEOUL_SAMPLE_KNOWLEDGE,
+    publicUrl: environment.YEOUL_PUBLIC_URL,
     databaseUrl: environment.DATABASE_URL,
     migrate: overrides.migrate ?? true,
     leaseMs: environment.YEOUL_LEASE_MS,
