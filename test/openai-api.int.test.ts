@@ -195,7 +195,7 @@ describe('OpenAI-compatible API with the official openai client (offline model)'
     });
     assert.deepEqual(
       create.parameters.map((parameter: Json) => parameter.name),
-      ['x-session-id'],
+      ['x-session-id', 'x-yeoul-on-busy'],
     );
     assert.ok(create.responses['200'].content['text/event-stream']);
     assert.ok(create.responses['400'].content['application/json'].schema.properties.error);

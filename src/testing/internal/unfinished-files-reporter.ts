@@ -1,16 +1,17 @@
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 
 /** One event of `node --test`'s reporter stream (the fields this reporter reads). */
 interface TestEvent {
   type: string;
-  data: { file?: string | undefined };
+  data: { file?: string | undefined; name?: string | undefined; nesting?: number | undefined };
 }
 
 /**
  * A `node --test` reporter that fails the run when a test file's process ended before its
  * tests did. Node counts a file whose process exits with code 0 mid-run as passed, its
  * remaining tests silently never reported; a file that finishes sends its own summary first,
- * so a file seen without one was cut short. Prints each such file and sets a failing exit code.
+ * so a file seen without one was cut short (a test file with no tests sends none either, and
+ * counts as cut short). Prints each such file and sets a failing exit code.
  */
 export default async function* unfinishedFilesReporter(
   source: AsyncIterable<TestEvent>,
@@ -18,13 +19,21 @@ export default async function* unfinishedFilesReporter(
   const files = new Set<string>();
   const finished = new Set<string>();
   for await (const event of source) {
-    const { file } = event.data;
+    const { file, name, nesting } = event.data;
     if (event.type !== 'test:summary') {
-      if (file !== undefined) files.add(file);
+      // A file's own test (named by its path): not a test a shared suite defined elsewhere.
+      if (
+        file !== undefined &&
+        nesting === 0 &&
+        name !== undefined &&
+        resolve(name) === resolve(file)
+      ) {
+        files.add(resolve(file));
+      }
       continue;
     }
     if (file !== undefined) {
-      finished.add(file);
+      finished.add(resolve(file));
       continue;
     }
     // The run's own summary: every file has ended by now.
