@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
 import {
   type OpenedStores,
   type PostgresServer,
@@ -59,3 +61,34 @@ runStoreConformance('postgres', async () =>
     })),
   ),
 );
+
+describe('sqlite run store', () => {
+  it("lists a session's runs through the session index, never walking the owner's runs", async () => {
+    const database = new DatabaseSync(join(root, 'plan.db'));
+    try {
+      const store = new SqliteRunStore(database);
+      // The statements the store prepares, each explained as SQLite would run it.
+      const statements: string[] = [];
+      const prepare = database.prepare.bind(database);
+      database.prepare = (sql: string) => {
+        statements.push(sql);
+        return prepare(sql);
+      };
+      await store.list({ owner: 'alice', sessionId: 's', limit: 1 });
+      database.prepare = prepare;
+      const sql = statements.find((statement) => statement.includes('FROM server_runs'));
+      assert.ok(sql);
+      const plan = (
+        database.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('alice', 's', 1) as Array<{
+          detail: string;
+        }>
+      )
+        .map((row) => row.detail)
+        .join('; ');
+      assert.match(plan, /server_runs_session/);
+      assert.doesNotMatch(plan, /server_runs_owner/);
+    } finally {
+      database.close();
+    }
+  });
+});

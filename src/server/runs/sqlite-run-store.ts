@@ -110,7 +110,11 @@ export class SqliteRunStore implements RunStore {
   }
 
   async list(query: RunQuery): Promise<RunRecord[]> {
-    const where = ['owner = ?'];
+    // Narrowed to a session or a schedule, the list is read through that index: left to
+    // itself SQLite walks the owner's index (it is in `created_at` order), every run the owner
+    // ever had, to find the session's few (`+owner` keeps the owner index out of the plan).
+    const narrow = query.sessionId !== undefined || query.scheduleId !== undefined;
+    const where = [narrow ? '+owner = ?' : 'owner = ?'];
     const values: Array<string | number> = [query.owner];
     if (query.sessionId !== undefined) {
       where.push('session_id = ?');
