@@ -40,6 +40,10 @@ describe('yeoul migrate', () => {
     assert.match(after.stdout, /^\s+901 {2}webhook_deliveries\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(after.stdout, /^\s+920 {2}schedules\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(after.stdout, /^\s+940 {2}server_runs\s+applied {2}\d{4}-\d\d-\d\dT/m);
+    assert.match(
+      after.stdout,
+      /^\s+941 {2}server_runs_session_created\s+applied {2}\d{4}-\d\d-\d\dT/m,
+    );
   });
 
   it('exits 1 with a clear line without DATABASE_URL or with an unreachable database', async () => {

@@ -23,7 +23,15 @@ CREATE UNIQUE INDEX server_runs_slot ON server_runs (schedule_id, scheduled_for)
   WHERE schedule_id IS NOT NULL AND scheduled_for IS NOT NULL;
 `;
 
+const sessionOrderSql = `
+-- A session's runs newest first, straight from an index: without it the planner may walk the
+-- owner's index (already in that order) through every run the owner ever had.
+CREATE INDEX server_runs_session_created ON server_runs (session_id, created_at DESC, id DESC);
+DROP INDEX server_runs_session;
+`;
+
 /** The runs' schema in PostgreSQL (versions 940–949): the run records. */
 export const runMigrations: readonly Migration[] = [
   { version: 940, name: 'server_runs', sql: runsSql },
+  { version: 941, name: 'server_runs_session_created', sql: sessionOrderSql },
 ];
