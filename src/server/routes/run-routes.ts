@@ -14,8 +14,7 @@ import { parseWebhook } from '../../webhooks/index.ts';
 import { defineRoute, eventStream, type RouteGroup } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
-import { cancelPausedRuns } from '../runs/cancel-paused-runs.ts';
-import { hasEnded } from '../runs/run-ledger.ts';
+import { cancelRun } from '../runs/cancel-run.ts';
 import { arrivalOf } from '../runs/run-request.ts';
 import type { RunRecord, RunStatus } from '../runs/run-store.ts';
 import { webhookViewOf } from '../runs/run-webhooks.ts';
@@ -149,7 +148,7 @@ export function runRoutes(context: RouteContext): RouteGroup {
     },
   });
 
-  const cancelRun = defineRoute({
+  const cancelRunRoute = defineRoute({
     method: 'POST',
     path: '/api/runs/:id/cancel',
     scope: 'yeoul:write',
@@ -162,14 +161,14 @@ export function runRoutes(context: RouteContext): RouteGroup {
     handler: async (request, reply, input) => {
       const { id } = input.params();
       const run = await ownedRun(request, id);
-      await cancel(context, run);
+      await cancelRun(context, run);
       return reply.code(202).send({ runId: id, status: 'cancelled' });
     },
   });
 
   return {
     tag: { name: 'runs', description: 'Runs: start in the background, follow, wait, list, cancel' },
-    routes: [createRun, listRuns, getRun, streamRunEvents, cancelRun],
+    routes: [createRun, listRuns, getRun, streamRunEvents, cancelRunRoute],
   };
 }
 
@@ -179,34 +178,6 @@ function shownRun(run: RunRecord): RunRecord {
   if (webhook === undefined) return shown;
   const url = typeof webhook === 'string' ? webhook : (webhook as { url?: unknown }).url;
   return { ...shown, webhook: { url } };
-}
-
-/**
- * Stops a run as `POST /api/runs/:id/cancel` asks: here when it goes in this process, in the
- * store while it waits for its turn elsewhere, through the instance that runs it, or (paused)
- * abandoned. An ended run is 409 `run_ended`.
- */
-async function cancel(context: RouteContext, run: RunRecord): Promise<void> {
-  const { runs, runtime } = context;
-  const ended = () =>
-    new HttpError({ status: 409, code: 'run_ended', message: `run "${run.runId}" has ended` });
-  if (hasEnded(run.status)) throw ended();
-  if (runs.cancel(run.runId, { type: 'request' })) return;
-  if (run.status === 'interrupted') {
-    await runtime.runner.abandon(run.sessionId, 'cancelled by request');
-    await cancelPausedRuns(context, run.sessionId, run.owner);
-    return;
-  }
-  const cancelReason = { type: 'request' as const };
-  if (
-    run.status === 'queued' &&
-    (await runs.ended(run, { status: 'cancelled', cancelReason }, { onlyFrom: ['queued'] }))
-  ) {
-    return;
-  }
-  if (await context.cancelElsewhere(run.sessionId)) return;
-  const now = await runs.store.get(run.runId);
-  if (now === undefined || hasEnded(now.status)) throw ended();
 }
 
 /** Opens an SSE response and hands `start` its writer. */

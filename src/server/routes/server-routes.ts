@@ -4,6 +4,7 @@ import { documentRoutes } from './document-routes.ts';
 import { evalRoutes } from './eval-routes.ts';
 import { graphRoutes } from './graph-routes.ts';
 import { identityRoutes } from './identity-routes.ts';
+import { langGraphRoutes } from './langgraph-routes.ts';
 import { mcpRoutes } from './mcp-routes.ts';
 import { memoryRoutes } from './memory-routes.ts';
 import type { RouteContext } from './route-context.ts';
@@ -31,6 +32,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
     identityRoutes(context),
     v1Routes(context),
     mcpRoutes(context),
+    langGraphRoutes(context),
     webRoutes(),
   ];
 }

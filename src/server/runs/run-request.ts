@@ -62,6 +62,8 @@ export interface AgentCallOptions {
   source?: string;
   /** The record a background run was stored with before it started (`startBackgroundRun`). */
   record?: RunRecord;
+  /** The id of a new run, chosen by its caller (that names it before it starts); a new one otherwise. */
+  runId?: string;
   /** The run's place in its session's line, taken already (else it is taken here). */
   leave?: LeaveQueue;
   /** Why the run stopped when `signal` aborted (default: cancelled through the API). */
@@ -116,6 +118,7 @@ export async function runAgentCall(
   // Decisions go on under the paused run's id.
   const runId =
     options.record?.runId ??
+    options.runId ??
     (call.resume && shared ? await runtime.runner.lastRunId(call.sessionId) : undefined) ??
     createId();
   const { onBusy: _onBusy, ...asked } = call;

@@ -1,0 +1,165 @@
+import type { AgentResponse } from '../../agents/index.ts';
+import type { HistoryEntry, PendingInterrupt, StateSchema } from '../../graph/index.ts';
+import type { ChatMessage } from '../../models/index.ts';
+import {
+  toLangChainMessage,
+  toLangGraphInterrupt,
+  toLangGraphUpdate,
+  toLangGraphValues,
+} from './langgraph-messages.ts';
+
+/** One event of a LangGraph run stream, before it is numbered. */
+export interface LangGraphEvent {
+  event: string;
+  data: unknown;
+}
+
+/** What the translator reads of the run's thread. */
+export interface ThreadReader {
+  /** The thread's stored steps, oldest first. */
+  history(): Promise<HistoryEntry<StateSchema>[]>;
+  /** The approvals the thread waits on now. */
+  pending(): Promise<PendingInterrupt[]>;
+}
+
+/** Who the stream is of and what it sends. */
+export interface TranslatorSetup {
+  runId: string;
+  threadId: string;
+  /** The thread's last step before the run began (its steps come after); -1 for all. */
+  after: number;
+  reader: ThreadReader;
+  emit(event: LangGraphEvent): void;
+}
+
+/**
+ * Turns a Yeoul run's events (`step`, `token`, `tool-call`, `interrupt`, `error`, `done`) into
+ * LangGraph's stream, every mode at once (the client's sink picks, so an event's number is
+ * the same whichever modes a client follows): `metadata` first, then per stored step `updates` and `values`, the
+ * answer's tokens as `messages` chunks carrying the answer's id (sent once its step is
+ * stored, so the id is the state's), other new messages whole; a paused run's last `values`
+ * carry `__interrupt__`, a failed one ends with `error`. Events are handled one at a time.
+ */
+export class LangGraphStreamTranslator {
+  #setup: TranslatorSetup;
+  #lastStep: number;
+  #tokens: string[] = [];
+  #queue: Promise<void> = Promise.resolve();
+  #lastValues: Record<string, unknown> | undefined;
+  /** Nodes whose end was heard and whose stored step was not sent yet, in order. */
+  #ended: string[] = [];
+
+  constructor(setup: TranslatorSetup) {
+    this.#setup = setup;
+    this.#lastStep = setup.after;
+    setup.emit({
+      event: 'metadata',
+      data: { run_id: setup.runId, thread_id: setup.threadId, attempt: 1 },
+    });
+  }
+
+  /** Takes one Yeoul event; resolves once everything it led to was emitted. */
+  push(name: string, data: unknown): Promise<void> {
+    this.#queue = this.#queue.then(() => this.#handle(name, data));
+    return this.#queue;
+  }
+
+  async #handle(name: string, data: unknown): Promise<void> {
+    if (name === 'token') {
+      this.#tokens.push((data as { text: string }).text);
+      return;
+    }
+    if (name === 'step') {
+      const step = data as { phase?: string; node?: string; runId?: string };
+      if (step.phase !== 'end' || (step.runId !== undefined && step.runId !== this.#setup.runId)) {
+        return;
+      }
+      this.#ended.push(step.node ?? '');
+      await this.#catchUp(false);
+      return;
+    }
+    if (!['interrupt', 'error', 'done'].includes(name)) return;
+    await this.#catchUp(true);
+    if (name === 'error') {
+      const failure = data as { code?: string; message?: string };
+      this.#setup.emit({ event: 'error', data: { error: failure.code, message: failure.message } });
+    }
+    if (name === 'done') await this.#finish(data as AgentResponse);
+  }
+
+  /**
+   * Sends the stored steps of the run not sent yet: a node's step once its end was heard (so
+   * a replay sends the same events in the same order as the live run did), all at its end.
+   */
+  async #catchUp(all: boolean): Promise<void> {
+    const { runId, emit } = this.#setup;
+    const entries = (await this.#setup.reader.history()).filter(
+      (entry) => entry.runId === runId && entry.path === undefined && entry.step > this.#lastStep,
+    );
+    for (const entry of entries) {
+      const node = entry.node ?? entry.kind;
+      const ran = entry.kind === 'node' || entry.kind === 'task';
+      if (!all && ran) {
+        const heard = this.#ended.indexOf(node);
+        if (heard === -1) return;
+        this.#ended.splice(0, heard + 1);
+      }
+      this.#lastStep = entry.step;
+      if (!ran && entry.kind !== 'input') continue;
+      if (ran && entry.update !== null) {
+        emit({ event: 'updates', data: { [node]: toLangGraphUpdate(entry.update) } });
+      }
+      if (ran && entry.update !== null) {
+        this.#sendMessages(entry, node);
+      }
+      const values = toLangGraphValues(entry.values);
+      this.#lastValues = values;
+      emit({ event: 'values', data: values });
+    }
+  }
+
+  /** The messages a step added: the streamed answer as chunks, every other one whole. */
+  #sendMessages(entry: HistoryEntry<StateSchema>, node: string): void {
+    const { runId, threadId, emit } = this.#setup;
+    const added = (entry.update as { messages?: unknown }).messages;
+    const list = (
+      Array.isArray(added) ? added : added === undefined ? [] : [added]
+    ) as ChatMessage[];
+    const metadata = {
+      langgraph_node: node,
+      langgraph_step: entry.superstep,
+      run_id: runId,
+      thread_id: threadId,
+      tags: [],
+    };
+    for (const message of list) {
+      if (!('role' in message)) continue;
+      const streamed = this.#tokens.join('');
+      if (message.role === 'assistant' && streamed !== '' && streamed === message.content) {
+        for (const text of this.#tokens) {
+          emit({
+            event: 'messages',
+            data: [{ type: 'AIMessageChunk', id: message.id, content: text }, metadata],
+          });
+        }
+        this.#tokens = [];
+        if ((message.toolCalls ?? []).length === 0) continue;
+      }
+      emit({ event: 'messages', data: [toLangChainMessage(message), metadata] });
+    }
+  }
+
+  /** A paused run's last `values` (and `updates`) carry `__interrupt__`; a failed answer ends with `error`. */
+  async #finish(answer: AgentResponse): Promise<void> {
+    const { emit } = this.#setup;
+    if (answer.error) {
+      emit({ event: 'error', data: { error: answer.errorCode, message: answer.response } });
+      return;
+    }
+    if (answer.status !== 'interrupted') return;
+    const interrupts = (await this.#setup.reader.pending()).map(toLangGraphInterrupt);
+    if (interrupts.length === 0) return;
+    emit({ event: 'updates', data: { __interrupt__: interrupts } });
+    emit({ event: 'values', data: { ...(this.#lastValues ?? {}), __interrupt__: interrupts } });
+  }
+}

@@ -1,0 +1,145 @@
+import type { FastifyRequest } from 'fastify';
+import type { AgentRequestOptions, GraphEntry } from '../../agents/index.ts';
+import { createId } from '../../core/index.ts';
+import type { Admission } from '../../identity/index.ts';
+import { parseWebhook } from '../../webhooks/index.ts';
+import { HttpError } from '../http/http-error.ts';
+import { prepareAgentCall } from '../routes/prepare-agent-call.ts';
+import type { RouteContext } from '../routes/route-context.ts';
+import type { AgentCall } from '../runs/run-request.ts';
+import { invalidInput, parseLangGraph, refuseUnsupported } from './langgraph-fields.ts';
+import { messageOfInput } from './langgraph-messages.ts';
+import { decisionsOfResume } from './langgraph-resume.ts';
+import {
+  modesOf,
+  type RunRequestBody,
+  runRequestBody,
+  runRequestFields,
+  type StreamMode,
+  unsupportedModes,
+} from './langgraph-run-body.ts';
+import { approvalsOf, forkPointsOf, threadNotFound } from './langgraph-threads.ts';
+
+/** A run request checked and admitted, ready to start. */
+export interface PreparedRun {
+  call: AgentCall;
+  admission: Admission;
+  threadId: string;
+  body: RunRequestBody;
+  modes: Set<StreamMode>;
+  /** The webhook as `POST /api/runs` stores it. */
+  webhook?: unknown;
+  /** A stateless run's thread, deleted after the run unless kept. */
+  stateless: boolean;
+}
+
+/**
+ * Checks a LangGraph run request before anything starts: fields Yeoul does not implement
+ * (422 `unsupported_field`, each named), the body (422 `invalid_input`), the assistant (404),
+ * the thread (another owner's or unknown → 404, unless `if_not_exists: "create"` makes it),
+ * the checkpoint (the latest fork point only), the input (one new human message) or the
+ * decisions of `command.resume`, and the webhook; then claims the session and admits the
+ * request under the owner's limits, as `/api` does.
+ */
+export async function prepareLangGraphRun(
+  context: RouteContext,
+  request: FastifyRequest,
+  threadIdOfPath: string | undefined,
+  raw: unknown,
+): Promise<PreparedRun> {
+  const { runtime } = context;
+  refuseUnsupported(raw, runRequestFields, unsupportedModes(raw));
+  const body = parseLangGraph(runRequestBody, raw);
+  const entry = assistantOf(context, body.assistant_id);
+  if ((body.input === undefined) === (body.command === undefined)) {
+    throw invalidInput('input', 'give one of input or command');
+  }
+  if (body.command !== undefined && body.command.resume === undefined) {
+    throw invalidInput('command.resume', 'the decisions to resume with');
+  }
+  const owner = context.ownerOf(request);
+  const stateless = threadIdOfPath === undefined;
+  const threadId = threadIdOfPath ?? createId();
+  const holder = await runtime.sessions.ownerOf(threadId);
+  if (holder !== undefined && holder !== owner) throw threadNotFound(threadId);
+  if (holder === undefined && !stateless && body.if_not_exists !== 'create') {
+    throw threadNotFound(threadId);
+  }
+  if (stateless && body.command !== undefined) {
+    throw invalidInput('command', 'a stateless run has no paused run to resume');
+  }
+  const graph = await runtime.runner.threadGraph(threadId);
+  const state = holder === undefined ? undefined : await graph.getState(threadId);
+  const asked = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
+  if (asked !== undefined) {
+    const latest = (await forkPointsOf(context, threadId)).at(-1)?.step;
+    if (String(latest) !== asked) {
+      throw invalidInput('checkpoint_id', 'only the thread’s latest checkpoint can be named');
+    }
+  }
+  let message: string | undefined;
+  let resume: AgentCall['resume'];
+  if (body.command !== undefined) {
+    const pending = await approvalsOf(context, threadId);
+    const askedBefore = (await graph.history(threadId)).some(
+      (step) => step.runId === state?.runId && step.kind === 'interrupt',
+    );
+    resume = { decisions: decisionsOfResume(body.command.resume, pending, askedBefore) };
+  } else {
+    const messages = (state?.values as { messages?: Array<{ id?: string }> } | undefined)?.messages;
+    const known = new Set((messages ?? []).flatMap((known) => (known.id ? [known.id] : [])));
+    message = messageOfInput(body.input, known);
+  }
+  const webhook = await webhookOf(context, body.webhook);
+  const options: AgentRequestOptions & { onBusy?: NonNullable<AgentCall['onBusy']> } = {
+    graph: entry.name,
+    ...body.context,
+    ...body.config?.configurable,
+    ...(stateless ? { longTermMemory: false } : {}),
+    ...(body.command === undefined ? { onBusy: body.multitask_strategy ?? 'reject' } : {}),
+  };
+  const { call, admission } = await prepareAgentCall(context, request, {
+    sessionId: threadId,
+    options,
+    ...(message === undefined ? {} : { message }),
+    ...(resume === undefined ? {} : { resume }),
+  });
+  return {
+    call,
+    admission,
+    threadId,
+    body,
+    modes: modesOf(body),
+    stateless,
+    ...(webhook === undefined ? {} : { webhook }),
+  };
+}
+
+/** The assistant a run names: a chat graph (404 for an unknown one). */
+function assistantOf(context: RouteContext, assistantId: string): GraphEntry {
+  const entry = context.runtime.graphs.get(assistantId);
+  if (entry === undefined) {
+    throw new HttpError({
+      status: 404,
+      code: 'not_found',
+      message: `no assistant "${assistantId}"`,
+    });
+  }
+  if (!entry.chat) {
+    throw invalidInput(
+      'assistant_id',
+      `"${assistantId}" has no messages channel; run it with POST /api/graphs/${assistantId}/invoke`,
+    );
+  }
+  return entry;
+}
+
+/** The webhook checked as `POST /api/runs` checks it (a refused URL → 422 with its code). */
+async function webhookOf(context: RouteContext, given: string | undefined) {
+  if (given === undefined) return undefined;
+  const webhook = await parseWebhook(given, context.runtime.webhookSettings);
+  if ('code' in webhook) {
+    throw new HttpError({ status: 422, code: webhook.code, message: webhook.message });
+  }
+  return webhook;
+}

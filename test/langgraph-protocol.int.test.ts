@@ -1,0 +1,303 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@langchain/langgraph-sdk';
+import type { RunningServer } from '../src/server/index.ts';
+import {
+  type ChatCompletionRequest,
+  type FakeCompletion,
+  type FakeOpenAiServer,
+  startFakeOpenAiServer,
+} from '../src/testing/internal/index.ts';
+import { startTestServer } from '../src/testing/internal/test-server.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read arbitrary JSON bodies
+type Json = any;
+
+const root = mkdtempSync(join(tmpdir(), 'yeoul-langgraph-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+/**
+ * The scripted model: a product → the calculator; "write F" → write_file; "slow" → a slow
+ * answer; after a tool result → "result: …"; otherwise an echo of the last message.
+ */
+function scripted(request: ChatCompletionRequest, index: number): FakeCompletion {
+  const messages = request.body.messages;
+  const last = messages.at(-1);
+  if (last?.role === 'tool') {
+    const text = `result: ${String(last.content)}`;
+    return { kind: 'text', text, chunks: text.split(/(?<=\s)/) };
+  }
+  const text = String(last?.content ?? '');
+  const call = (name: string, args: unknown): FakeCompletion => ({
+    kind: 'tool-calls',
+    calls: [{ id: `c-${index}`, name, arguments: JSON.stringify(args) }],
+  });
+  const product = /(\d+) \* (\d+)/.exec(text);
+  if (product) return call('calculator', { expression: product[0] });
+  const file = /write (\S+)/.exec(text)?.[1];
+  if (file) return call('write_file', { path: file, content: 'hi' });
+  if (text.includes('slow')) return { kind: 'text', text: 'slow answer' };
+  return { kind: 'text', text: `echo: ${text}` };
+}
+
+/** The HTTP error a request fails with. */
+async function failure(request: Promise<unknown>): Promise<Json> {
+  try {
+    await request;
+  } catch (error) {
+    return error;
+  }
+  return assert.fail('the request succeeded');
+}
+
+const question = { messages: [{ type: 'human', content: '123 * 456 계산해줘' }] };
+
+describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
+  let model: FakeOpenAiServer;
+  let server: RunningServer;
+  let client: Client;
+  let other: Client;
+  const api = (path: string, init: RequestInit = {}, key = 'key-one') =>
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+    });
+
+  before(async () => {
+    model = await startFakeOpenAiServer(scripted, {
+      delayMs: (request) =>
+        String(request.body.messages.at(-1)?.content ?? '').includes('slow') ? 1500 : 0,
+    });
+    ({ server } = await startTestServer(mkdtempSync(join(root, 'data-')), {
+      YEOUL_MODEL: 'compat:scripted',
+      YEOUL_COMPAT_BASE_URL: model.baseUrl,
+      YEOUL_SAMPLE_KNOWLEDGE: 'false',
+      YEOUL_API_KEYS: 'key-one,key-two',
+    }));
+    client = new Client({ apiUrl: server.url, apiKey: 'key-one', defaultHeaders: {} });
+    other = new Client({ apiUrl: server.url, apiKey: 'key-two' });
+  });
+  after(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  it('lists the graphs as assistants, with their graph and schemas', async () => {
+    const assistants = await client.assistants.search({ limit: 100 });
+    const react = assistants.find((assistant) => assistant.assistant_id === 'react');
+    assert.ok(react);
+    assert.equal(react.graph_id, 'react');
+    assert.deepEqual(react.metadata, { created_by: 'system' });
+    const graph = await client.assistants.getGraph('react');
+    const ids = (graph.nodes as Json[]).map((node) => node.id);
+    assert.ok(ids.includes('__start__') && ids.includes('__end__'));
+    const schemas = await client.assistants.getSchemas('react');
+    assert.equal((schemas.state_schema as Json).properties.messages.type, 'array');
+    assert.equal((await failure(client.assistants.get('nope'))).status, 404);
+  });
+
+  it('answers the calculator turn with runs.wait on a new thread, as the session shows it', async () => {
+    const thread = await client.threads.create();
+    const listed = await (await api('/api/sessions')).json();
+    assert.ok(listed.sessions.some((session: Json) => session.sessionId === thread.thread_id));
+    const values = (await client.runs.wait(thread.thread_id, 'react', { input: question })) as Json;
+    const last = values.messages.at(-1);
+    assert.equal(last.type, 'ai');
+    assert.match(last.content, /56088/);
+    const session = await (await api(`/api/sessions/${thread.thread_id}`)).json();
+    assert.deepEqual(
+      values.messages.map((message: Json) => message.id),
+      session.messages.map((message: Json) => message.id),
+    );
+    const tool = values.messages.find((message: Json) => message.type === 'tool');
+    assert.equal(tool.name, 'calculator');
+    assert.equal(tool.status, 'success');
+    const state = await client.threads.getState(thread.thread_id);
+    assert.deepEqual(state.values, values);
+    const history = await (await api(`/api/sessions/${thread.thread_id}/history`)).json();
+    assert.equal(state.checkpoint.checkpoint_id, String(history.steps.at(-1).step));
+    const states = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+    assert.deepEqual(
+      states.map((entry) => Number(entry.checkpoint.checkpoint_id)),
+      history.steps.map((step: Json) => step.step).reverse(),
+    );
+    const seen = await client.threads.get(thread.thread_id);
+    assert.equal(seen.status, 'idle');
+    assert.equal((seen.metadata as Json).graph_id, 'react');
+    const runs = await client.runs.list(thread.thread_id);
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0]?.status, 'success');
+    assert.equal(runs[0]?.run_id, history.steps.at(-1).runId);
+  });
+
+  it('streams values, updates and messages-tuple', async () => {
+    const thread = await client.threads.create();
+    const events: Json[] = [];
+    for await (const part of client.runs.stream(thread.thread_id, 'react', {
+      input: question,
+      streamMode: ['values', 'updates', 'messages-tuple'],
+    })) {
+      events.push(part);
+    }
+    assert.equal(events[0].event, 'metadata');
+    assert.ok(events.some((part) => part.event === 'updates' && 'tool' in part.data));
+    const values = events.filter((part) => part.event === 'values');
+    const final = values.at(-1).data;
+    assert.match(final.messages.at(-1).content, /56088/);
+    const chunks = events.filter(
+      (part) => part.event === 'messages' && part.data[0].type === 'AIMessageChunk',
+    );
+    assert.ok(chunks.length >= 1);
+    assert.equal(
+      chunks.map((part) => part.data[0].content).join(''),
+      final.messages.at(-1).content,
+    );
+    assert.ok(chunks.every((part) => part.data[0].id === final.messages.at(-1).id));
+    assert.equal(chunks[0].data[1].thread_id, thread.thread_id);
+    const whole = events.filter(
+      (part) => part.event === 'messages' && part.data[0].type === 'tool',
+    );
+    assert.equal(whole.length, 1);
+    assert.ok(events.findLastIndex((part) => part.event === 'messages') < events.length - 1);
+  });
+
+  it('rejoins a dropped stream with only the later events', async () => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, 'react', {
+      input: question,
+      streamMode: ['values', 'messages-tuple'],
+    });
+    assert.equal(run.status, 'pending');
+    const all: Json[] = [];
+    const response = await api(`/threads/${thread.thread_id}/runs/${run.run_id}/stream`);
+    all.push(...parseSse(await response.text()));
+    assert.ok(all.length > 3);
+    const cut = all[2].id;
+    const again = await fetch(
+      `${server.url}/threads/${thread.thread_id}/runs/${run.run_id}/stream`,
+      {
+        headers: { 'x-api-key': 'key-one', 'last-event-id': cut },
+      },
+    );
+    const later = parseSse(await again.text());
+    assert.deepEqual(
+      later.map((event) => event.id),
+      all.slice(3).map((event) => event.id),
+    );
+    const joined = (await client.runs.join(thread.thread_id, run.run_id)) as Json;
+    assert.match(joined.messages.at(-1).content, /56088/);
+  });
+
+  it('pauses write_file as a human-in-the-loop interrupt, resumed exactly once', async () => {
+    const thread = await client.threads.create();
+    const paused = (await client.runs.wait(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'please write approved.txt' }] },
+    })) as Json;
+    const [interrupt] = paused.__interrupt__;
+    assert.equal(interrupt.value.action_requests[0].name, 'write_file');
+    const seen = await client.threads.get(thread.thread_id);
+    assert.equal(seen.status, 'interrupted');
+    assert.ok((seen.interrupts as Json)[interrupt.id]);
+    const session = await (await api(`/api/sessions/${thread.thread_id}`)).json();
+    assert.equal(session.interrupts[0].id, interrupt.id);
+    const busy = await failure(
+      client.runs.wait(thread.thread_id, 'react', {
+        input: { messages: [{ type: 'human', content: 'hello' }] },
+      }),
+    );
+    assert.equal(busy.status, 409);
+    const decide = () =>
+      client.runs.wait(thread.thread_id, 'react', {
+        command: { resume: { decisions: [{ type: 'approve' }] } },
+      });
+    const decided = (await decide()) as Json;
+    assert.match(decided.messages.at(-1).content, /^result: /);
+    const again = await failure(decide());
+    assert.equal(again.status, 409);
+    assert.match(String(again.message), /already_decided/);
+    const writes = model.requests.filter((sent) =>
+      sent.body.messages.some(
+        (message) => message.role === 'tool' && String(message.content).includes('approved.txt'),
+      ),
+    );
+    assert.equal(writes.length, 1, 'the approved call ran exactly once');
+  });
+
+  it('refuses a second run with multitask_strategy reject while one goes', async () => {
+    const thread = await client.threads.create();
+    const first = await client.runs.create(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'slow please' }] },
+    });
+    const second = await failure(
+      client.runs.create(thread.thread_id, 'react', {
+        input: { messages: [{ type: 'human', content: 'again' }] },
+        multitaskStrategy: 'reject',
+      }),
+    );
+    assert.equal(second.status, 409);
+    const joined = (await client.runs.join(thread.thread_id, first.run_id)) as Json;
+    assert.equal(joined.messages.at(-1).content, 'slow answer');
+  });
+
+  it('keeps each key’s threads to itself: another key’s thread is 404', async () => {
+    const thread = await client.threads.create();
+    assert.equal((await failure(other.threads.get(thread.thread_id))).status, 404);
+    assert.equal((await failure(other.threads.getState(thread.thread_id))).status, 404);
+    const run = await failure(other.runs.wait(thread.thread_id, 'react', { input: question }));
+    assert.equal(run.status, 404);
+    const found = await other.threads.search({ ids: [thread.thread_id] });
+    assert.equal(found.length, 0);
+    const taken = await failure(other.threads.create({ threadId: thread.thread_id }));
+    assert.equal(taken.status, 404);
+    const missing = await fetch(`${server.url}/threads/${thread.thread_id}`);
+    assert.equal(missing.status, 401);
+  });
+
+  it('refuses each unsupported field by name, starting nothing', async () => {
+    const thread = await client.threads.create();
+    const before = model.requests.length;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ interrupt_before: ['tools'] }, 'interrupt_before'],
+      [{ checkpoint_during: true }, 'checkpoint_during'],
+      [{ after_seconds: 5 }, 'after_seconds'],
+      [{ config: { callbacks: [] } }, 'config.callbacks'],
+      [{ command: { resume: {}, goto: 'agent' } }, 'command.goto'],
+      [{ stream_mode: ['events'] }, 'stream_mode.events'],
+      [{ frobnicate: 1 }, 'frobnicate'],
+    ];
+    for (const [fields, name] of cases) {
+      const response = await api(`/threads/${thread.thread_id}/runs/wait`, {
+        method: 'POST',
+        body: JSON.stringify({ assistant_id: 'react', input: question, ...fields }),
+      });
+      assert.equal(response.status, 422, name);
+      const body = await response.json();
+      assert.equal(body.error.code, 'unsupported_field');
+      assert.ok(body.error.details.fields.includes(name), name);
+    }
+    const nulls = await api(`/threads/${thread.thread_id}/runs/wait`, {
+      method: 'POST',
+      body: JSON.stringify({ assistant_id: 'react', input: question, checkpoint_during: null }),
+    });
+    assert.equal(nulls.status, 200);
+    assert.equal(model.requests.length, before + 2, 'only the last run called the model');
+  });
+
+  /** SSE events of a finished stream's text. */
+  function parseSse(text: string): Array<{ id: string; event: string; data: Json }> {
+    return text
+      .split('\n\n')
+      .filter((block) => block.includes('data: '))
+      .map((block) => {
+        const field = (name: string) =>
+          block
+            .split('\n')
+            .find((line) => line.startsWith(`${name}: `))
+            ?.slice(name.length + 2) ?? '';
+        return { id: field('id'), event: field('event'), data: JSON.parse(field('data')) };
+      });
+  }
+});
