@@ -242,6 +242,50 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal(joined.messages.at(-1).content, 'slow answer');
   });
 
+  it('queues a run with enqueue after the one going, in arrival order', async () => {
+    const thread = await client.threads.create();
+    const first = await client.runs.create(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'slow one' }] },
+    });
+    const second = await client.runs.create(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'then this' }] },
+      multitaskStrategy: 'enqueue',
+    });
+    const joined = (await client.runs.join(thread.thread_id, second.run_id)) as Json;
+    const texts = joined.messages.map((message: Json) => message.content);
+    assert.deepEqual(texts, ['slow one', 'slow answer', 'then this', 'echo: then this']);
+    assert.equal((await client.runs.get(thread.thread_id, first.run_id)).status, 'success');
+  });
+
+  it('copies, searches and updates threads over their sessions', async () => {
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'hello' }] },
+    });
+    const copy = await client.threads.copy(thread.thread_id);
+    const session = await (await api(`/api/sessions/${copy.thread_id}`)).json();
+    assert.equal(session.forkedFrom.sessionId, thread.thread_id);
+    assert.deepEqual(copy.values, (await client.threads.get(thread.thread_id)).values);
+    const found = await client.threads.search({ metadata: { graph_id: 'react' }, limit: 100 });
+    assert.ok(found.some((entry) => entry.thread_id === thread.thread_id));
+    const { checkpoint } = (await client.threads.updateState(thread.thread_id, {
+      values: { messages: [{ type: 'ai', id: 'note-1', content: 'a note' }] },
+    })) as Json;
+    const state = await client.threads.getState(thread.thread_id);
+    assert.equal(state.checkpoint.checkpoint_id, checkpoint.checkpoint_id);
+    const after = await (await api(`/api/sessions/${thread.thread_id}`)).json();
+    assert.deepEqual(after.messages.at(-1), { id: 'note-1', role: 'assistant', content: 'a note' });
+    assert.equal((state.values as Json).messages.at(-1).id, 'note-1');
+  });
+
+  it('runs statelessly on a thread deleted after the run', async () => {
+    const before = (await (await api('/api/sessions')).json()).sessions.length;
+    const values = (await client.runs.wait(null, 'react', { input: question })) as Json;
+    assert.match(values.messages.at(-1).content, /56088/);
+    const after = (await (await api('/api/sessions')).json()).sessions.length;
+    assert.equal(after, before);
+  });
+
   it('keeps each key’s threads to itself: another key’s thread is 404', async () => {
     const thread = await client.threads.create();
     assert.equal((await failure(other.threads.get(thread.thread_id))).status, 404);

@@ -116,3 +116,60 @@ function textOf(content: unknown): string | undefined {
   );
   return parts.every((part) => typeof part === 'string') ? parts.join('') : undefined;
 }
+
+/** A LangChain message of a state update as Yeoul's message (its id kept: it replaces that message). */
+export function fromLangChainMessage(message: unknown, field: string): ChatMessage {
+  const record = (typeof message === 'object' && message !== null ? message : {}) as Record<
+    string,
+    unknown
+  >;
+  const content = textOf(record.content);
+  const role = roleOf(record.type ?? record.role);
+  if (content === undefined || role === undefined) {
+    throw invalidInput(field, 'a message with a type (human, ai, tool, system) and text content');
+  }
+  const id = typeof record.id === 'string' ? { id: record.id } : {};
+  if (role === 'tool') {
+    if (typeof record.tool_call_id !== 'string')
+      throw invalidInput(field, 'a tool message names its tool_call_id');
+    return {
+      ...id,
+      role,
+      content,
+      toolCallId: record.tool_call_id,
+      ...(typeof record.name === 'string' ? { name: record.name } : {}),
+      ...(record.status === 'error' ? { isError: true } : {}),
+    };
+  }
+  const calls = Array.isArray(record.tool_calls)
+    ? (record.tool_calls as Array<Record<string, unknown>>)
+    : [];
+  const toolCalls = calls.map((call) => ({
+    id: String(call.id ?? ''),
+    name: String(call.name ?? ''),
+    args: call.args ?? {},
+  }));
+  return {
+    ...id,
+    role,
+    content,
+    ...(role === 'assistant' && toolCalls.length > 0 ? { toolCalls } : {}),
+  };
+}
+
+function roleOf(type: unknown): ChatMessage['role'] | undefined {
+  switch (type) {
+    case 'human':
+    case 'user':
+      return 'user';
+    case 'ai':
+    case 'assistant':
+      return 'assistant';
+    case 'tool':
+      return 'tool';
+    case 'system':
+      return 'system';
+    default:
+      return undefined;
+  }
+}

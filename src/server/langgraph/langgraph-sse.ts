@@ -18,24 +18,24 @@ function modeOf(event: string): StreamMode | undefined {
 }
 
 /**
- * Opens the SSE answer of a LangGraph run (with `Content-Location` and `Location` naming the
- * run and its stream, and the headers set so far: CORS, request id) and numbers its events
+ * Opens the SSE answer of a LangGraph run (with `Content-Location` naming the run and
+ * `Location` its stream on its thread, and the headers set so far: CORS, request id) and numbers its events
  * from 1, counting every mode's; it sends those of `modes` after `after` (a rejoin's
  * Last-Event-ID).
  */
 export function openLangGraphStream(
   reply: FastifyReply,
-  target: { runPath: string; runId: string; modes: ReadonlySet<StreamMode> },
+  target: { runPath: string; threadId: string; runId: string; modes: ReadonlySet<StreamMode> },
   after = 0,
 ): LangGraphSink {
-  const { runPath, runId, modes } = target;
+  const { runPath, threadId, runId, modes } = target;
   reply.hijack();
   reply.raw.writeHead(200, {
     ...(reply.getHeaders() as Record<string, string>),
     ...sseHeaders,
     'x-request-id': String(reply.request.id),
     'content-location': runPath,
-    location: `${runPath}/stream`,
+    location: `/threads/${threadId}/runs/${runId}/stream`,
   });
   const writer = sseWriter(reply.raw);
   let n = 0;

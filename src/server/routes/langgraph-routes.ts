@@ -4,6 +4,7 @@ import { RunModes } from '../langgraph/langgraph-run-body.ts';
 import { langGraphAssistantRoutes } from './langgraph-assistant-routes.ts';
 import { langGraphRunQueryRoutes } from './langgraph-run-query-routes.ts';
 import { langGraphRunStartRoutes } from './langgraph-run-routes.ts';
+import { langGraphStateRoutes } from './langgraph-state-routes.ts';
 import { langGraphThreadRoutes } from './langgraph-thread-routes.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -57,6 +58,7 @@ export function langGraphRoutes(context: RouteContext): RouteGroup {
       info,
       ...langGraphAssistantRoutes(context),
       ...langGraphThreadRoutes(context),
+      ...langGraphStateRoutes(context),
       ...langGraphRunStartRoutes(context, runModes),
       ...langGraphRunQueryRoutes(context, runModes),
     ],

@@ -137,6 +137,7 @@ export function langGraphRunQueryRoutes(context: RouteContext, runModes: RunMode
         reply,
         {
           runPath: `/threads/${run.sessionId}/runs/${run.runId}`,
+          threadId: run.sessionId,
           runId: run.runId,
           modes: runModes.of(run.runId, asked),
         },

@@ -106,6 +106,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
     const open = () => {
       sink ??= openLangGraphStream(reply, {
         runPath: pathOf(run, runId),
+        threadId: run.threadId,
         runId,
         modes: run.modes,
       });

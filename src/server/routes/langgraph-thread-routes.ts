@@ -5,13 +5,11 @@ import { defineRoute, type Route } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { parseLangGraph, refuseUnsupported } from '../langgraph/langgraph-fields.ts';
 import {
-  approvalsOf,
   forkPointsOf,
   ownedThread,
   threadNotFound,
   threadView,
 } from '../langgraph/langgraph-threads.ts';
-import { stateAt } from '../langgraph/langgraph-views.ts';
 import { deleteSession } from '../sessions/delete-session.ts';
 import { forkSession } from '../sessions/fork-session.ts';
 import type { RouteContext } from './route-context.ts';
@@ -38,21 +36,11 @@ const searchBody = z.object({
   sort_by: z.enum(['thread_id', 'created_at', 'updated_at']).optional(),
   sort_order: z.enum(['asc', 'desc']).optional(),
 });
-const historyBody = z.object({
-  limit: z.number().int().min(1).max(1000).optional(),
-  before: z
-    .object({
-      checkpoint_id: z.string().optional(),
-      configurable: z.object({ checkpoint_id: z.string().optional() }).optional(),
-    })
-    .optional(),
-});
 const metadataFields = { graph_id: true, assistant_id: true } as const;
 
 /**
  * LangGraph's threads: the caller's sessions. Create (an empty session, listed at once),
- * get, delete, search, count, copy (a fork at the latest step), the state (now or at a fork
- * point) and the history of fork points, newest first.
+ * get, delete, search, count and copy (a fork at the latest step).
  */
 export function langGraphThreadRoutes(context: RouteContext): Route[] {
   const { runtime } = context;
@@ -210,97 +198,5 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
     },
   });
 
-  /** The thread's state at a fork point (the latest when none is named). */
-  const stateOf = async (request: FastifyRequest, threadId: string, step?: string) => {
-    await ownedThread(context, request, threadId);
-    const points = await forkPointsOf(context, threadId);
-    const index =
-      step === undefined ? points.length - 1 : points.findIndex((p) => String(p.step) === step);
-    const point = points[index];
-    if (point === undefined) {
-      throw new HttpError({ status: 404, code: 'not_found', message: `no checkpoint "${step}"` });
-    }
-    const latest = index === points.length - 1;
-    const pending = latest ? await approvalsOf(context, threadId) : [];
-    return stateAt(threadId, point, points[index - 1]?.step, pending);
-  };
-
-  const getState = defineRoute({
-    method: 'GET',
-    path: '/threads/:thread_id/state',
-    scope: 'yeoul:read',
-    operationId: 'langGraphGetThreadState',
-    summary: 'LangGraph: the thread’s state at its latest fork point',
-    request: { params: threadParams },
-    responses: { 200: { description: 'the state', schema: json } },
-    errors: [401, 404],
-    handler: (request, _reply, input) => stateOf(request, input.params().thread_id),
-  });
-
-  const getStateAt = defineRoute({
-    method: 'GET',
-    path: '/threads/:thread_id/state/:checkpoint_id',
-    scope: 'yeoul:read',
-    operationId: 'langGraphGetThreadStateAt',
-    summary: 'LangGraph: the thread’s state at a fork point (a step of its history)',
-    request: { params: threadParams.extend({ checkpoint_id: z.string().min(1).max(40) }) },
-    responses: { 200: { description: 'the state', schema: json } },
-    errors: [401, 404],
-    handler: (request, _reply, input) => {
-      const { thread_id: threadId, checkpoint_id: step } = input.params();
-      return stateOf(request, threadId, step);
-    },
-  });
-
-  const getHistory = defineRoute({
-    method: 'POST',
-    path: '/threads/:thread_id/history',
-    scope: 'yeoul:read',
-    operationId: 'langGraphThreadHistory',
-    summary: 'LangGraph: the states at the thread’s fork points, newest first',
-    request: { params: threadParams, body: historyBody },
-    responses: { 200: { description: 'the states', schema: z.array(json) } },
-    errors: [401, 404, 422],
-    handler: async (request, _reply, input) => {
-      const threadId = await ownedThread(context, request, input.params().thread_id);
-      refuseUnsupported(request.body, {
-        limit: true,
-        before: {
-          checkpoint_id: true,
-          configurable: { checkpoint_id: true, thread_id: true, checkpoint_ns: true },
-          thread_id: true,
-          checkpoint_ns: true,
-        },
-      });
-      const body = parseLangGraph(historyBody, request.body);
-      const points = await forkPointsOf(context, threadId);
-      const before = body.before?.checkpoint_id ?? body.before?.configurable?.checkpoint_id;
-      const pending = await approvalsOf(context, threadId);
-      const states = points.map((point, index) =>
-        stateAt(
-          threadId,
-          point,
-          points[index - 1]?.step,
-          index === points.length - 1 ? pending : [],
-        ),
-      );
-      const kept =
-        before === undefined
-          ? states
-          : states.filter((_state, index) => (points[index]?.step ?? 0) < Number(before));
-      return kept.reverse().slice(0, body.limit ?? 10);
-    },
-  });
-
-  return [
-    createThread,
-    searchThreads,
-    countThreads,
-    getThread,
-    deleteThread,
-    copyThread,
-    getState,
-    getStateAt,
-    getHistory,
-  ];
+  return [createThread, searchThreads, countThreads, getThread, deleteThread, copyThread];
 }

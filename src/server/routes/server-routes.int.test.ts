@@ -214,6 +214,7 @@ describe('the server’s routes and /openapi.json', () => {
       'GET /threads/:thread_id/state': 'yeoul:read',
       'GET /threads/:thread_id/state/:checkpoint_id': 'yeoul:read',
       'POST /threads/:thread_id/history': 'yeoul:read',
+      'POST /threads/:thread_id/state': 'yeoul:write',
       'POST /threads/:thread_id/runs': 'yeoul:write',
       'POST /threads/:thread_id/runs/wait': 'yeoul:write',
       'POST /threads/:thread_id/runs/stream': 'yeoul:write',
