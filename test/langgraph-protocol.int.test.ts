@@ -286,6 +286,49 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal(after, before);
   });
 
+  it('makes crons as schedules: listed at /api/schedules, fired, changed and deleted', async () => {
+    const cron = await client.crons.create('react', {
+      schedule: '0 9 * * 1',
+      input: question,
+      timezone: 'Asia/Seoul',
+    });
+    const schedule = await (await api(`/api/schedules/${cron.cron_id}`)).json();
+    assert.equal(schedule.cron, '0 9 * * 1');
+    assert.equal(schedule.message, '123 * 456 계산해줘');
+    assert.equal(schedule.graph, 'react');
+    assert.equal(schedule.onBusy, 'reject');
+    assert.equal(schedule.sessionId, null);
+    assert.equal(cron.next_run_date, schedule.nextRunAt);
+    const found = await client.crons.search({ assistantId: 'react' });
+    assert.ok(found.some((entry) => entry.cron_id === cron.cron_id));
+    const paused = (await client.crons.update(cron.cron_id, { enabled: false })) as Json;
+    assert.equal(paused.enabled, false);
+    await client.crons.delete(cron.cron_id);
+    assert.equal((await api(`/api/schedules/${cron.cron_id}`)).status, 404);
+
+    const thread = await client.threads.create();
+    const every = await client.crons.createForThread(thread.thread_id, 'react', {
+      schedule: '* * * * * *',
+      input: { messages: [{ type: 'human', content: 'tick' }] },
+    });
+    let runs: Json[] = [];
+    for (let tries = 0; tries < 50 && !runs.some((run) => run.status === 'success'); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      runs = await client.runs.list(thread.thread_id);
+    }
+    await client.crons.delete(every.cron_id);
+    assert.ok(runs.some((run) => run.status === 'success'));
+    const refused = await failure(
+      client.crons.create('react', {
+        schedule: '0 9 * * *',
+        input: question,
+        endTime: 'x',
+      } as Json),
+    );
+    assert.equal(refused.status, 422);
+    assert.equal((await failure(other.crons.update(every.cron_id, { enabled: true }))).status, 404);
+  });
+
   it('keeps each key’s threads to itself: another key’s thread is 404', async () => {
     const thread = await client.threads.create();
     assert.equal((await failure(other.threads.get(thread.thread_id))).status, 404);

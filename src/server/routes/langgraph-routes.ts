@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type RouteGroup } from '../http/define-route.ts';
 import { RunModes } from '../langgraph/langgraph-run-body.ts';
 import { langGraphAssistantRoutes } from './langgraph-assistant-routes.ts';
+import { langGraphCronRoutes } from './langgraph-cron-routes.ts';
 import { langGraphRunQueryRoutes } from './langgraph-run-query-routes.ts';
 import { langGraphRunStartRoutes } from './langgraph-run-routes.ts';
 import { langGraphStateRoutes } from './langgraph-state-routes.ts';
@@ -43,7 +44,7 @@ export function langGraphRoutes(context: RouteContext): RouteGroup {
     },
     handler: () => ({
       version: context.version,
-      flags: { assistants: true, crons: false, langsmith: false },
+      flags: { assistants: true, crons: true, langsmith: false },
     }),
   });
 
@@ -61,6 +62,7 @@ export function langGraphRoutes(context: RouteContext): RouteGroup {
       ...langGraphStateRoutes(context),
       ...langGraphRunStartRoutes(context, runModes),
       ...langGraphRunQueryRoutes(context, runModes),
+      ...langGraphCronRoutes(context),
     ],
   };
 }
