@@ -329,6 +329,36 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal((await failure(other.crons.update(every.cron_id, { enabled: true }))).status, 404);
   });
 
+  it('keeps store items in the caller’s memory, the same items as /api/memory', async () => {
+    await client.store.putItem(['team', 'a'], 'lead', { name: 'Jin', level: 3 });
+    const item = await client.store.getItem(['team', 'a'], 'lead');
+    assert.deepEqual(item?.value, { name: 'Jin', level: 3 });
+    const same = await (await api('/api/memory/team/a/lead')).json();
+    assert.deepEqual(same.value, { name: 'Jin', level: 3 });
+    await api('/api/memory/team/b/next', {
+      method: 'PUT',
+      body: JSON.stringify({ value: { level: 1 } }),
+    });
+    const found = await client.store.searchItems(['team'], { filter: { level: 3 } });
+    assert.deepEqual(
+      found.items.map((entry) => entry.key),
+      ['lead'],
+    );
+    const { namespaces } = await client.store.listNamespaces({ prefix: ['team'] });
+    assert.deepEqual(namespaces, [
+      ['team', 'a'],
+      ['team', 'b'],
+    ]);
+    assert.equal(
+      await other.store.getItem(['team', 'a'], 'lead').catch((error) => error.status),
+      404,
+    );
+    const ttl = await failure(client.store.putItem(['team'], 'x', { a: 1 }, { ttl: 5 }));
+    assert.equal(ttl.status, 422);
+    await client.store.deleteItem(['team', 'a'], 'lead');
+    assert.equal((await api('/api/memory/team/a/lead')).status, 404);
+  });
+
   it('keeps each key’s threads to itself: another key’s thread is 404', async () => {
     const thread = await client.threads.create();
     assert.equal((await failure(other.threads.get(thread.thread_id))).status, 404);

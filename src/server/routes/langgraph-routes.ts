@@ -6,6 +6,7 @@ import { langGraphCronRoutes } from './langgraph-cron-routes.ts';
 import { langGraphRunQueryRoutes } from './langgraph-run-query-routes.ts';
 import { langGraphRunStartRoutes } from './langgraph-run-routes.ts';
 import { langGraphStateRoutes } from './langgraph-state-routes.ts';
+import { langGraphStoreRoutes } from './langgraph-store-routes.ts';
 import { langGraphThreadRoutes } from './langgraph-thread-routes.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -63,6 +64,7 @@ export function langGraphRoutes(context: RouteContext): RouteGroup {
       ...langGraphRunStartRoutes(context, runModes),
       ...langGraphRunQueryRoutes(context, runModes),
       ...langGraphCronRoutes(context),
+      ...langGraphStoreRoutes(context),
     ],
   };
 }
