@@ -76,7 +76,11 @@ export function langGraphRunQueryRoutes(context: RouteContext, runModes: RunMode
         sessionId: threadId,
         limit: limit + offset,
       });
-      const shown = runs.map((run) => runOf(run));
+      // Listed runs come without their answers: each is read whole for its guardrail.
+      const whole = await Promise.all(
+        runs.map(async (run) => (await context.runs.store.get(run.runId)) ?? run),
+      );
+      const shown = whole.map((run) => runOf(run));
       return shown.filter((run) => status === undefined || run.status === status).slice(offset);
     },
   });

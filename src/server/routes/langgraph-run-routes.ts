@@ -76,6 +76,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
     const signal = leaving(run, reply);
     let answer: AgentResponse | undefined;
     let failure: { code: string; message: string } | undefined;
+    let began = false;
     try {
       answer = await runAgentCall(context, run.call, {
         streamTokens: false,
@@ -83,11 +84,14 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
         admission: run.admission,
         arrivedAt: arrivalOf(reply),
         runId,
+        onEvent: () => {
+          began = true;
+        },
         ...(signal === undefined ? {} : { signal }),
       });
     } catch (error) {
       // A run that never began is refused as the error it is; one that failed answers `__error__`.
-      if ((await context.runs.store.get(runId)) === undefined) throw error;
+      if (!began) throw error;
       failure = errorResponse(error).body.error;
     }
     const values = await finalValues(context, run.threadId, answer, failure);
