@@ -139,10 +139,23 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     const events: Json[] = [];
     for await (const part of client.runs.stream(thread.thread_id, 'react', {
       input: question,
-      streamMode: ['values', 'updates', 'messages-tuple'],
+      streamMode: ['values', 'updates', 'messages-tuple', 'tasks', 'checkpoints'],
     })) {
       events.push(part);
     }
+    const started = events.filter((part) => part.event === 'tasks' && 'triggers' in part.data);
+    const ended = events.filter((part) => part.event === 'tasks' && 'result' in part.data);
+    assert.deepEqual(
+      started.map((part) => part.data.id),
+      ended.map((part) => part.data.id),
+    );
+    const history = await (await api(`/api/sessions/${thread.thread_id}/history`)).json();
+    const checkpoints = events.filter((part) => part.event === 'checkpoints');
+    assert.deepEqual(
+      checkpoints.map((part) => Number(part.data.config.configurable.checkpoint_id)),
+      history.steps.slice(1).map((step: Json) => step.step),
+    );
+    assert.ok(!events.some((part) => part.event === 'debug'));
     assert.equal(events[0].event, 'metadata');
     assert.ok(events.some((part) => part.event === 'updates' && 'tool' in part.data));
     const values = events.filter((part) => part.event === 'values');
@@ -443,6 +456,7 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
       [{ config: { callbacks: [] } }, 'config.callbacks'],
       [{ command: { resume: {}, goto: 'agent' } }, 'command.goto'],
       [{ stream_mode: ['events'] }, 'stream_mode.events'],
+      [{ stream_subgraphs: true }, 'stream_subgraphs'],
       [{ frobnicate: 1 }, 'frobnicate'],
     ];
     for (const [fields, name] of cases) {

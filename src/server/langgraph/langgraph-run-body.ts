@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import type { FieldSpec } from './langgraph-fields.ts';
 
-/** The stream modes Yeoul sends (`messages-tuple` as event `messages`). */
-export const streamModes = ['values', 'updates', 'messages-tuple'] as const;
+/**
+ * The stream modes Yeoul sends (`messages-tuple` as event `messages`); `custom` carries what
+ * a node emits itself, which the built-in agents' nodes never do.
+ */
+export const streamModes = [
+  'values',
+  'updates',
+  'messages-tuple',
+  'custom',
+  'tasks',
+  'checkpoints',
+  'debug',
+] as const;
 
 /** A stream mode Yeoul sends. */
 export type StreamMode = (typeof streamModes)[number];
@@ -20,7 +31,7 @@ export const runRequestBody = z.object({
   assistant_id: z.string().min(1).max(64),
   input: z.unknown().optional(),
   command: z.object({ resume: z.unknown() }).optional(),
-  stream_mode: z.union([z.enum(streamModes), z.array(z.enum(streamModes)).max(3)]).optional(),
+  stream_mode: z.union([z.enum(streamModes), z.array(z.enum(streamModes)).max(7)]).optional(),
   stream_subgraphs: z.boolean().optional(),
   stream_resumable: z.boolean().optional(),
   on_disconnect: z.enum(['continue', 'cancel']).optional(),

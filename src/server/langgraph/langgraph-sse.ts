@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
-import type { StreamMode } from './langgraph-run-body.ts';
+import { type StreamMode, streamModes } from './langgraph-run-body.ts';
 import type { LangGraphEvent } from './langgraph-stream.ts';
 
 /** A LangGraph event stream to one client: events numbered `RUNID:N`, those up to `after` not sent. */
@@ -14,7 +14,7 @@ export interface LangGraphSink {
 /** The stream mode an event belongs to; undefined for those every stream gets (`metadata`, `error`). */
 function modeOf(event: string): StreamMode | undefined {
   if (event === 'messages') return 'messages-tuple';
-  return event === 'values' || event === 'updates' ? event : undefined;
+  return (streamModes as readonly string[]).includes(event) ? (event as StreamMode) : undefined;
 }
 
 /**

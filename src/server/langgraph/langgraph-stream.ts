@@ -7,6 +7,7 @@ import {
   toLangGraphUpdate,
   toLangGraphValues,
 } from './langgraph-messages.ts';
+import { checkpointEvents, taskEndEvents, taskStartEvents } from './langgraph-step-events.ts';
 
 /** One event of a LangGraph run stream, before it is numbered. */
 export interface LangGraphEvent {
@@ -70,8 +71,12 @@ export class LangGraphStreamTranslator {
       return;
     }
     if (name === 'step') {
-      const step = data as { phase?: string; node?: string; runId?: string };
-      if (step.phase !== 'end' || (step.runId !== undefined && step.runId !== this.#setup.runId)) {
+      const step = data as { phase?: string; node?: string; runId?: string; superstep?: number };
+      if (step.runId !== undefined && step.runId !== this.#setup.runId) return;
+      if (step.phase === 'start') {
+        for (const event of taskStartEvents(this.#setup.runId, step.node ?? '', step.superstep)) {
+          this.#setup.emit(event);
+        }
         return;
       }
       this.#ended.push(step.node ?? '');
@@ -92,11 +97,10 @@ export class LangGraphStreamTranslator {
    * a replay sends the same events in the same order as the live run did), all at its end.
    */
   async #catchUp(all: boolean): Promise<void> {
-    const { runId, emit } = this.#setup;
-    const entries = (await this.#setup.reader.history()).filter(
-      (entry) => entry.runId === runId && entry.path === undefined && entry.step > this.#lastStep,
-    );
-    for (const entry of entries) {
+    const { runId, threadId, emit } = this.#setup;
+    const points = (await this.#setup.reader.history()).filter((entry) => entry.path === undefined);
+    for (const [index, entry] of points.entries()) {
+      if (entry.runId !== runId || entry.step <= this.#lastStep) continue;
       const node = entry.node ?? entry.kind;
       const ran = entry.kind === 'node' || entry.kind === 'task';
       if (!all && ran) {
@@ -109,6 +113,8 @@ export class LangGraphStreamTranslator {
       if (ran && entry.update !== null) {
         emit({ event: 'updates', data: { [node]: toLangGraphUpdate(entry.update) } });
       }
+      if (ran) for (const event of taskEndEvents(runId, entry)) emit(event);
+      for (const event of checkpointEvents(threadId, entry, points[index - 1]?.step)) emit(event);
       if (ran && entry.update !== null) {
         this.#sendMessages(entry, node);
       }

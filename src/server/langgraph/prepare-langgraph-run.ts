@@ -48,7 +48,12 @@ export async function prepareLangGraphRun(
   raw: unknown,
 ): Promise<PreparedRun> {
   const { runtime } = context;
-  refuseUnsupported(raw, runRequestFields, unsupportedModes(raw));
+  const subgraphs = (raw as { stream_subgraphs?: unknown } | null)?.stream_subgraphs === true;
+  // Events from inside subgraphs are not streamed: asking for them is refused, not ignored.
+  refuseUnsupported(raw, runRequestFields, [
+    ...unsupportedModes(raw),
+    ...(subgraphs ? ['stream_subgraphs'] : []),
+  ]);
   const body = parseLangGraph(runRequestBody, raw);
   const entry = assistantOf(context, body.assistant_id);
   if ((body.input === undefined) === (body.command === undefined)) {
