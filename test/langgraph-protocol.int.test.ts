@@ -292,6 +292,24 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal((state.values as Json).messages.at(-1).id, 'note-1');
   });
 
+  it('keeps thread metadata with the session, as its OpenAI conversation’s', async () => {
+    const thread = await client.threads.create({ metadata: { team: 'payments' } });
+    assert.equal((thread.metadata as Json).team, 'payments');
+    const patched = await client.threads.update(thread.thread_id, { metadata: { stage: 'beta' } });
+    assert.deepEqual(patched.metadata, { team: 'payments', stage: 'beta' });
+    const found = await client.threads.search({ metadata: { team: 'payments' } });
+    assert.deepEqual(
+      found.map((entry) => entry.thread_id),
+      [thread.thread_id],
+    );
+    const conversation = await (await api(`/v1/conversations/${thread.thread_id}`)).json();
+    assert.deepEqual(conversation.metadata, { team: 'payments', stage: 'beta' });
+    const copy = await client.threads.copy(thread.thread_id);
+    assert.equal((copy.metadata as Json).team, 'payments');
+    const refused = await failure(client.threads.update(thread.thread_id, { metadata: { n: 1 } }));
+    assert.equal(refused.status, 422);
+  });
+
   it('runs statelessly on a thread deleted after the run', async () => {
     const before = (await (await api('/api/sessions')).json()).sessions.length;
     const values = (await client.runs.wait(null, 'react', { input: question })) as Json;

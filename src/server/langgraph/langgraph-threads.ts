@@ -85,8 +85,33 @@ export async function threadView(
       (await context.queue.busy(threadId)),
     pending: await approvalsOf(context, threadId),
     graph: await graphOfThread(context, owner, threadId),
+    metadata: await threadMetadataOf(context, threadId),
   };
   return threadOf(facts);
+}
+
+/** The metadata a thread was given: its session's (shared with its OpenAI conversation). */
+export async function threadMetadataOf(
+  context: RouteContext,
+  threadId: string,
+): Promise<Record<string, string>> {
+  return (await context.runtime.responses.conversation(threadId))?.metadata ?? {};
+}
+
+/** Merges `given` into the thread's metadata (what its OpenAI conversation shows too). */
+export async function mergeThreadMetadata(
+  context: RouteContext,
+  owner: string,
+  threadId: string,
+  given: Record<string, string>,
+): Promise<void> {
+  const stored = await context.runtime.responses.conversation(threadId);
+  await context.runtime.responses.saveConversation({
+    sessionId: threadId,
+    owner,
+    createdAt: stored?.createdAt ?? Math.floor(Date.now() / 1000),
+    metadata: { ...stored?.metadata, ...given },
+  });
 }
 
 /**

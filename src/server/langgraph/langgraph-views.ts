@@ -74,6 +74,8 @@ export interface ThreadFacts {
   pending: readonly PendingInterrupt[];
   /** The graph its last run chose, when one did. */
   graph: string | undefined;
+  /** The metadata it was given. */
+  metadata: Record<string, string>;
 }
 
 /** A session as LangGraph's Thread. */
@@ -85,7 +87,10 @@ export function threadOf(facts: ThreadFacts): Record<string, unknown> {
     created_at: new Date(facts.createdAt).toISOString(),
     updated_at: updatedAt,
     state_updated_at: updatedAt,
-    metadata: facts.graph === undefined ? {} : { graph_id: facts.graph, assistant_id: facts.graph },
+    metadata: {
+      ...facts.metadata,
+      ...(facts.graph === undefined ? {} : { graph_id: facts.graph, assistant_id: facts.graph }),
+    },
     status: threadStatusOf(state, facts.busy),
     values: toLangGraphValues(state?.values ?? {}),
     interrupts: Object.fromEntries(

@@ -6,7 +6,9 @@ import { HttpError } from '../http/http-error.ts';
 import { parseLangGraph, refuseUnsupported } from '../langgraph/langgraph-fields.ts';
 import {
   forkPointsOf,
+  mergeThreadMetadata,
   ownedThread,
+  threadMetadataOf,
   threadNotFound,
   threadView,
 } from '../langgraph/langgraph-threads.ts';
@@ -17,18 +19,18 @@ import type { RouteContext } from './route-context.ts';
 const json = z.record(z.string(), z.unknown());
 const threadParams = z.object({ thread_id: z.string().min(1).max(200) });
 const threadIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'letters, digits, _ and -');
-const graphMetadata = z.object({
-  graph_id: z.string().optional(),
-  assistant_id: z.string().optional(),
-});
+/** A thread's metadata: string values (as an OpenAI conversation's, the same session's). */
+const threadMetadata = z
+  .record(z.string().min(1).max(64), z.string().max(512))
+  .refine((record) => Object.keys(record).length <= 16, 'at most 16 keys');
 
 const createBody = z.object({
   thread_id: threadIdSchema.optional(),
   if_exists: z.enum(['raise', 'do_nothing']).optional(),
-  metadata: graphMetadata.optional(),
+  metadata: threadMetadata.optional(),
 });
 const searchBody = z.object({
-  metadata: graphMetadata.optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
   ids: z.array(z.string()).max(1000).optional(),
   status: z.enum(['idle', 'busy', 'interrupted', 'error']).optional(),
   limit: z.number().int().min(1).max(1000).optional(),
@@ -36,7 +38,7 @@ const searchBody = z.object({
   sort_by: z.enum(['thread_id', 'created_at', 'updated_at']).optional(),
   sort_order: z.enum(['asc', 'desc']).optional(),
 });
-const metadataFields = { graph_id: true, assistant_id: true } as const;
+const patchBody = z.object({ metadata: threadMetadata });
 
 /**
  * LangGraph's threads: the caller's sessions. Create (an empty session, listed at once),
@@ -55,11 +57,7 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
     responses: { 200: { description: 'the thread', schema: json } },
     errors: [401, 404, 409, 422],
     handler: async (request) => {
-      refuseUnsupported(request.body, {
-        thread_id: true,
-        if_exists: true,
-        metadata: metadataFields,
-      });
+      refuseUnsupported(request.body, { thread_id: true, if_exists: true, metadata: true });
       const body = parseLangGraph(createBody, request.body);
       const owner = context.ownerOf(request);
       const threadId = body.thread_id ?? createId();
@@ -82,6 +80,8 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
       await runtime.sessions.claim(threadId, owner, '', entry?.builtin ? undefined : graph);
       // The session's thread exists at once (empty), so that it is listed and read as one.
       await (await runtime.runner.threadGraph(threadId)).updateState(threadId, {});
+      const { graph_id: _graph, assistant_id: _assistant, ...given } = body.metadata ?? {};
+      if (Object.keys(given).length > 0) await mergeThreadMetadata(context, owner, threadId, given);
       return threadView(context, owner, threadId);
     },
   });
@@ -98,6 +98,26 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
     handler: async (request, _reply, input) => {
       const threadId = await ownedThread(context, request, input.params().thread_id);
       return threadView(context, context.ownerOf(request), threadId);
+    },
+  });
+
+  const patchThread = defineRoute({
+    method: 'PATCH',
+    path: '/threads/:thread_id',
+    scope: 'yeoul:write',
+    operationId: 'langGraphPatchThread',
+    summary: 'LangGraph: merge metadata into the thread’s (its OpenAI conversation’s too)',
+    request: { params: threadParams, body: patchBody },
+    responses: { 200: { description: 'the thread', schema: json } },
+    errors: [401, 404, 422],
+    handler: async (request, _reply, input) => {
+      const threadId = await ownedThread(context, request, input.params().thread_id);
+      refuseUnsupported(request.body, { metadata: true });
+      const body = parseLangGraph(patchBody, request.body);
+      const owner = context.ownerOf(request);
+      const { graph_id: _graph, assistant_id: _assistant, ...given } = body.metadata;
+      await mergeThreadMetadata(context, owner, threadId, given);
+      return threadView(context, owner, threadId);
     },
   });
 
@@ -122,7 +142,7 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
   /** The caller's threads a search body picks, newest first (or as it sorts). */
   const search = async (request: FastifyRequest) => {
     refuseUnsupported(request.body, {
-      metadata: metadataFields,
+      metadata: true,
       ids: true,
       status: true,
       limit: true,
@@ -141,7 +161,8 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
       const view = await threadView(context, owner, session.sessionId, session.createdAt);
       const metadata = view.metadata as Record<string, unknown>;
       const wanted = Object.entries(body.metadata ?? {}).every(
-        ([key, value]) => value === undefined || metadata[key] === value,
+        ([key, value]) =>
+          value === undefined || JSON.stringify(metadata[key]) === JSON.stringify(value),
       );
       if (wanted && (body.status === undefined || view.status === body.status)) views.push(view);
     }
@@ -194,9 +215,21 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
       const latest = (await forkPointsOf(context, threadId)).at(-1);
       if (latest === undefined) throw threadNotFound(threadId);
       const fork = await forkSession(runtime, { from: threadId, atStep: latest.step, owner });
+      const metadata = await threadMetadataOf(context, threadId);
+      if (Object.keys(metadata).length > 0) {
+        await mergeThreadMetadata(context, owner, fork.sessionId, metadata);
+      }
       return threadView(context, owner, fork.sessionId);
     },
   });
 
-  return [createThread, searchThreads, countThreads, getThread, deleteThread, copyThread];
+  return [
+    createThread,
+    searchThreads,
+    countThreads,
+    getThread,
+    patchThread,
+    deleteThread,
+    copyThread,
+  ];
 }

@@ -209,6 +209,7 @@ describe('the server’s routes and /openapi.json', () => {
       'POST /threads/search': 'yeoul:read',
       'POST /threads/count': 'yeoul:read',
       'GET /threads/:thread_id': 'yeoul:read',
+      'PATCH /threads/:thread_id': 'yeoul:write',
       'DELETE /threads/:thread_id': 'yeoul:write',
       'POST /threads/:thread_id/copy': 'yeoul:write',
       'GET /threads/:thread_id/state': 'yeoul:read',
