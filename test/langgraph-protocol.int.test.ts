@@ -183,8 +183,11 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     const run = await client.runs.create(thread.thread_id, 'react', {
       input: question,
       streamMode: ['values', 'messages-tuple'],
+      metadata: { origin: 'test' },
+      config: { tags: ['drop'] },
     });
     assert.equal(run.status, 'pending');
+    assert.deepEqual(run.metadata, { origin: 'test', tags: ['drop'] });
     const all: Json[] = [];
     const response = await api(`/threads/${thread.thread_id}/runs/${run.run_id}/stream`);
     all.push(...parseSse(await response.text()));
@@ -203,6 +206,8 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     );
     const joined = (await client.runs.join(thread.thread_id, run.run_id)) as Json;
     assert.match(joined.messages.at(-1).content, /56088/);
+    const ended = await client.runs.get(thread.thread_id, run.run_id);
+    assert.deepEqual(ended.metadata, { origin: 'test', tags: ['drop'] });
   });
 
   it('pauses write_file as a human-in-the-loop interrupt, resumed exactly once', async () => {

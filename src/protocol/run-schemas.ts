@@ -37,6 +37,10 @@ export const runSchema = z.object({
     })
     .optional(),
   webhook: z.unknown().optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('what the run’s caller attached (LangGraph’s run metadata)'),
 });
 
 /** `POST /api/runs` → 202: the run, started. */

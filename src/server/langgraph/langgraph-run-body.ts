@@ -39,7 +39,13 @@ export const runRequestBody = z.object({
   if_not_exists: z.enum(['create', 'reject']).optional(),
   on_completion: z.enum(['delete', 'keep']).optional(),
   webhook: z.string().optional(),
-  config: z.object({ configurable: runOptions.optional() }).optional(),
+  config: z
+    .object({
+      configurable: runOptions.optional(),
+      tags: z.array(z.string().max(200)).max(50).optional(),
+    })
+    .optional(),
+  metadata: z.record(z.string().max(200), z.unknown()).optional(),
   context: runOptions.optional(),
   checkpoint_id: z.string().optional(),
   checkpoint: z.object({ checkpoint_id: z.string().optional() }).optional(),
@@ -47,6 +53,13 @@ export const runRequestBody = z.object({
 
 /** A parsed run request. */
 export type RunRequestBody = z.infer<typeof runRequestBody>;
+
+/** The metadata a run keeps: the request's `metadata`, with `config.tags` as `tags`. */
+export function runMetadataOf(body: RunRequestBody): Record<string, unknown> | undefined {
+  const tags = body.config?.tags;
+  if (body.metadata === undefined && tags === undefined) return undefined;
+  return { ...body.metadata, ...(tags === undefined ? {} : { tags }) };
+}
 
 const options: FieldSpec = {
   temperature: true,
@@ -68,7 +81,8 @@ export const runRequestFields: FieldSpec = {
   if_not_exists: true,
   on_completion: true,
   webhook: true,
-  config: { configurable: options },
+  config: { configurable: options, tags: true },
+  metadata: true,
   context: options,
   checkpoint_id: true,
   checkpoint: { checkpoint_id: true, thread_id: true, checkpoint_ns: true },

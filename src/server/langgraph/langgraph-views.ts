@@ -48,7 +48,7 @@ export function runOf(run: RunRecord, multitaskStrategy = 'reject'): Record<stri
     status: runStatusOf(run),
     created_at: run.createdAt,
     updated_at: run.endedAt ?? run.startedAt ?? run.createdAt,
-    metadata: guardrail === undefined ? {} : { guardrail },
+    metadata: { ...run.metadata, ...(guardrail === undefined ? {} : { guardrail }) },
     kwargs: {},
     multitask_strategy: multitaskStrategy,
   };

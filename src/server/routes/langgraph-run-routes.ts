@@ -4,7 +4,7 @@ import type { AgentResponse } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import { defineRoute, eventStream, type Route } from '../http/define-route.ts';
 import { errorResponse } from '../http/http-error.ts';
-import { type RunModes, runRequestBody } from '../langgraph/langgraph-run-body.ts';
+import { type RunModes, runMetadataOf, runRequestBody } from '../langgraph/langgraph-run-body.ts';
 import { openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
 import { finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
@@ -61,6 +61,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
       source: 'langgraph',
       runId,
       admission: run.admission,
+      ...metadataOf(run),
       arrivedAt: arrivalOf(reply),
       ...(run.webhook === undefined ? {} : { webhook: run.webhook }),
     });
@@ -82,6 +83,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
         streamTokens: false,
         source: 'langgraph',
         admission: run.admission,
+        ...metadataOf(run),
         arrivedAt: arrivalOf(reply),
         runId,
         onEvent: () => {
@@ -131,6 +133,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
         streamTokens: true,
         source: 'langgraph',
         admission: run.admission,
+        ...metadataOf(run),
         arrivedAt: arrivalOf(reply),
         runId,
         ...(signal === undefined ? {} : { signal }),
@@ -191,4 +194,10 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
     (run.call.resume ? await runtime.runner.lastRunId(run.threadId) : undefined) ?? createId();
 
   return [...routesOf('/threads/:thread_id/runs', false), ...routesOf('/runs', true)];
+}
+
+/** The run's metadata as its record keeps it, when the request gave any. */
+function metadataOf(run: PreparedRun): { metadata?: Record<string, unknown> } {
+  const metadata = runMetadataOf(run.body);
+  return metadata === undefined ? {} : { metadata };
 }

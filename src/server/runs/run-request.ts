@@ -64,6 +64,8 @@ export interface AgentCallOptions {
   record?: RunRecord;
   /** The id of a new run, chosen by its caller (that names it before it starts); a new one otherwise. */
   runId?: string;
+  /** What the caller attached to the run (kept with its record). */
+  metadata?: Record<string, unknown>;
   /** The run's place in its session's line, taken already (else it is taken here). */
   leave?: LeaveQueue;
   /** Why the run stopped when `signal` aborted (default: cancelled through the API). */
@@ -270,6 +272,7 @@ function recordOf(
     endedAt: null,
     attempts: 1,
     instanceId: ledger.instanceId,
+    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
   };
   const recorder = ledger.recorder(base, options.record !== undefined || call.resume !== undefined);
   const untrackRun = ledger.track(runId, {
