@@ -245,6 +245,34 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal(writes.length, 1, 'the approved call ran exactly once');
   });
 
+  it('streams the run a decision resumes, and a rejoin sends the same events', async () => {
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'please write streamed.txt' }] },
+    });
+    const response = await api(`/threads/${thread.thread_id}/runs/stream`, {
+      method: 'POST',
+      body: JSON.stringify({
+        assistant_id: 'react',
+        command: { resume: { approve: true } },
+        stream_mode: ['values', 'updates'],
+      }),
+    });
+    const live = parseSse(await response.text());
+    const location = response.headers.get('location') as string;
+    const again = parseSse(await (await api(location)).text());
+    assert.deepEqual(
+      again.map((event) => [event.id, event.event]),
+      live.map((event) => [event.id, event.event]),
+    );
+    const updates = live.filter((event) => event.event === 'updates');
+    assert.ok(updates.some((event) => 'tool' in event.data));
+    assert.ok(
+      !updates.some((event) => 'input' in event.data),
+      'the earlier part is not sent again',
+    );
+  });
+
   it('refuses a second run with multitask_strategy reject while one goes', async () => {
     const thread = await client.threads.create();
     const first = await client.runs.create(thread.thread_id, 'react', {

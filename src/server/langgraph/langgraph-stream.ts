@@ -27,8 +27,12 @@ export interface ThreadReader {
 export interface TranslatorSetup {
   runId: string;
   threadId: string;
-  /** The thread's last step before the run began (its steps come after); -1 for all. */
-  after: number;
+  /**
+   * The thread's last step before the run (or this part of it) began: its steps come after.
+   * `join`: worked out from the first event followed — a paused run's later part (its events
+   * numbered past 1) starts after its last `resume` step, a run's first part at its start.
+   */
+  after: number | 'join';
   reader: ThreadReader;
   emit(event: LangGraphEvent): void;
 }
@@ -43,7 +47,7 @@ export interface TranslatorSetup {
  */
 export class LangGraphStreamTranslator {
   #setup: TranslatorSetup;
-  #lastStep: number;
+  #lastStep: number | undefined;
   #tokens: string[] = [];
   #queue: Promise<void> = Promise.resolve();
   #lastValues: Record<string, unknown> | undefined;
@@ -52,17 +56,30 @@ export class LangGraphStreamTranslator {
 
   constructor(setup: TranslatorSetup) {
     this.#setup = setup;
-    this.#lastStep = setup.after;
+    this.#lastStep = setup.after === 'join' ? undefined : setup.after;
     setup.emit({
       event: 'metadata',
       data: { run_id: setup.runId, thread_id: setup.threadId, attempt: 1 },
     });
   }
 
-  /** Takes one Yeoul event; resolves once everything it led to was emitted. */
-  push(name: string, data: unknown): Promise<void> {
-    this.#queue = this.#queue.then(() => this.#handle(name, data));
+  /** Takes one Yeoul event (with its SSE id); resolves once everything it led to was emitted. */
+  push(name: string, data: unknown, id?: string): Promise<void> {
+    this.#queue = this.#queue.then(async () => {
+      this.#lastStep ??= await this.#startOf(id);
+      await this.#handle(name, data);
+    });
     return this.#queue;
+  }
+
+  /** Where a joined run's part starts: after the step before its last `resume`, else anywhere. */
+  async #startOf(id: string | undefined): Promise<number> {
+    if (!(Number(id?.split(':').at(-1)) > 1)) return -1;
+    const resumed = (await this.#setup.reader.history()).findLast(
+      (entry) =>
+        entry.runId === this.#setup.runId && entry.path === undefined && entry.kind === 'resume',
+    );
+    return resumed === undefined ? -1 : resumed.step - 1;
   }
 
   async #handle(name: string, data: unknown): Promise<void> {
@@ -100,7 +117,7 @@ export class LangGraphStreamTranslator {
     const { runId, threadId, emit } = this.#setup;
     const points = (await this.#setup.reader.history()).filter((entry) => entry.path === undefined);
     for (const [index, entry] of points.entries()) {
-      if (entry.runId !== runId || entry.step <= this.#lastStep) continue;
+      if (entry.runId !== runId || entry.step <= (this.#lastStep ?? -1)) continue;
       const node = entry.node ?? entry.kind;
       const ran = entry.kind === 'node' || entry.kind === 'task';
       if (!all && ran) {

@@ -150,14 +150,14 @@ export function langGraphRunQueryRoutes(context: RouteContext, runModes: RunMode
       const translator = new LangGraphStreamTranslator({
         runId: run.runId,
         threadId: run.sessionId,
-        after: -1,
+        after: 'join',
         reader: readerOf(context, run.sessionId),
         emit: (event) => sink.send(event),
       });
       let following = true;
       cancelOnLeave(request, run, () => following);
       const stop = streamRun(context, run, undefined, {
-        write: (entry) => void translator.push(entry.event, entry.data),
+        write: (entry) => void translator.push(entry.event, entry.data, entry.id),
         close: () => {
           following = false;
           void translator.push('end', null).finally(() => sink.close());
