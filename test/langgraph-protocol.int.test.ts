@@ -448,6 +448,28 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal(ended.status, 409);
   });
 
+  it('cancels a streamed run whose client leaves when on_disconnect is cancel', async () => {
+    const thread = await client.threads.create();
+    const leaving = new AbortController();
+    const response = await fetch(`${server.url}/threads/${thread.thread_id}/runs/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'key-one' },
+      body: JSON.stringify({
+        assistant_id: 'react',
+        input: { messages: [{ type: 'human', content: 'slow leaving' }] },
+        on_disconnect: 'cancel',
+      }),
+      signal: leaving.signal,
+    });
+    const runId = (response.headers.get('content-location') as string).split('/').at(-1) as string;
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    leaving.abort();
+    await waitFor(
+      async () => (await client.runs.get(thread.thread_id, runId)).status === 'interrupted',
+    );
+  });
+
   it('decides one approval once when two decisions race', async () => {
     const thread = await client.threads.create();
     await client.runs.wait(thread.thread_id, 'react', {
@@ -531,7 +553,7 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
   /** Waits until `check` holds (at most 5 s). */
   async function waitFor(check: () => Promise<boolean>): Promise<void> {
     for (let tries = 0; tries < 100; tries += 1) {
-      if (await check()) return;
+      if (await check().catch(() => false)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.fail('the condition never held');
