@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AgentRequestOptions, GraphEntry } from '../../agents/index.ts';
 import { createId } from '../../core/index.ts';
 import type { Admission } from '../../identity/index.ts';
+import { sessionIdSchema } from '../../protocol/index.ts';
 import { parseWebhook } from '../../webhooks/index.ts';
 import { HttpError } from '../http/http-error.ts';
 import { prepareAgentCall } from '../routes/prepare-agent-call.ts';
@@ -31,6 +32,10 @@ export interface PreparedRun {
   webhook?: unknown;
   /** A stateless run's thread, deleted after the run unless kept. */
   stateless: boolean;
+  /** The run's id: the paused run's for decisions (they go on under it), else a new one. */
+  runId: string;
+  /** The thread's last step before the run: the run's steps come after it. */
+  after: number;
 }
 
 /**
@@ -70,14 +75,18 @@ export async function prepareLangGraphRun(
   if (holder === undefined && !stateless && body.if_not_exists !== 'create') {
     throw threadNotFound(threadId);
   }
+  if (holder === undefined && !sessionIdSchema.safeParse(threadId).success) {
+    throw invalidInput('thread_id', 'a thread id is 1–128 letters, digits and _ . : -');
+  }
   if (stateless && body.command !== undefined) {
     throw invalidInput('command', 'a stateless run has no paused run to resume');
   }
   const graph = await runtime.runner.threadGraph(threadId);
   const state = holder === undefined ? undefined : await graph.getState(threadId);
+  const latest =
+    holder === undefined ? -1 : ((await forkPointsOf(context, threadId)).at(-1)?.step ?? -1);
   const asked = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
   if (asked !== undefined) {
-    const latest = (await forkPointsOf(context, threadId)).at(-1)?.step;
     if (String(latest) !== asked) {
       throw invalidInput('checkpoint_id', 'only the thread’s latest checkpoint can be named');
     }
@@ -116,6 +125,8 @@ export async function prepareLangGraphRun(
     body,
     modes: modesOf(body),
     stateless,
+    runId: (body.command === undefined ? undefined : state?.runId) ?? createId(),
+    after: latest,
     ...(webhook === undefined ? {} : { webhook }),
   };
 }

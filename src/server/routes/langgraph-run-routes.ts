@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AgentResponse } from '../../agents/index.ts';
-import { createId } from '../../core/index.ts';
 import { defineRoute, eventStream, type Route } from '../http/define-route.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { type RunModes, runMetadataOf, runRequestBody } from '../langgraph/langgraph-run-body.ts';
@@ -55,7 +54,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const run = await prepare(request);
-    const runId = createId();
+    const { runId } = run;
     runModes.remember(runId, run.modes);
     const record = await startBackgroundRun(context, run.call, {
       source: 'langgraph',
@@ -73,7 +72,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
 
   const wait = async (request: FastifyRequest, reply: FastifyReply) => {
     const run = await prepare(request);
-    const runId = await runIdFor(run);
+    const { runId } = run;
     const signal = leaving(run, reply);
     let answer: AgentResponse | undefined;
     let failure: { code: string; message: string } | undefined;
@@ -103,10 +102,8 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
 
   const stream = async (request: FastifyRequest, reply: FastifyReply) => {
     const run = await prepare(request);
-    const runId = await runIdFor(run);
+    const { runId, after } = run;
     runModes.remember(runId, run.modes);
-    const graph = await runtime.runner.threadGraph(run.threadId);
-    const after = (await graph.history(run.threadId)).at(-1)?.step ?? -1;
     let translator: LangGraphStreamTranslator | undefined;
     let sink: ReturnType<typeof openLangGraphStream> | undefined;
     const open = () => {
@@ -188,10 +185,6 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
       }),
     ];
   };
-
-  /** The run's id: the paused run's for decisions (they go on under it), else a new one. */
-  const runIdFor = async (run: PreparedRun): Promise<string> =>
-    (run.call.resume ? await runtime.runner.lastRunId(run.threadId) : undefined) ?? createId();
 
   return [...routesOf('/threads/:thread_id/runs', false), ...routesOf('/runs', true)];
 }

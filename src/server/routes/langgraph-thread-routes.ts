@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { createId } from '../../core/index.ts';
+import { sessionIdSchema } from '../../protocol/index.ts';
 import { defineRoute, type Route } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { parseLangGraph, refuseUnsupported } from '../langgraph/langgraph-fields.ts';
@@ -18,14 +19,13 @@ import type { RouteContext } from './route-context.ts';
 
 const json = z.record(z.string(), z.unknown());
 const threadParams = z.object({ thread_id: z.string().min(1).max(200) });
-const threadIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'letters, digits, _ and -');
 /** A thread's metadata: string values (as an OpenAI conversation's, the same session's). */
 const threadMetadata = z
   .record(z.string().min(1).max(64), z.string().max(512))
   .refine((record) => Object.keys(record).length <= 16, 'at most 16 keys');
 
 const createBody = z.object({
-  thread_id: threadIdSchema.optional(),
+  thread_id: sessionIdSchema.optional(),
   if_exists: z.enum(['raise', 'do_nothing']).optional(),
   metadata: threadMetadata.optional(),
 });
