@@ -4,6 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@langchain/langgraph-sdk';
+import {
+  defineState,
+  END,
+  increment,
+  interrupt,
+  replace,
+  START,
+  StateGraph,
+} from '../src/graph/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
 import {
   type ChatCompletionRequest,
@@ -43,6 +52,24 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
   return { kind: 'text', text: `echo: ${text}` };
 }
 
+/** Graphs of a config file without messages: a counter, and one that asks before it ends. */
+const graphs = {
+  counter: new StateGraph(defineState({ count: increment(), note: replace('') }))
+    .addNode('bump', (state) => ({ count: 1, note: `was ${state.count}` }))
+    .addEdge(START, 'bump')
+    .addEdge('bump', END),
+  asker: new StateGraph(defineState({ topic: replace(''), answer: replace('') }))
+    .addNode('ask', (state, context) => {
+      const answer = Object.values(context.resume?.answers ?? {})[0];
+      if (answer === undefined) {
+        return interrupt([{ key: 'q', value: { question: `Go on with ${state.topic}?` } }]);
+      }
+      return { answer: String(answer) };
+    })
+    .addEdge(START, 'ask')
+    .addEdge('ask', END),
+};
+
 /** The HTTP error a request fails with. */
 async function failure(request: Promise<unknown>): Promise<Json> {
   try {
@@ -71,13 +98,17 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
       delayMs: (request) =>
         String(request.body.messages.at(-1)?.content ?? '').includes('slow') ? 1500 : 0,
     });
-    ({ server } = await startTestServer(mkdtempSync(join(root, 'data-')), {
-      YEOUL_MODEL: 'compat:scripted',
-      YEOUL_COMPAT_BASE_URL: model.baseUrl,
-      YEOUL_SAMPLE_KNOWLEDGE: 'false',
-      YEOUL_API_KEYS: 'key-one,key-two',
-      YEOUL_GUARDRAILS: 'promptInjection',
-    }));
+    ({ server } = await startTestServer(
+      mkdtempSync(join(root, 'data-')),
+      {
+        YEOUL_MODEL: 'compat:scripted',
+        YEOUL_COMPAT_BASE_URL: model.baseUrl,
+        YEOUL_SAMPLE_KNOWLEDGE: 'false',
+        YEOUL_API_KEYS: 'key-one,key-two',
+        YEOUL_GUARDRAILS: 'promptInjection',
+      },
+      { config: { graphs } },
+    ));
     client = new Client({ apiUrl: server.url, apiKey: 'key-one', defaultHeaders: {} });
     other = new Client({ apiUrl: server.url, apiKey: 'key-two' });
   });
@@ -503,6 +534,41 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal(run.metadata.guardrail.name, 'promptInjection');
     const session = await (await api(`/api/sessions/${thread.thread_id}`)).json();
     assert.equal(session.messages.at(-1).content, last.content);
+  });
+
+  it('runs a graph without messages as /api/graphs does: input, questions, answers', async () => {
+    const thread = await client.threads.create();
+    const first = (await client.runs.wait(thread.thread_id, 'counter', {
+      input: { count: 5 },
+      ifNotExists: 'create',
+    })) as Json;
+    assert.deepEqual(first, { count: 6, note: 'was 5' });
+    const other = await client.threads.create({ graphId: 'asker' });
+    const events: Json[] = [];
+    for await (const part of client.runs.stream(other.thread_id, 'asker', {
+      input: { topic: 'payments' },
+      streamMode: ['values', 'updates'],
+    })) {
+      events.push(part);
+    }
+    const paused = events.filter((part) => part.event === 'values').at(-1).data;
+    assert.deepEqual(paused.__interrupt__[0].value, { question: 'Go on with payments?' });
+    const seen = await client.threads.get(other.thread_id);
+    assert.equal(seen.status, 'interrupted');
+    const answered = (await client.runs.wait(other.thread_id, 'asker', {
+      command: { resume: 'yes' },
+    })) as Json;
+    assert.equal(answered.answer, 'yes');
+    const again = await failure(
+      client.runs.wait(other.thread_id, 'asker', { command: { resume: 'no' } }),
+    );
+    assert.equal(again.status, 409);
+    const background = await failure(
+      client.runs.create(other.thread_id, 'asker', { input: { topic: 'x' } }),
+    );
+    assert.equal(background.status, 422);
+    const runs = await (await api(`/api/runs?sessionId=${other.thread_id}`)).json();
+    assert.ok(runs.runs.every((run: Json) => run.graph === 'asker' && run.source === 'langgraph'));
   });
 
   it('keeps each key’s threads to itself: another key’s thread is 404', async () => {

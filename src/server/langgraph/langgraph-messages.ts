@@ -56,11 +56,14 @@ export function toLangGraphUpdate(update: unknown): unknown {
   };
 }
 
-/** A pending approval as LangChain's human-in-the-loop interrupt (its `id` the approval's). */
-export function toLangGraphInterrupt(pending: PendingInterrupt): {
+/** An interrupt as LangGraph shows it: its id and the question's value. */
+export interface LangGraphInterrupt {
   id: string;
   value: unknown;
-} {
+}
+
+/** A pending approval as LangChain's human-in-the-loop interrupt (its `id` the approval's). */
+export function toLangGraphInterrupt(pending: PendingInterrupt): LangGraphInterrupt {
   const request = pending.value as { tool?: string; args?: unknown };
   const tool = request.tool ?? 'unknown';
   return {

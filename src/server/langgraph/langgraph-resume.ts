@@ -70,3 +70,36 @@ export function decisionsOfResume(
   }
   return Object.entries(resume).map(([id, value]) => decisionOf(id, value, `command.resume.${id}`));
 }
+
+/**
+ * The answers `command.resume` gives a graph of the config file paused on questions: `{ID:
+ * VALUE, …}` naming pending interrupts, else one VALUE for the thread's one question. A thread
+ * not paused is 409 (`already_decided` when its last run asked already).
+ */
+export function answersOfResume(
+  resume: unknown,
+  pending: readonly PendingInterrupt[],
+  askedBefore: boolean,
+): Record<string, unknown> {
+  const ids = new Set(pending.map((interrupt) => interrupt.id));
+  if (typeof resume === 'object' && resume !== null && !Array.isArray(resume)) {
+    const keys = Object.keys(resume);
+    if (keys.length > 0 && keys.every((key) => ids.has(key))) {
+      return resume as Record<string, unknown>;
+    }
+  }
+  const [only, ...more] = pending;
+  if (only === undefined) {
+    throw new HttpError({
+      status: 409,
+      code: askedBefore ? 'already_decided' : 'not_interrupted',
+      message: askedBefore
+        ? 'the question this answer is for was answered already'
+        : 'the thread has no question waiting for an answer',
+    });
+  }
+  if (more.length > 0) {
+    throw invalidInput('command.resume', `${pending.length} questions wait: answer {ID: value}`);
+  }
+  return { [only.id]: resume };
+}

@@ -1,9 +1,9 @@
 import type { AgentResponse } from '../../agents/index.ts';
-import type { HistoryEntry, PendingInterrupt, StateSchema } from '../../graph/index.ts';
+import type { HistoryEntry, StateSchema } from '../../graph/index.ts';
 import type { ChatMessage } from '../../models/index.ts';
 import {
+  type LangGraphInterrupt,
   toLangChainMessage,
-  toLangGraphInterrupt,
   toLangGraphUpdate,
   toLangGraphValues,
 } from './langgraph-messages.ts';
@@ -19,8 +19,8 @@ export interface LangGraphEvent {
 export interface ThreadReader {
   /** The thread's stored steps, oldest first. */
   history(): Promise<HistoryEntry<StateSchema>[]>;
-  /** The approvals the thread waits on now. */
-  pending(): Promise<PendingInterrupt[]>;
+  /** The interrupts the thread waits on now, as LangGraph shows them. */
+  pending(): Promise<LangGraphInterrupt[]>;
 }
 
 /** Who the stream is of and what it sends. */
@@ -87,9 +87,26 @@ export class LangGraphStreamTranslator {
       this.#tokens.push((data as { text: string }).text);
       return;
     }
+    if (name === 'custom') {
+      const custom = data as { data?: unknown; path?: string[] };
+      if (custom.path === undefined) this.#setup.emit({ event: 'custom', data: custom.data });
+      return;
+    }
     if (name === 'step') {
-      const step = data as { phase?: string; node?: string; runId?: string; superstep?: number };
-      if (step.runId !== undefined && step.runId !== this.#setup.runId) return;
+      const step = data as {
+        phase?: string;
+        node?: string;
+        runId?: string;
+        superstep?: number;
+        path?: string[];
+      };
+      // Steps inside subgraphs and inner graph runs are not this run's own.
+      if (
+        step.path !== undefined ||
+        (step.runId !== undefined && step.runId !== this.#setup.runId)
+      ) {
+        return;
+      }
       if (step.phase === 'start') {
         for (const event of taskStartEvents(this.#setup.runId, step.node ?? '', step.superstep)) {
           this.#setup.emit(event);
@@ -180,7 +197,7 @@ export class LangGraphStreamTranslator {
       return;
     }
     if (answer.status !== 'interrupted') return;
-    const interrupts = (await this.#setup.reader.pending()).map(toLangGraphInterrupt);
+    const interrupts = await this.#setup.reader.pending();
     if (interrupts.length === 0) return;
     emit({ event: 'updates', data: { __interrupt__: interrupts } });
     emit({ event: 'values', data: { ...(this.#lastValues ?? {}), __interrupt__: interrupts } });

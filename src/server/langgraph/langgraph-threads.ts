@@ -3,7 +3,11 @@ import type { AgentResponse } from '../../agents/index.ts';
 import type { HistoryEntry, StateSchema } from '../../graph/index.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { RouteContext } from '../routes/route-context.ts';
-import { toLangGraphInterrupt, toLangGraphValues } from './langgraph-messages.ts';
+import {
+  type LangGraphInterrupt,
+  toLangGraphInterrupt,
+  toLangGraphValues,
+} from './langgraph-messages.ts';
 import type { ThreadReader } from './langgraph-stream.ts';
 import { type ThreadFacts, threadOf } from './langgraph-views.ts';
 
@@ -30,8 +34,26 @@ export function readerOf(context: RouteContext, threadId: string): ThreadReader 
   const { runner } = context.runtime;
   return {
     history: async () => (await runner.threadGraph(threadId)).history(threadId),
-    pending: async () => approvalsOf(context, threadId),
+    pending: async () => interruptsOf(context, threadId),
   };
+}
+
+/**
+ * The interrupts a thread waits on, as LangGraph shows them: a chat graph's approvals as
+ * human-in-the-loop requests, a graph of the config file's questions as they are.
+ */
+export async function interruptsOf(
+  context: RouteContext,
+  threadId: string,
+): Promise<LangGraphInterrupt[]> {
+  const { runtime } = context;
+  const named = await runtime.sessions.graphOf(threadId);
+  const entry = named === undefined ? undefined : runtime.graphs.get(named);
+  if (entry !== undefined && !entry.chat) {
+    const state = await entry.handoff.thread.getState(threadId);
+    return (state?.interrupts ?? []).map((pending) => ({ id: pending.id, value: pending.value }));
+  }
+  return (await approvalsOf(context, threadId)).map(toLangGraphInterrupt);
 }
 
 /** The approvals a thread waits on now (the caller's own tools are not approvals). */
@@ -83,7 +105,7 @@ export async function threadView(
       runner.isRunning(threadId) ||
       context.runs.liveOf(threadId).length > 0 ||
       (await context.queue.busy(threadId)),
-    pending: await approvalsOf(context, threadId),
+    pending: await interruptsOf(context, threadId),
     graph: await graphOfThread(context, owner, threadId),
     metadata: await threadMetadataOf(context, threadId),
   };
@@ -133,7 +155,7 @@ export async function finalValues(
     return { ...values, __error__: { error: answer.errorCode, message: answer.response } };
   }
   if (answer?.status === 'interrupted') {
-    const interrupts = (await approvalsOf(context, threadId)).map(toLangGraphInterrupt);
+    const interrupts = await interruptsOf(context, threadId);
     return { ...values, __interrupt__: interrupts };
   }
   return values;

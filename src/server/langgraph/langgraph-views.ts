@@ -1,7 +1,7 @@
 import type { AgentResponse, GraphEntry } from '../../agents/index.ts';
-import type { PendingInterrupt, StateSchema, ThreadState } from '../../graph/index.ts';
+import type { StateSchema, ThreadState } from '../../graph/index.ts';
 import type { RunRecord } from '../runs/run-store.ts';
-import { toLangGraphInterrupt, toLangGraphValues } from './langgraph-messages.ts';
+import { type LangGraphInterrupt, toLangGraphValues } from './langgraph-messages.ts';
 
 /** When the graphs were loaded: assistants' `created_at` and `updated_at`. */
 const loadedAt = new Date().toISOString();
@@ -71,7 +71,7 @@ export interface ThreadFacts {
   createdAt: number;
   state: ThreadState<StateSchema> | undefined;
   busy: boolean;
-  pending: readonly PendingInterrupt[];
+  pending: readonly LangGraphInterrupt[];
   /** The graph its last run chose, when one did. */
   graph: string | undefined;
   /** The metadata it was given. */
@@ -93,9 +93,7 @@ export function threadOf(facts: ThreadFacts): Record<string, unknown> {
     },
     status: threadStatusOf(state, facts.busy),
     values: toLangGraphValues(state?.values ?? {}),
-    interrupts: Object.fromEntries(
-      pending.map((interrupt) => [interrupt.id, [toLangGraphInterrupt(interrupt)]]),
-    ),
+    interrupts: Object.fromEntries(pending.map((interrupt) => [interrupt.id, [interrupt]])),
   };
 }
 
@@ -111,14 +109,14 @@ export function stateAt(
     createdAt: number;
   },
   parentStep: number | undefined,
-  pending: readonly PendingInterrupt[],
+  pending: readonly LangGraphInterrupt[],
 ): Record<string, unknown> {
   const checkpoint = (step: number) => ({
     thread_id: threadId,
     checkpoint_ns: '',
     checkpoint_id: String(step),
   });
-  const interrupts = pending.map(toLangGraphInterrupt);
+  const interrupts = [...pending];
   return {
     values: toLangGraphValues(point.values),
     next: point.next === null ? [] : [point.next],

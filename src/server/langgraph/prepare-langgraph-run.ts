@@ -7,6 +7,7 @@ import { parseWebhook } from '../../webhooks/index.ts';
 import { HttpError } from '../http/http-error.ts';
 import { prepareAgentCall } from '../routes/prepare-agent-call.ts';
 import type { RouteContext } from '../routes/route-context.ts';
+import type { GraphCall } from '../runs/run-graph-call.ts';
 import type { AgentCall } from '../runs/run-request.ts';
 import { invalidInput, parseLangGraph, refuseUnsupported } from './langgraph-fields.ts';
 import { messageOfInput } from './langgraph-messages.ts';
@@ -20,16 +21,26 @@ import {
   unsupportedModes,
 } from './langgraph-run-body.ts';
 import { approvalsOf, forkPointsOf, threadNotFound } from './langgraph-threads.ts';
+import { prepareGraphRun } from './prepare-graph-run.ts';
 
-/** A run request checked and admitted, ready to start. */
-export interface PreparedRun {
-  call: AgentCall;
-  admission: Admission;
+/** A run request checked and admitted, ready to start: an agent's turn or a graph's run. */
+export type PreparedRun = PreparedBase &
+  (
+    | {
+        kind: 'agent';
+        call: AgentCall;
+        admission: Admission;
+        /** The webhook as `POST /api/runs` stores it. */
+        webhook?: unknown;
+      }
+    | { kind: 'graph'; graphCall: GraphCall }
+  );
+
+/** What every prepared run has. */
+interface PreparedBase {
   threadId: string;
   body: RunRequestBody;
   modes: Set<StreamMode>;
-  /** The webhook as `POST /api/runs` stores it. */
-  webhook?: unknown;
   /** A stateless run's thread, deleted after the run unless kept. */
   stateless: boolean;
   /** The run's id: the paused run's for decisions (they go on under it), else a new one. */
@@ -49,10 +60,17 @@ export interface PreparedRun {
 export async function prepareLangGraphRun(
   context: RouteContext,
   request: FastifyRequest,
-  threadIdOfPath: string | undefined,
-  raw: unknown,
+  given: {
+    /** The thread of the path; none for a stateless run. */
+    threadId: string | undefined;
+    raw: unknown;
+    /** A run started in the background (`POST …/runs`): only chat graphs' are. */
+    background: boolean;
+  },
 ): Promise<PreparedRun> {
   const { runtime } = context;
+  const { raw } = given;
+  const threadIdOfPath = given.threadId;
   const subgraphs = (raw as { stream_subgraphs?: unknown } | null)?.stream_subgraphs === true;
   // Events from inside subgraphs are not streamed: asking for them is refused, not ignored.
   refuseUnsupported(raw, runRequestFields, [
@@ -61,6 +79,12 @@ export async function prepareLangGraphRun(
   ]);
   const body = parseLangGraph(runRequestBody, raw);
   const entry = assistantOf(context, body.assistant_id);
+  if (given.background && !entry.chat) {
+    throw invalidInput(
+      'assistant_id',
+      `"${entry.name}" has no messages channel: its runs go with runs.wait or runs.stream`,
+    );
+  }
   if ((body.input === undefined) === (body.command === undefined)) {
     throw invalidInput('input', 'give one of input or command');
   }
@@ -81,6 +105,8 @@ export async function prepareLangGraphRun(
   if (stateless && body.command !== undefined) {
     throw invalidInput('command', 'a stateless run has no paused run to resume');
   }
+  if (holder !== undefined && !entry.builtin)
+    await adoptEmptyThread(context, owner, threadId, entry);
   const graph = await runtime.runner.threadGraph(threadId);
   const state = holder === undefined ? undefined : await graph.getState(threadId);
   const latest =
@@ -91,14 +117,29 @@ export async function prepareLangGraphRun(
       throw invalidInput('checkpoint_id', 'only the thread’s latest checkpoint can be named');
     }
   }
+  const runId = (body.command === undefined ? undefined : state?.runId) ?? createId();
+  const base = { threadId, body, modes: modesOf(body), stateless, runId, after: latest };
+  const askedBefore = async () =>
+    (await graph.history(threadId)).some(
+      (step) => step.runId === state?.runId && step.kind === 'interrupt',
+    );
+  if (!entry.chat) {
+    const graphCall = await prepareGraphRun(context, request, {
+      entry,
+      threadId,
+      owner,
+      runId,
+      body,
+      state,
+      askedBefore: body.command === undefined ? false : await askedBefore(),
+    });
+    return { ...base, kind: 'graph', graphCall };
+  }
   let message: string | undefined;
   let resume: AgentCall['resume'];
   if (body.command !== undefined) {
     const pending = await approvalsOf(context, threadId);
-    const askedBefore = (await graph.history(threadId)).some(
-      (step) => step.runId === state?.runId && step.kind === 'interrupt',
-    );
-    resume = { decisions: decisionsOfResume(body.command.resume, pending, askedBefore) };
+    resume = { decisions: decisionsOfResume(body.command.resume, pending, await askedBefore()) };
   } else {
     const messages = (state?.values as { messages?: Array<{ id?: string }> } | undefined)?.messages;
     const known = new Set((messages ?? []).flatMap((known) => (known.id ? [known.id] : [])));
@@ -119,19 +160,15 @@ export async function prepareLangGraphRun(
     ...(resume === undefined ? {} : { resume }),
   });
   return {
+    ...base,
+    kind: 'agent',
     call,
     admission,
-    threadId,
-    body,
-    modes: modesOf(body),
-    stateless,
-    runId: (body.command === undefined ? undefined : state?.runId) ?? createId(),
-    after: latest,
     ...(webhook === undefined ? {} : { webhook }),
   };
 }
 
-/** The assistant a run names: a chat graph (404 for an unknown one). */
+/** The assistant a run names (404 for an unknown one). */
 function assistantOf(context: RouteContext, assistantId: string): GraphEntry {
   const entry = context.runtime.graphs.get(assistantId);
   if (entry === undefined) {
@@ -140,12 +177,6 @@ function assistantOf(context: RouteContext, assistantId: string): GraphEntry {
       code: 'not_found',
       message: `no assistant "${assistantId}"`,
     });
-  }
-  if (!entry.chat) {
-    throw invalidInput(
-      'assistant_id',
-      `"${assistantId}" has no messages channel; run it with POST /api/graphs/${assistantId}/invoke`,
-    );
   }
   return entry;
 }
@@ -158,4 +189,29 @@ async function webhookOf(context: RouteContext, given: string | undefined) {
     throw new HttpError({ status: 422, code: webhook.code, message: webhook.message });
   }
   return webhook;
+}
+
+/**
+ * Lets the first run of a thread made empty by `POST /threads` choose a graph of the config
+ * file: a thread with no run yet and not on a graph of its own is registered again on it.
+ */
+async function adoptEmptyThread(
+  context: RouteContext,
+  owner: string,
+  threadId: string,
+  entry: GraphEntry,
+): Promise<void> {
+  const { runtime } = context;
+  if ((await runtime.sessions.graphOf(threadId)) !== undefined) return;
+  if ((await context.runs.store.list({ owner, sessionId: threadId, limit: 1 })).length > 0) return;
+  const current = await runtime.runner.threadGraph(threadId);
+  const empty = (await current.history(threadId)).every(
+    (step) => step.kind === 'input' && Object.keys(step.update ?? {}).length === 0,
+  );
+  if (!empty) return;
+  // Its empty thread is made again on the graph, registered first (as every session is).
+  await runtime.sessions.forget(threadId);
+  await current.deleteThread(threadId);
+  await runtime.sessions.claim(threadId, owner, '', entry.name);
+  await entry.handoff.thread.updateState(threadId, {});
 }

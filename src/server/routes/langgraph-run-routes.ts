@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AgentResponse } from '../../agents/index.ts';
 import { defineRoute, eventStream, type Route } from '../http/define-route.ts';
 import { errorResponse } from '../http/http-error.ts';
+import { executeLangGraphRun, type RunEnding } from '../langgraph/execute-langgraph-run.ts';
 import { type RunModes, runMetadataOf, runRequestBody } from '../langgraph/langgraph-run-body.ts';
 import { openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
 import { finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
 import { runOf } from '../langgraph/langgraph-views.ts';
 import { type PreparedRun, prepareLangGraphRun } from '../langgraph/prepare-langgraph-run.ts';
-import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
+import { arrivalOf } from '../runs/run-request.ts';
 import { startBackgroundRun } from '../runs/start-background-run.ts';
 import { deleteSession } from '../sessions/delete-session.ts';
 import type { RouteContext } from './route-context.ts';
@@ -31,15 +31,15 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
     run.stateless ? `/runs/${runId}` : `/threads/${run.threadId}/runs/${runId}`;
 
   /** A stateless run's thread goes once the run ended, unless kept or paused. */
-  const tidy = async (run: PreparedRun, answer: AgentResponse | undefined) => {
+  const tidy = async (run: PreparedRun, answer: RunEnding | undefined) => {
     if (!run.stateless || run.body.on_completion === 'keep') return;
     if (answer?.status === 'interrupted') return;
     await deleteSession(runtime, run.threadId).catch(() => undefined);
   };
 
-  const prepare = (request: FastifyRequest) => {
+  const prepare = (request: FastifyRequest, background: boolean) => {
     const { thread_id: threadId } = (request.params ?? {}) as { thread_id?: string };
-    return prepareLangGraphRun(context, request, threadId, request.body);
+    return prepareLangGraphRun(context, request, { threadId, raw: request.body, background });
   };
 
   /** A signal that stops the run when the client leaves, if the request asks so. */
@@ -53,15 +53,17 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request);
+    const run = await prepare(request, true);
+    if (run.kind !== 'agent') throw new Error('a background run of a graph was prepared');
     const { runId } = run;
     runModes.remember(runId, run.modes);
+    const metadata = runMetadataOf(run.body);
     const record = await startBackgroundRun(context, run.call, {
       source: 'langgraph',
       runId,
       admission: run.admission,
-      ...metadataOf(run),
       arrivedAt: arrivalOf(reply),
+      ...(metadata === undefined ? {} : { metadata }),
       ...(run.webhook === undefined ? {} : { webhook: run.webhook }),
     });
     if (record === undefined) throw new Error('a new run’s id was taken');
@@ -71,20 +73,14 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   const wait = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request);
-    const { runId } = run;
+    const run = await prepare(request, false);
     const signal = leaving(run, reply);
-    let answer: AgentResponse | undefined;
+    let ending: RunEnding | undefined;
     let failure: { code: string; message: string } | undefined;
     let began = false;
     try {
-      answer = await runAgentCall(context, run.call, {
-        streamTokens: false,
-        source: 'langgraph',
-        admission: run.admission,
-        ...metadataOf(run),
+      ending = await executeLangGraphRun(context, run, {
         arrivedAt: arrivalOf(reply),
-        runId,
         onEvent: () => {
           began = true;
         },
@@ -95,13 +91,13 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
       if (!began) throw error;
       failure = errorResponse(error).body.error;
     }
-    const values = await finalValues(context, run.threadId, answer, failure);
-    await tidy(run, answer);
-    return reply.header('content-location', pathOf(run, runId)).send(values);
+    const values = await finalValues(context, run.threadId, ending, failure);
+    await tidy(run, ending);
+    return reply.header('content-location', pathOf(run, run.runId)).send(values);
   };
 
   const stream = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request);
+    const run = await prepare(request, false);
     const { runId, after } = run;
     runModes.remember(runId, run.modes);
     let translator: LangGraphStreamTranslator | undefined;
@@ -124,15 +120,10 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
       return translator;
     };
     const signal = leaving(run, reply);
-    let answer: AgentResponse | undefined;
+    let ending: RunEnding | undefined;
     try {
-      answer = await runAgentCall(context, run.call, {
-        streamTokens: true,
-        source: 'langgraph',
-        admission: run.admission,
-        ...metadataOf(run),
+      ending = await executeLangGraphRun(context, run, {
         arrivedAt: arrivalOf(reply),
-        runId,
         ...(signal === undefined ? {} : { signal }),
         onEvent: (entry) => void open().push(entry.event, entry.data),
       });
@@ -140,7 +131,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
       if (translator === undefined) throw error;
     }
     await translator?.push('end', null);
-    await tidy(run, answer);
+    await tidy(run, ending);
     sink?.close();
     return reply;
   };
@@ -187,10 +178,4 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   return [...routesOf('/threads/:thread_id/runs', false), ...routesOf('/runs', true)];
-}
-
-/** The run's metadata as its record keeps it, when the request gave any. */
-function metadataOf(run: PreparedRun): { metadata?: Record<string, unknown> } {
-  const metadata = runMetadataOf(run.body);
-  return metadata === undefined ? {} : { metadata };
 }

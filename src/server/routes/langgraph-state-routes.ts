@@ -5,7 +5,7 @@ import { defineRoute, type Route } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { invalidInput, parseLangGraph, refuseUnsupported } from '../langgraph/langgraph-fields.ts';
 import { fromLangChainMessage } from '../langgraph/langgraph-messages.ts';
-import { approvalsOf, forkPointsOf, ownedThread } from '../langgraph/langgraph-threads.ts';
+import { forkPointsOf, interruptsOf, ownedThread } from '../langgraph/langgraph-threads.ts';
 import { stateAt } from '../langgraph/langgraph-views.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -45,7 +45,7 @@ export function langGraphStateRoutes(context: RouteContext): Route[] {
       throw new HttpError({ status: 404, code: 'not_found', message: `no checkpoint "${step}"` });
     }
     const latest = index === points.length - 1;
-    const pending = latest ? await approvalsOf(context, threadId) : [];
+    const pending = latest ? await interruptsOf(context, threadId) : [];
     return stateAt(threadId, point, points[index - 1]?.step, pending);
   };
 
@@ -99,7 +99,7 @@ export function langGraphStateRoutes(context: RouteContext): Route[] {
       const body = parseLangGraph(historyBody, request.body);
       const points = await forkPointsOf(context, threadId);
       const before = body.before?.checkpoint_id ?? body.before?.configurable?.checkpoint_id;
-      const pending = await approvalsOf(context, threadId);
+      const pending = await interruptsOf(context, threadId);
       const states = points.map((point, index) =>
         stateAt(
           threadId,
@@ -149,7 +149,7 @@ export function langGraphStateRoutes(context: RouteContext): Route[] {
           message: `thread "${threadId}" has a run going`,
         });
       }
-      if ((await approvalsOf(context, threadId)).length > 0) {
+      if ((await interruptsOf(context, threadId)).length > 0) {
         throw new HttpError({
           status: 409,
           code: 'awaiting_approval',
