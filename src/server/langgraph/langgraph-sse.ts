@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
 import { type StreamMode, streamModes } from './langgraph-run-body.ts';
-import type { LangGraphEvent } from './langgraph-stream.ts';
+import type { LangGraphEvent } from './langgraph-step-events.ts';
 
 /** A LangGraph event stream to one client: events numbered `RUNID:N`, those up to `after` not sent. */
 export interface LangGraphSink {

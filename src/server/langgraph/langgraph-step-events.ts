@@ -1,6 +1,11 @@
 import type { HistoryEntry, StateSchema } from '../../graph/index.ts';
 import { toLangGraphUpdate, toLangGraphValues } from './langgraph-messages.ts';
-import type { LangGraphEvent } from './langgraph-stream.ts';
+
+/** One event of a LangGraph run stream, before it is numbered. */
+export interface LangGraphEvent {
+  event: string;
+  data: unknown;
+}
 
 /** A node's task id in a run: the run, its super-step and the node. */
 function taskIdOf(runId: string, superstep: number | undefined, node: string): string {

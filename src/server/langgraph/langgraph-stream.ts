@@ -7,13 +7,12 @@ import {
   toLangGraphUpdate,
   toLangGraphValues,
 } from './langgraph-messages.ts';
-import { checkpointEvents, taskEndEvents, taskStartEvents } from './langgraph-step-events.ts';
-
-/** One event of a LangGraph run stream, before it is numbered. */
-export interface LangGraphEvent {
-  event: string;
-  data: unknown;
-}
+import {
+  checkpointEvents,
+  type LangGraphEvent,
+  taskEndEvents,
+  taskStartEvents,
+} from './langgraph-step-events.ts';
 
 /** What the translator reads of the run's thread. */
 export interface ThreadReader {
