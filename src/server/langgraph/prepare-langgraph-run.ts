@@ -20,7 +20,7 @@ import {
   type StreamMode,
   unsupportedModes,
 } from './langgraph-run-body.ts';
-import { approvalsOf, forkPointsOf, threadNotFound } from './langgraph-threads.ts';
+import { approvalsOf, threadNotFound } from './langgraph-threads.ts';
 import { prepareGraphRun } from './prepare-graph-run.ts';
 
 /** A run request checked and admitted, ready to start: an agent's turn or a graph's run. */
@@ -109,8 +109,8 @@ export async function prepareLangGraphRun(
     await adoptEmptyThread(context, owner, threadId, entry);
   const graph = await runtime.runner.threadGraph(threadId);
   const state = holder === undefined ? undefined : await graph.getState(threadId);
-  const latest =
-    holder === undefined ? -1 : ((await forkPointsOf(context, threadId)).at(-1)?.step ?? -1);
+  // The thread's last step: its entries are numbered from 0, `seq` counts them.
+  const latest = (state?.seq ?? 0) - 1;
   const asked = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
   if (asked !== undefined) {
     if (String(latest) !== asked) {

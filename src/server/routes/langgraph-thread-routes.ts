@@ -82,7 +82,7 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
       await (await runtime.runner.threadGraph(threadId)).updateState(threadId, {});
       const { graph_id: _graph, assistant_id: _assistant, ...given } = body.metadata ?? {};
       if (Object.keys(given).length > 0) await mergeThreadMetadata(context, owner, threadId, given);
-      return threadView(context, owner, threadId);
+      return threadView(context, owner, threadId, Date.now());
     },
   });
 
