@@ -13,6 +13,7 @@ import {
   threadNotFound,
   threadView,
 } from '../langgraph/langgraph-threads.ts';
+import { threadOf } from '../langgraph/langgraph-views.ts';
 import { deleteSession } from '../sessions/delete-session.ts';
 import { forkSession } from '../sessions/fork-session.ts';
 import type { RouteContext } from './route-context.ts';
@@ -77,12 +78,23 @@ export function langGraphThreadRoutes(context: RouteContext): Route[] {
       if (graph !== undefined && entry === undefined) {
         throw new HttpError({ status: 404, code: 'not_found', message: `no assistant "${graph}"` });
       }
-      await runtime.sessions.claim(threadId, owner, '', entry?.builtin ? undefined : graph);
+      const chosen = entry === undefined || entry.builtin ? undefined : entry;
+      await runtime.sessions.claim(threadId, owner, '', chosen?.name);
       // The session's thread exists at once (empty), so that it is listed and read as one.
-      await (await runtime.runner.threadGraph(threadId)).updateState(threadId, {});
+      const thread = chosen?.handoff.thread ?? (await runtime.runner.threadGraph(threadId));
+      await thread.updateState(threadId, {});
       const { graph_id: _graph, assistant_id: _assistant, ...given } = body.metadata ?? {};
       if (Object.keys(given).length > 0) await mergeThreadMetadata(context, owner, threadId, given);
-      return threadView(context, owner, threadId, Date.now());
+      // A new thread: no run, nothing pending, only what was just written.
+      return threadOf({
+        threadId,
+        createdAt: Date.now(),
+        state: await thread.getState(threadId),
+        busy: false,
+        pending: [],
+        graph: chosen?.name,
+        metadata: given,
+      });
     },
   });
 
