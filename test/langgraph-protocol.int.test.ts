@@ -165,6 +165,30 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal(runs[0]?.run_id, history.steps.at(-1).runId);
   });
 
+  it('keeps a given message id, and skips the messages the thread has', async () => {
+    for (const assistant of ['react', 'chat']) {
+      const thread = await client.threads.create();
+      const first = { type: 'human', id: `${assistant}-m1`, content: 'hello' };
+      await client.runs.wait(thread.thread_id, assistant, { input: { messages: [first] } });
+      const values = (await client.runs.wait(thread.thread_id, assistant, {
+        input: { messages: [first, { type: 'human', id: `${assistant}-m2`, content: 'again' }] },
+      })) as Json;
+      const humans = values.messages.filter((message: Json) => message.type === 'human');
+      assert.deepEqual(
+        humans.map((message: Json) => [message.id, message.content]),
+        [
+          [`${assistant}-m1`, 'hello'],
+          [`${assistant}-m2`, 'again'],
+        ],
+      );
+      const session = await (await api(`/api/sessions/${thread.thread_id}`)).json();
+      assert.deepEqual(
+        session.messages.filter((message: Json) => message.role === 'user').map((m: Json) => m.id),
+        [`${assistant}-m1`, `${assistant}-m2`],
+      );
+    }
+  });
+
   it('streams values, updates and messages-tuple', async () => {
     const thread = await client.threads.create();
     const events: Json[] = [];

@@ -32,6 +32,8 @@ export interface AgentRequestOptions {
  */
 export interface AgentRequest {
   message?: string;
+  /** The id `message` is stored with (a client's own, new to the session); a new one otherwise. */
+  messageId?: string;
   /**
    * Earlier turns of a conversation the caller keeps itself (the stateless `/v1` mode):
    * they open a new thread, before `message`. Ignored with `resume`.

@@ -9,6 +9,7 @@ export type AgentRunInput = (
   prompt: string,
   options: AgentOptions,
   history: ChatMessage[],
+  messageId?: string,
 ) => Record<string, unknown>;
 
 /** What the fields of a chat or react run's state the payload reads. */
@@ -51,7 +52,7 @@ export function innerAgent(
     const result =
       'answers' in input
         ? await graph.resumeRun(sessionId, { ...config, answers: input.answers })
-        : await graph.run(runInput(input.prompt, options, before) as never, {
+        : await graph.run(runInput(input.prompt, options, before, setup.messageId) as never, {
             ...config,
             onPendingRun: 'abandon',
           });

@@ -42,8 +42,9 @@ export function userChatInput(
   message: string,
   options: AgentOptions,
   history: ChatMessage[] = [],
+  messageId?: string,
 ): Record<string, unknown> {
-  const full = chatRunInput(message, options, history) as Record<string, unknown>;
+  const full = chatRunInput(message, options, history, messageId) as Record<string, unknown>;
   const input: Record<string, unknown> = {};
   for (const key of Object.keys(full)) {
     if (key !== 'agent' && schema[key] !== undefined) input[key] = full[key];
@@ -83,7 +84,7 @@ export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): Inn
       const before = unseeded;
       unseeded = [];
       const result = await entry.graph.run(
-        userChatInput(entry.graph.schema, input.prompt, options, before),
+        userChatInput(entry.graph.schema, input.prompt, options, before, setup.messageId),
         { ...config, onPendingRun: 'abandon' },
       );
       return userChatResult(result, steps);

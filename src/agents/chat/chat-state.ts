@@ -36,14 +36,22 @@ export type ChatState = StateOf<typeof chatState>;
 
 /**
  * The input of one chat run: the user's message (after `history`, the earlier turns of a
- * conversation the caller kept), the options, and the per-run fields reset.
+ * conversation the caller kept; stored under `messageId` when given), the options, and the
+ * per-run fields reset.
  */
-export function chatRunInput(message: string, options: AgentOptions, history: ChatMessage[] = []) {
+export function chatRunInput(
+  message: string,
+  options: AgentOptions,
+  history: ChatMessage[] = [],
+  messageId?: string,
+) {
+  const user = {
+    ...(messageId === undefined ? {} : { id: messageId }),
+    role: 'user' as const,
+    content: message,
+  };
   return {
-    messages:
-      history.length > 0
-        ? [...history, { role: 'user' as const, content: message }]
-        : { role: 'user' as const, content: message },
+    messages: history.length > 0 ? [...history, user] : user,
     agent: 'chat' as const,
     route: null,
     routeReason: '',

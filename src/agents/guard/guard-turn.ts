@@ -88,11 +88,18 @@ export async function recordBlockedTurn(
     message: string;
     record: GuardrailRecord;
     runId?: string;
+    /** The id the blocked message is stored with (a client's own). */
+    messageId?: string;
   },
   korean: boolean,
 ): Promise<Payload> {
   const refusal = refusalOf(turn.record, korean);
-  const user: ChatMessage = { role: 'user', content: turn.message, blocked: true };
+  const user: ChatMessage = {
+    ...(turn.messageId === undefined ? {} : { id: turn.messageId }),
+    role: 'user',
+    content: turn.message,
+    blocked: true,
+  };
   const answer: ChatMessage = { role: 'assistant', content: refusal, blocked: true };
   await thread.run({ messages: [user] } as never, {
     threadId: turn.sessionId,

@@ -10,12 +10,21 @@ import { type ReactState, reactState } from './react-state.ts';
 
 const inputProblems = new Set(['empty_input', 'invalid_input', 'input_too_long']);
 
-/** The input of one react run (`history`: earlier turns the caller kept, before the message). */
-export function reactRunInput(message: string, options: AgentOptions, history: ChatMessage[] = []) {
+/**
+ * The input of one react run (`history`: earlier turns the caller kept, before the message;
+ * `messageId`: the id the message is stored with).
+ */
+export function reactRunInput(
+  message: string,
+  options: AgentOptions,
+  history: ChatMessage[] = [],
+  messageId?: string,
+) {
   return {
     ...(history.length > 0 ? { messages: history } : {}),
     agent: 'react' as const,
     userMessage: message,
+    userMessageId: messageId ?? '',
     toolExecutionRequests: [],
     currentStep: 'input' as const,
     error: null,
@@ -40,7 +49,11 @@ export function buildReactGraph(deps: AgentDependencies, options: CompileOptions
       const problem = validateInput(state.userMessage, deps.model.settings.maxInputTokens);
       if (problem) return { error: problem, currentStep: 'error' as const };
       return {
-        messages: { role: 'user' as const, content: state.userMessage },
+        messages: {
+          ...(state.userMessageId === '' ? {} : { id: state.userMessageId }),
+          role: 'user' as const,
+          content: state.userMessage,
+        },
         currentStep: 'input' as const,
       };
     })

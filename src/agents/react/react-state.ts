@@ -27,6 +27,8 @@ export const reactState = defineState({
   /** Which agent graph ran the thread's last run (the chat graph shares threads). */
   agent: replace<'chat' | 'react'>('react'),
   userMessage: replace<string>(''),
+  /** The id the run's user message is stored with (a client's own); '' for a new one. */
+  userMessageId: replace<string>(''),
   toolExecutionRequests: replace<ToolCall[]>([]),
   toolExecutionResults: append<ToolExecutionResult>(),
   currentStep: replace<'input' | 'llm' | 'tool' | 'response' | 'error'>('input'),

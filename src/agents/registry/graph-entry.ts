@@ -12,6 +12,8 @@ export interface InnerRunSetup {
   streamTokens: boolean;
   /** Earlier turns the caller kept (the stateless `/v1` mode), before the first prompt only. */
   history: ChatMessage[];
+  /** The id the prompt's user message is stored with (a client's own); a new one otherwise. */
+  messageId?: string;
   /** Who the run serves: whose workspace its file tools see (`runContextOf`). */
   owner?: string;
   /** The run's guardrails (its answers and tool calls go through them). */

@@ -92,7 +92,12 @@ export async function dispatchRequest(
       return recordBlockedTurn(
         entry.handoff.thread,
         guard,
-        { ...work, message: checked.message, record: checked.record },
+        {
+          ...work,
+          message: checked.message,
+          record: checked.record,
+          ...(request.messageId === undefined ? {} : { messageId: request.messageId }),
+        },
         isKorean(message),
       );
     }
@@ -202,6 +207,7 @@ function setupOf(
     options,
     streamTokens: work.streamTokens,
     history: request.resume ? [] : (request.history ?? []),
+    ...(request.messageId === undefined || request.resume ? {} : { messageId: request.messageId }),
     ...(work.owner === undefined ? {} : { owner: work.owner }),
     ...(guard === undefined ? {} : { guard }),
     ...(work.runId === undefined ? {} : { runId: work.runId }),

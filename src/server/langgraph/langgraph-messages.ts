@@ -80,9 +80,13 @@ export function toLangGraphInterrupt(pending: PendingInterrupt): LangGraphInterr
 /**
  * The new user message of a chat graph's `input: {messages}`: the messages whose id the thread
  * has are skipped; what remains must be one human message (`type: "human"` or `role: "user"`,
- * `content` a string or text parts) — else 422 naming `input.messages`.
+ * `content` a string or text parts; a given `id` becomes its id) — else 422 naming
+ * `input.messages`.
  */
-export function messageOfInput(input: unknown, knownIds: ReadonlySet<string>): string {
+export function messageOfInput(
+  input: unknown,
+  knownIds: ReadonlySet<string>,
+): { text: string; id?: string } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw invalidInput('input', 'a chat graph takes {messages: [...]}');
   }
@@ -106,7 +110,12 @@ export function messageOfInput(input: unknown, knownIds: ReadonlySet<string>): s
       'one new human message (type "human" or role "user") with text content',
     );
   }
-  return text;
+  const id = only?.id;
+  if (id === undefined || id === null) return { text };
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) {
+    throw invalidInput('input.messages', 'a message id is 1–128 letters, digits and _ . : -');
+  }
+  return { text, id };
 }
 
 function textOf(content: unknown): string | undefined {

@@ -135,7 +135,7 @@ export async function prepareLangGraphRun(
     });
     return { ...base, kind: 'graph', graphCall };
   }
-  let message: string | undefined;
+  let message: { text: string; id?: string } | undefined;
   let resume: AgentCall['resume'];
   if (body.command !== undefined) {
     const pending = await approvalsOf(context, threadId);
@@ -156,7 +156,8 @@ export async function prepareLangGraphRun(
   const { call, admission } = await prepareAgentCall(context, request, {
     sessionId: threadId,
     options,
-    ...(message === undefined ? {} : { message }),
+    ...(message === undefined ? {} : { message: message.text }),
+    ...(message?.id === undefined ? {} : { messageId: message.id }),
     ...(resume === undefined ? {} : { resume }),
   });
   return {

@@ -93,7 +93,7 @@ export function langGraphCronRoutes(context: RouteContext): Route[] {
     const entry = runtime.graphs.get(body.assistant_id);
     if (entry === undefined) throw notFound(body.assistant_id);
     if (!entry.chat) throw invalidInput('assistant_id', 'a cron runs a chat graph');
-    const message = messageOfInput(body.input, new Set());
+    const message = messageOfInput(body.input, new Set()).text;
     const parsed = scheduleBody.safeParse({
       cron: body.schedule,
       message,

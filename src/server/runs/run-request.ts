@@ -33,7 +33,14 @@ const streamedEvents = new Set([
 /** One agent request as an HTTP surface hands it over (the session already claimed or checked). */
 export type AgentCall = Pick<
   AgentRequest,
-  'message' | 'history' | 'resume' | 'options' | 'owner' | 'clientTools' | 'instructions'
+  | 'message'
+  | 'messageId'
+  | 'history'
+  | 'resume'
+  | 'options'
+  | 'owner'
+  | 'clientTools'
+  | 'instructions'
 > & {
   sessionId: string;
   /** What the message does when the session is busy (`applyOnBusy`; default enqueue). */
