@@ -501,6 +501,18 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal((await client.runs.get(thread.thread_id, slow.run_id)).status, 'interrupted');
     const ended = await failure(client.runs.cancel(thread.thread_id, slow.run_id));
     assert.equal(ended.status, 409);
+
+    const rolled = await client.runs.create(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'slow rolled back' }] },
+    });
+    await waitFor(
+      async () => (await client.runs.get(thread.thread_id, rolled.run_id)).status === 'running',
+    );
+    await client.runs.cancel(thread.thread_id, rolled.run_id, true, 'rollback');
+    assert.equal((await client.runs.get(thread.thread_id, rolled.run_id)).status, 'interrupted');
+    const history = await (await api(`/api/sessions/${thread.thread_id}/history`)).json();
+    assert.ok(!history.steps.some((step: Json) => step.runId === rolled.run_id));
+    assert.ok(history.steps.some((step: Json) => step.runId === slow.run_id));
   });
 
   it('cancels a streamed run whose client leaves when on_disconnect is cancel', async () => {

@@ -117,9 +117,12 @@ export interface AgentResponse {
   cancelReason?: RunCancelReason;
 }
 
-/** Why a run was stopped: through the API, its client leaving, or a newer message. */
+/**
+ * Why a run was stopped: through the API (`rollback`: its steps removed, as a newer message's
+ * `onBusy: "rollback"` does), its client leaving, or a newer message.
+ */
 export type RunCancelReason =
-  | { type: 'request' }
+  | { type: 'request'; rollback?: true }
   | { type: 'client_left' }
   | { type: 'superseded'; runId: string; onBusy: 'interrupt' | 'rollback' };
 

@@ -34,6 +34,7 @@ export const runSchema = z.object({
       type: z.enum(['request', 'client_left', 'superseded']),
       runId: z.string().optional(),
       onBusy: z.enum(['interrupt', 'rollback']).optional(),
+      rollback: z.literal(true).optional().describe('cancelled by request with its steps removed'),
     })
     .optional(),
   webhook: z.unknown().optional(),

@@ -180,7 +180,8 @@ export function langGraphRunQueryRoutes(context: RouteContext, runModes: RunMode
     path: '/threads/:thread_id/runs/:run_id/cancel',
     scope: 'yeoul:write',
     operationId: 'langGraphCancelRun',
-    summary: 'LangGraph: cancel the run (`wait=1`: answer once it stopped)',
+    summary:
+      'LangGraph: cancel the run (`wait=1`: answer once it stopped; `action=rollback`: its steps removed)',
     request: {
       params: runParams,
       query: z.object({
@@ -193,15 +194,7 @@ export function langGraphRunQueryRoutes(context: RouteContext, runModes: RunMode
     handler: async (request, reply, input) => {
       const run = await ownedRun(request);
       const { wait, action } = input.query();
-      if (action === 'rollback') {
-        throw new HttpError({
-          status: 422,
-          code: 'unsupported_field',
-          message: 'not supported by Yeoul’s LangGraph API: action=rollback',
-          details: { fields: ['action'] },
-        });
-      }
-      await cancelRun(context, run);
+      await cancelRun(context, run, { rollback: action === 'rollback' });
       if (wait === '1' || wait === 'true') {
         await context.runs.settled(run.runId, 30_000);
         return reply.code(204).send();

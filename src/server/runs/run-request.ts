@@ -290,7 +290,10 @@ function recordOf(
       controller.abort(
         given.type === 'superseded'
           ? new RunSupersededError({ byRunId: given.runId, rollback: given.onBusy === 'rollback' })
-          : new Error('cancelled by request'),
+          : given.type === 'request' && given.rollback === true
+            ? // Stopped by request with its steps removed: the superseding path without a successor.
+              new RunSupersededError({ byRunId: runId, rollback: true })
+            : new Error('cancelled by request'),
       );
     },
   });
