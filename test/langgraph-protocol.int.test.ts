@@ -189,6 +189,24 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     }
   });
 
+  it('caps a run’s super-steps with config.recursion_limit, and takes durability', async () => {
+    const thread = await client.threads.create();
+    const capped = await failure(
+      client.runs.wait(thread.thread_id, 'react', {
+        input: question,
+        config: { recursion_limit: 2 },
+      }),
+    );
+    assert.match(String(capped.message), /^graph_recursion_limit: /);
+    const [run] = (await client.runs.list(thread.thread_id)) as Json[];
+    assert.equal(run.status, 'error');
+    const values = (await client.runs.wait(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'durable' }] },
+      durability: 'exit',
+    })) as Json;
+    assert.equal(values.messages.at(-1).content, 'echo: durable');
+  });
+
   it('streams values, updates and messages-tuple', async () => {
     const thread = await client.threads.create();
     const events: Json[] = [];

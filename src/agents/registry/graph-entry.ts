@@ -1,4 +1,5 @@
 import type { CompiledGraph, StateSchema } from '../../graph/index.ts';
+import type { RunLimits } from '../agent-payload.ts';
 import type { RunGuard } from '../guard/run-guard.ts';
 import type { InnerAgent, InnerAgentResult } from '../ops/ops-state.ts';
 import type { CallerAdditions } from '../run-context.ts';
@@ -14,6 +15,8 @@ export interface InnerRunSetup {
   history: ChatMessage[];
   /** The id the prompt's user message is stored with (a client's own); a new one otherwise. */
   messageId?: string;
+  /** The request's cap on super-steps and durability for its graph runs. */
+  runConfig?: RunLimits;
   /** Who the run serves: whose workspace its file tools see (`runContextOf`). */
   owner?: string;
   /** The run's guardrails (its answers and tool calls go through them). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RunLimits } from '../../agents/index.ts';
 import type { FieldSpec } from './langgraph-fields.ts';
 
 /**
@@ -43,8 +44,10 @@ export const runRequestBody = z.object({
     .object({
       configurable: runOptions.optional(),
       tags: z.array(z.string().max(200)).max(50).optional(),
+      recursion_limit: z.number().int().min(1).max(10_000).optional(),
     })
     .optional(),
+  durability: z.enum(['sync', 'async', 'exit']).optional(),
   metadata: z.record(z.string().max(200), z.unknown()).optional(),
   context: runOptions.optional(),
   checkpoint_id: z.string().optional(),
@@ -81,7 +84,8 @@ export const runRequestFields: FieldSpec = {
   if_not_exists: true,
   on_completion: true,
   webhook: true,
-  config: { configurable: options, tags: true },
+  config: { configurable: options, tags: true, recursion_limit: true },
+  durability: true,
   metadata: true,
   context: options,
   checkpoint_id: true,
@@ -133,4 +137,14 @@ export class RunModes {
     }
     return this.#modes.get(runId) ?? new Set(['values']);
   }
+}
+
+/** The run's cap on super-steps (`config.recursion_limit`) and its `durability`, when given. */
+export function runLimitsOf(body: RunRequestBody): RunLimits | undefined {
+  const maxSteps = body.config?.recursion_limit;
+  if (maxSteps === undefined && body.durability === undefined) return undefined;
+  return {
+    ...(maxSteps === undefined ? {} : { maxSteps }),
+    ...(body.durability === undefined ? {} : { durability: body.durability }),
+  };
 }

@@ -9,7 +9,7 @@ import { applyOnBusy } from '../runs/apply-on-busy.ts';
 import type { GraphCall } from '../runs/run-graph-call.ts';
 import { invalidInput, unsupportedField } from './langgraph-fields.ts';
 import { answersOfResume } from './langgraph-resume.ts';
-import { type RunRequestBody, runMetadataOf } from './langgraph-run-body.ts';
+import { type RunRequestBody, runLimitsOf, runMetadataOf } from './langgraph-run-body.ts';
 
 /** What a run of a graph of the config file is prepared from. */
 export interface GraphRunSetup {
@@ -75,6 +75,7 @@ export async function prepareGraphRun(
   }
   const admission = await admitRun(context, request, owner, created ? threadId : undefined);
   const metadata = runMetadataOf(body);
+  const limits = runLimitsOf(body);
   return {
     name: entry.name,
     graph: entry.graph,
@@ -86,5 +87,6 @@ export async function prepareGraphRun(
     ...(input === undefined ? {} : { input }),
     ...(answers === undefined ? {} : { answers }),
     ...(metadata === undefined ? {} : { metadata }),
+    ...(limits === undefined ? {} : { runConfig: limits }),
   };
 }

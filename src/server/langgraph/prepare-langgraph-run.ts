@@ -15,6 +15,7 @@ import { decisionsOfResume } from './langgraph-resume.ts';
 import {
   modesOf,
   type RunRequestBody,
+  runLimitsOf,
   runRequestBody,
   runRequestFields,
   type StreamMode,
@@ -146,6 +147,7 @@ export async function prepareLangGraphRun(
     message = messageOfInput(body.input, known);
   }
   const webhook = await webhookOf(context, body.webhook);
+  const limits = runLimitsOf(body);
   const options: AgentRequestOptions & { onBusy?: NonNullable<AgentCall['onBusy']> } = {
     graph: entry.name,
     ...body.context,
@@ -158,6 +160,7 @@ export async function prepareLangGraphRun(
     options,
     ...(message === undefined ? {} : { message: message.text }),
     ...(message?.id === undefined ? {} : { messageId: message.id }),
+    ...(limits === undefined ? {} : { runConfig: limits }),
     ...(resume === undefined ? {} : { resume }),
   });
   return {

@@ -1,3 +1,4 @@
+import type { RunLimits } from '../../agents/index.ts';
 import {
   type CompiledGraph,
   type GraphEvent,
@@ -30,6 +31,8 @@ export interface GraphCall {
   source?: string;
   /** What the caller attached to the run (kept with its record). */
   metadata?: Record<string, unknown>;
+  /** The run's own cap on super-steps and durability, over the compiled ones. */
+  runConfig?: RunLimits;
 }
 
 /** The invoke body of a graph run (`POST /api/graphs/:name/invoke`). */
@@ -84,6 +87,7 @@ export async function runGraphCall(
         options.onEvent?.(event);
       },
       runId,
+      ...call.runConfig,
     };
     const result = call.answers
       ? await graph.resumeRun(threadId, { ...config, answers: call.answers })

@@ -35,6 +35,7 @@ export type AgentCall = Pick<
   AgentRequest,
   | 'message'
   | 'messageId'
+  | 'runConfig'
   | 'history'
   | 'resume'
   | 'options'
