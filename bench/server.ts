@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { onlyPostgres } from './lib/bench-postgres.ts';
+import { compareLangGraphProtocol, langGraphProtocolTargets } from './lib/langgraph-protocol.ts';
 import { comparePeers, peerTargets, smokePeers } from './lib/peer-comparison.ts';
 import { benchPostgresServer } from './lib/postgres-server-load.ts';
 import { processTreeRss } from './lib/process-tree-rss.ts';
@@ -95,6 +96,30 @@ if (process.argv.join(' ').includes('--only peers')) {
   process.exit(0);
 }
 
+// `--only langgraph`: just the LangGraph protocol section (Yeoul and the Agent Server, one SDK).
+if (process.argv.join(' ').includes('--only langgraph')) {
+  try {
+    const langgraphProtocol = await compareLangGraphProtocol({
+      quick,
+      env: childEnv,
+      log,
+      startModel,
+    });
+    console.log(
+      JSON.stringify({
+        bench: 'server',
+        quick,
+        only: 'langgraph',
+        langgraphProtocol,
+        targets: langGraphProtocolTargets(langgraphProtocol),
+      }),
+    );
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+  }
+  process.exit(0);
+}
+
 // `--only postgres`: just the instances on PostgreSQL.
 if (onlyPostgres()) {
   try {
@@ -173,6 +198,12 @@ try {
   // The servers above are done: stopped, so that only the compared ones run.
   for (const child of children.splice(0)) child.kill('SIGTERM');
   const peers = await comparePeers({ quick, env: childEnv, log, startModel });
+  const langgraphProtocol = await compareLangGraphProtocol({
+    quick,
+    env: childEnv,
+    log,
+    startModel,
+  });
   const at100 = stream.find((run) => run.connections === 100);
   const at1000 = stream.find((run) => run.connections === 1000);
   const invokeAt100 = invoke.find((run) => run.connections === 100);
@@ -191,6 +222,8 @@ try {
       postgres,
       // Yeoul, Mastra and LangGraph's Agent Server on the same scripted calculator turn.
       peers,
+      // The same @langchain/langgraph-sdk Client against Yeoul and LangGraph's Agent Server.
+      langgraphProtocol,
       smallTalkVsHello: ratio(greeting.requestsPerSecond, helloRun.requestsPerSecond),
       // What this machine allows at best, measured in this run: each target's value with
       // everything of Yeoul's taken away but the fake model (p99) or the durable writes.
@@ -204,6 +237,7 @@ try {
       // shows; they do not block (`blocking: false`).
       targets: {
         ...peerTargets(peers),
+        ...langGraphProtocolTargets(langgraphProtocol),
         errorsAt1000: target(at1000?.errors ?? Number.NaN, 0, 'lower'),
         invokeVsDurableFloor: {
           ...target(

@@ -18,7 +18,8 @@ import { ratio, target } from './stats.ts';
 import { runTurns, type TurnLoadSummary } from './turn-load.ts';
 
 type Log = (...parts: unknown[]) => void;
-const peersDirectory = join(import.meta.dirname, '..', 'peers');
+/** Where the peers live, each with its own package.json. */
+export const peersDirectory = join(import.meta.dirname, '..', 'peers');
 const connections = 100;
 // What every answer must contain: the result as the second model call's text writes it.
 const expected = '56,088';
@@ -26,7 +27,8 @@ const expected = '56,088';
 /** Which package proves a peer is installed. */
 const installMarkers = { mastra: '@mastra/deployer', 'langgraph-api': '@langchain/langgraph-api' };
 
-function ensureInstalled(peer: keyof typeof installMarkers, log: Log): void {
+/** Installs a peer (`npm ci` in its folder) unless it is installed already. */
+export function ensureInstalled(peer: keyof typeof installMarkers, log: Log): void {
   const directory = join(peersDirectory, peer);
   if (existsSync(join(directory, 'node_modules', installMarkers[peer]))) return;
   log(`installing the ${peer} peer (npm ci in bench/peers/${peer})`);
@@ -37,7 +39,7 @@ function ensureInstalled(peer: keyof typeof installMarkers, log: Log): void {
 }
 
 /** Starts one server of the comparison on the model at `modelUrl`, with a fresh data dir. */
-async function startPeer(
+export async function startPeer(
   client: PeerClient,
   modelUrl: string,
   env: NodeJS.ProcessEnv,

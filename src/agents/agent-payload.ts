@@ -1,4 +1,4 @@
-import type { PendingInterrupt } from '../graph/index.ts';
+import type { Durability, PendingInterrupt } from '../graph/index.ts';
 import type { GuardrailRecord, GuardrailStage } from '../guardrails/index.ts';
 import type { ChatMessage, ModelTool } from '../models/index.ts';
 import type { ClientToolOutput, ClientToolRequest } from './client-tools.ts';
@@ -11,6 +11,12 @@ export interface ApprovalDecision {
   id: string;
   approve: boolean;
   reason?: string;
+}
+
+/** A request's own cap on its graph runs' super-steps and their durability. */
+export interface RunLimits {
+  maxSteps?: number;
+  durability?: Durability;
 }
 
 /** Per-request options (the body's `options`). */
@@ -34,6 +40,8 @@ export interface AgentRequest {
   message?: string;
   /** The id the new user message takes in the session (a client's own id for it); default a new one. */
   messageId?: string;
+  /** This request's graph runs' cap on super-steps and durability, over the compiled ones. */
+  runConfig?: RunLimits;
   /**
    * Earlier turns of a conversation the caller keeps itself (the stateless `/v1` mode):
    * they open a new thread, before `message`. Ignored with `resume`.
@@ -117,9 +125,12 @@ export interface AgentResponse {
   cancelReason?: RunCancelReason;
 }
 
-/** Why a run was stopped: through the API, its client leaving, or a newer message. */
+/**
+ * Why a run was stopped: through the API (`rollback`: its steps removed, as a newer message's
+ * `onBusy: "rollback"` does), its client leaving, or a newer message.
+ */
 export type RunCancelReason =
-  | { type: 'request' }
+  | { type: 'request'; rollback?: true }
   | { type: 'client_left' }
   | { type: 'superseded'; runId: string; onBusy: 'interrupt' | 'rollback' };
 

@@ -6,6 +6,7 @@ export {
   type ApprovalInterrupt,
   approvalOf,
   type RunCancelReason,
+  type RunLimits,
 } from './agent-payload.ts';
 export { createAgentNode } from './chat/agent-node.ts';
 export { buildChatGraph } from './chat/build-chat-graph.ts';

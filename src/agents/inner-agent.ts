@@ -46,6 +46,7 @@ export function innerAgent(
       context: agentRunContext(streamTokens, setup.owner, undefined, setup.guard, setup.additions),
       closingStep: (values: Record<string, unknown>) => setup.guard?.closingStep({}, values),
       ...(setup.runId === undefined ? {} : { runId: setup.runId }),
+      ...setup.runConfig,
     };
     const before = 'answers' in input ? [] : unseeded;
     const id = 'answers' in input ? undefined : promptId;

@@ -71,6 +71,7 @@ export function userInnerAgent(entry: UserGraphEntry, setup: InnerRunSetup): Inn
       context: agentRunContext(streamTokens, setup.owner, options.memoryOwner, setup.guard),
       closingStep: (values: Record<string, unknown>) => setup.guard?.closingStep({}, values),
       ...(setup.runId === undefined ? {} : { runId: setup.runId }),
+      ...setup.runConfig,
     };
     const question = 'prompt' in input ? input.prompt : '';
     try {

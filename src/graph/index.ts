@@ -73,6 +73,7 @@ export {
   type Durability,
   END,
   type GraphEvent,
+  type HistoryEntry,
   type NodeContext,
   type NodeFunction,
   type NodeResult,

@@ -84,6 +84,7 @@ export const invokeResponseSchema = z.object({
       type: z.enum(['request', 'client_left', 'superseded']),
       runId: z.string().optional(),
       onBusy: z.enum(['interrupt', 'rollback']).optional(),
+      rollback: z.literal(true).optional().describe('cancelled by request with its steps removed'),
     })
     .optional()
     .describe('with status "cancelled": why the run was stopped'),

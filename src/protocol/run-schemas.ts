@@ -34,9 +34,14 @@ export const runSchema = z.object({
       type: z.enum(['request', 'client_left', 'superseded']),
       runId: z.string().optional(),
       onBusy: z.enum(['interrupt', 'rollback']).optional(),
+      rollback: z.literal(true).optional().describe('cancelled by request with its steps removed'),
     })
     .optional(),
   webhook: z.unknown().optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('what the run’s caller attached (LangGraph’s run metadata)'),
 });
 
 /** `POST /api/runs` → 202: the run, started. */

@@ -36,7 +36,8 @@ export type ChatState = StateOf<typeof chatState>;
 
 /**
  * The input of one chat run: the user's message (after `history`, the earlier turns of a
- * conversation the caller kept), the options, and the per-run fields reset.
+ * conversation the caller kept; stored under `messageId` when given), the options, and the
+ * per-run fields reset.
  */
 export function chatRunInput(message: string, options: AgentOptions, history: ChatMessage[] = []) {
   const user = {

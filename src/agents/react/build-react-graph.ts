@@ -10,7 +10,10 @@ import { type ReactState, reactState } from './react-state.ts';
 
 const inputProblems = new Set(['empty_input', 'invalid_input', 'input_too_long']);
 
-/** The input of one react run (`history`: earlier turns the caller kept, before the message). */
+/**
+ * The input of one react run (`history`: earlier turns the caller kept, before the message;
+ * `options.messageId`: the id the message is stored with).
+ */
 export function reactRunInput(message: string, options: AgentOptions, history: ChatMessage[] = []) {
   return {
     ...(history.length > 0 ? { messages: history } : {}),

@@ -1,4 +1,5 @@
 import type { CompiledGraph, StateSchema } from '../../graph/index.ts';
+import type { RunLimits } from '../agent-payload.ts';
 import type { RunGuard } from '../guard/run-guard.ts';
 import type { InnerAgent, InnerAgentResult } from '../ops/ops-state.ts';
 import type { CallerAdditions } from '../run-context.ts';
@@ -12,6 +13,10 @@ export interface InnerRunSetup {
   streamTokens: boolean;
   /** Earlier turns the caller kept (the stateless `/v1` mode), before the first prompt only. */
   history: ChatMessage[];
+  /** The id the prompt's user message is stored with (a client's own); a new one otherwise. */
+  messageId?: string;
+  /** The request's cap on super-steps and durability for its graph runs. */
+  runConfig?: RunLimits;
   /** Who the run serves: whose workspace its file tools see (`runContextOf`). */
   owner?: string;
   /** The run's guardrails (its answers and tool calls go through them). */
@@ -20,8 +25,6 @@ export interface InnerRunSetup {
   runId?: string;
   /** The caller's own tools and instructions, for this request's runs only. */
   additions?: CallerAdditions;
-  /** The id the first prompt's user message takes (the caller's own id for it). */
-  messageId?: string;
 }
 
 /** How a run picked up again goes: its signal, where its events go, whether tokens stream. */

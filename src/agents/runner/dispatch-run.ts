@@ -207,6 +207,8 @@ function setupOf(
     options,
     streamTokens: work.streamTokens,
     history: request.resume ? [] : (request.history ?? []),
+    ...(request.messageId === undefined || request.resume ? {} : { messageId: request.messageId }),
+    ...(request.runConfig === undefined ? {} : { runConfig: request.runConfig }),
     ...(work.owner === undefined ? {} : { owner: work.owner }),
     ...(guard === undefined ? {} : { guard }),
     ...(work.runId === undefined ? {} : { runId: work.runId }),

@@ -5,11 +5,11 @@ import type { Metrics } from './metrics.ts';
 import type { RouteDocumentation } from './register-routes.ts';
 
 /** Paths that need credentials even where no route answers (their 404 says nothing without). */
-export const protectedPath = /^\/(?:api|v1|mcp)(?:\/|$|\?)/;
+export const protectedPath = /^\/(?:api|v1|mcp|threads|runs|assistants|store)(?:\/|$|\?)/;
 
 /**
  * Works out who is calling, once per request, for every route not declared public (and
- * any unknown path under /api, /v1 or /mcp): a request the resolver refuses gets 401 with
+ * any unknown path under /api, /v1, /mcp or LangGraph's /threads, /runs, /assistants, /store): a request the resolver refuses gets 401 with
  * `WWW-Authenticate: Bearer` (`error="invalid_token"` for a refused token) before anything
  * else happens. A failing config hook is logged at `error`, never a pass. Returns how
  * routes read the caller; without authentication every caller is the anonymous owner.

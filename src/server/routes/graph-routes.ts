@@ -1,12 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createId } from '../../core/index.ts';
-import {
-  type GraphEvent,
-  RunCancelledError,
-  type RunResult,
-  type StateSchema,
-} from '../../graph/index.ts';
-import { runUsageOf } from '../../identity/index.ts';
+import type { GraphEvent, StateSchema } from '../../graph/index.ts';
 import { graphListSchema, graphRunBody, graphRunResponseSchema } from '../../protocol/index.ts';
 import {
   defineRoute,
@@ -18,8 +12,8 @@ import { checkGraphInput, type GraphRunBody, graphParams } from '../http/graph-r
 import { errorResponse } from '../http/http-error.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
 import { admitRun } from '../runs/admit-run.ts';
-import { failureOf } from '../runs/run-ledger.ts';
-import { arrivalOf, takePlace } from '../runs/run-request.ts';
+import { graphStreamEventOf, runGraphCall } from '../runs/run-graph-call.ts';
+import { arrivalOf } from '../runs/run-request.ts';
 import { requireUserGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -75,76 +69,21 @@ export function graphRoutes(context: RouteContext): RouteGroup {
   };
 
   /** Runs (or resumes) the graph on the thread in its place in the thread's line. */
-  const start = async (
+  const start = (
     prepared: Awaited<ReturnType<typeof prepare>>,
     signal: AbortSignal,
     onEvent?: (event: GraphEvent<StateSchema>) => void,
   ) => {
-    const { graph, body, threadId, admission, runId } = prepared;
-    const leave = await takePlace(context, threadId, prepared.arrivedAt, admission);
-    const record = context.runs.recorder(
+    const { body } = prepared;
+    return runGraphCall(
+      context,
       {
-        runId,
-        sessionId: threadId,
-        owner: prepared.owner,
-        status: 'running',
-        source: 'graph',
-        graph: prepared.name,
-        createdAt: new Date().toISOString(),
-        startedAt: null,
-        endedAt: null,
-        attempts: 1,
-        instanceId: context.runs.instanceId,
+        ...prepared,
+        ...(body.input === undefined ? {} : { input: body.input }),
+        ...(body.resume === undefined ? {} : { answers: body.resume.answers }),
       },
-      body.resume !== undefined,
+      { signal, ...(onEvent === undefined ? {} : { onEvent }) },
     );
-    let failure: unknown;
-    let began = false;
-    try {
-      // The graph's nodes reach the caller's long-term memory through `kit.memoryOf(context)`;
-      // its file tools see the caller's workspace (the agents' run context, `owner`).
-      const memoryOwner = runtime.config.longTermMemory ? prepared.owner : undefined;
-      const config = {
-        threadId,
-        signal,
-        context: {
-          owner: prepared.owner,
-          ...(memoryOwner === undefined ? {} : { memoryOwner }),
-        },
-        onEvent: (event: GraphEvent<StateSchema>) => {
-          if (!began) void record.start();
-          began = true;
-          onEvent?.(event);
-        },
-        runId,
-      };
-      const result = body.resume
-        ? await graph.resumeRun(threadId, { ...config, answers: body.resume.answers })
-        : await graph.run(body.input as never, { ...config, onPendingRun: 'abandon' });
-      // What the graph's state says its model calls used (a `usage` channel), if anything.
-      await admission.finish(runUsageOf((result.values as { usage?: unknown }).usage));
-      const answer = resultBody(threadId, result);
-      await record.end({
-        status: result.status === 'interrupted' ? 'interrupted' : 'done',
-        result: answer,
-      });
-      return answer;
-    } catch (error) {
-      failure = error;
-      if (began) {
-        const cancelled = error instanceof RunCancelledError;
-        await record.end(
-          cancelled
-            ? { status: 'cancelled', cancelReason: { type: 'client_left' } }
-            : { status: 'failed', error: failureOf(error) },
-        );
-      }
-      // A run refused before it began (nothing to resume, say) counts nothing.
-      await (began ? admission.finish() : admission.refund());
-      throw error;
-    } finally {
-      leave(failure);
-    }
   };
 
   const invokeGraph = defineRoute({
@@ -202,7 +141,7 @@ export function graphRoutes(context: RouteContext): RouteGroup {
       };
       try {
         const body = await start(prepared, controller.signal, (event) => {
-          const forwarded = streamEventOf(event);
+          const forwarded = graphStreamEventOf(event);
           if (forwarded) send(forwarded.event, forwarded.data);
         });
         send('done', body);
@@ -223,63 +162,6 @@ export function graphRoutes(context: RouteContext): RouteGroup {
     },
     routes: [listGraphs, invokeGraph, streamGraph],
   };
-}
-
-/** The invoke body of a graph run. */
-function resultBody(threadId: string, result: RunResult<StateSchema>) {
-  return {
-    threadId,
-    status: result.status,
-    values: result.values,
-    ...(result.interrupts.length > 0
-      ? {
-          interrupts: result.interrupts.map((pending) => ({
-            id: pending.id,
-            node: pending.node,
-            value: pending.value,
-            createdAt: new Date(pending.createdAt).toISOString(),
-            ...(pending.path ? { path: pending.path } : {}),
-          })),
-        }
-      : {}),
-  };
-}
-
-/** A graph event as the stream sends it: `step`, `custom`, `interrupt`; others stay inside. */
-function streamEventOf(
-  event: GraphEvent<StateSchema>,
-): { event: string; data: unknown } | undefined {
-  const path = (event as { path?: string[] }).path;
-  const where = path ? { path } : {};
-  switch (event.type) {
-    case 'node-start':
-      return { event: 'step', data: { node: event.node, phase: 'start', ...where } };
-    case 'node-end':
-      return {
-        event: 'step',
-        data: { node: event.node, phase: 'end', update: event.update, ...where },
-      };
-    case 'custom':
-      return {
-        event: 'custom',
-        data: { node: event.node, name: event.name, data: event.data, ...where },
-      };
-    case 'interrupt':
-      return {
-        event: 'interrupt',
-        data: {
-          node: event.node,
-          interrupts: event.interrupts.map((pending) => ({
-            id: pending.id,
-            value: pending.value,
-            ...(pending.path ? { path: pending.path } : {}),
-          })),
-          ...where,
-        },
-      };
-    default:
-      return undefined;
-  }
 }
 
 /** A thread's title from its first input: its text, when it has some. */

@@ -11,7 +11,7 @@ import { requireChatGraph } from '../runtime/graph-names.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** An invoke body as parsed (`invokeBody`, `runBody`). */
-type InvokeFields = Pick<AgentRequest, 'message' | 'resume'> & {
+type InvokeFields = Pick<AgentRequest, 'message' | 'messageId' | 'resume' | 'runConfig'> & {
   sessionId?: string;
   options?: AgentRequest['options'] & { onBusy?: OnBusy };
 };

@@ -14,7 +14,7 @@ import { parseWebhook } from '../../webhooks/index.ts';
 import { defineRoute, eventStream, type RouteGroup } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
-import { cancelRun as stopRun } from '../runs/cancel-run.ts';
+import { cancelRun } from '../runs/cancel-run.ts';
 import { arrivalOf } from '../runs/run-request.ts';
 import type { RunRecord, RunStatus } from '../runs/run-store.ts';
 import { webhookViewOf } from '../runs/run-webhooks.ts';
@@ -148,7 +148,7 @@ export function runRoutes(context: RouteContext): RouteGroup {
     },
   });
 
-  const cancelRun = defineRoute({
+  const cancelRunRoute = defineRoute({
     method: 'POST',
     path: '/api/runs/:id/cancel',
     scope: 'yeoul:write',
@@ -161,14 +161,14 @@ export function runRoutes(context: RouteContext): RouteGroup {
     handler: async (request, reply, input) => {
       const { id } = input.params();
       const run = await ownedRun(request, id);
-      await stopRun(context, run);
+      await cancelRun(context, run);
       return reply.code(202).send({ runId: id, status: 'cancelled' });
     },
   });
 
   return {
     tag: { name: 'runs', description: 'Runs: start in the background, follow, wait, list, cancel' },
-    routes: [createRun, listRuns, getRun, streamRunEvents, cancelRun],
+    routes: [createRun, listRuns, getRun, streamRunEvents, cancelRunRoute],
   };
 }
 

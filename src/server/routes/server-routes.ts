@@ -6,6 +6,7 @@ import { documentRoutes } from './document-routes.ts';
 import { evalRoutes } from './eval-routes.ts';
 import { graphRoutes } from './graph-routes.ts';
 import { identityRoutes } from './identity-routes.ts';
+import { langGraphRoutes } from './langgraph-routes.ts';
 import { mcpRoutes } from './mcp-routes.ts';
 import { memoryRoutes } from './memory-routes.ts';
 import type { RouteContext } from './route-context.ts';
@@ -35,6 +36,7 @@ export function serverRoutes(context: RouteContext): RouteGroup[] {
     mcpRoutes(context),
     agUiRoutes(context),
     ...a2aRoutes(context),
+    langGraphRoutes(context),
     webRoutes(),
   ];
 }

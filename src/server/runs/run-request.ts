@@ -35,6 +35,7 @@ export type AgentCall = Pick<
   AgentRequest,
   | 'message'
   | 'messageId'
+  | 'runConfig'
   | 'history'
   | 'resume'
   | 'options'
@@ -69,6 +70,10 @@ export interface AgentCallOptions {
   source?: string;
   /** The record a background run was stored with before it started (`startBackgroundRun`). */
   record?: RunRecord;
+  /** The id of a new run, chosen by its caller (that names it before it starts); a new one otherwise. */
+  runId?: string;
+  /** What the caller attached to the run (kept with its record). */
+  metadata?: Record<string, unknown>;
   /** The run's place in its session's line, taken already (else it is taken here). */
   leave?: LeaveQueue;
   /** Why the run stopped when `signal` aborted (default: cancelled through the API). */
@@ -123,6 +128,7 @@ export async function runAgentCall(
   // Decisions go on under the paused run's id.
   const runId =
     options.record?.runId ??
+    options.runId ??
     (call.resume && shared ? await runtime.runner.lastRunId(call.sessionId) : undefined) ??
     createId();
   const { onBusy: _onBusy, ...asked } = call;
@@ -274,6 +280,7 @@ function recordOf(
     endedAt: null,
     attempts: 1,
     instanceId: ledger.instanceId,
+    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
   };
   const recorder = ledger.recorder(base, options.record !== undefined || call.resume !== undefined);
   const untrackRun = ledger.track(runId, {
@@ -284,7 +291,10 @@ function recordOf(
       controller.abort(
         given.type === 'superseded'
           ? new RunSupersededError({ byRunId: given.runId, rollback: given.onBusy === 'rollback' })
-          : new Error('cancelled by request'),
+          : given.type === 'request' && given.rollback === true
+            ? // Stopped by request with its steps removed: the superseding path without a successor.
+              new RunSupersededError({ byRunId: runId, rollback: true })
+            : new Error('cancelled by request'),
       );
     },
   });

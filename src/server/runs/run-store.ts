@@ -57,6 +57,8 @@ export interface RunRecord {
   error?: RunError;
   cancelReason?: CancelReason;
   webhook?: unknown;
+  /** What the run's caller attached to it (LangGraph's run `metadata`, with `tags`). */
+  metadata?: Record<string, unknown>;
   /** The request a background run was started with, to start it again after a restart. */
   request?: unknown;
 }

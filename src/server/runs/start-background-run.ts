@@ -31,6 +31,8 @@ export interface BackgroundRunOptions {
   admission?: Admission;
   /** When the request arrived (`arrivalOf(reply)`): its place in the session's line. */
   arrivedAt?: number;
+  /** What the caller attached to the run (kept with its record). */
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -91,6 +93,7 @@ export async function startBackgroundRun(
     ...(options.scheduledFor === undefined ? {} : { scheduledFor: options.scheduledFor }),
     ...(options.catchUp === undefined ? {} : { catchUp: options.catchUp }),
     ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
+    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
     // What a restart needs to start it again (its presence marks a run nobody waits on).
     request: call.options === undefined ? {} : { options: call.options },
   };

@@ -69,7 +69,8 @@ export async function openPostgresCoordination(
     onError: (error) => logger.debug({ err: error }, 'sweeping runs left behind failed'),
   });
   sweeper.start();
-  // The payload is the session id, or `{sessionId, reason}` for a run a newer message supersedes.
+  // The payload is the session id, or `{sessionId, reason}` for a run a newer message supersedes
+  // (or one cancelled by request with its steps removed).
   const stopCancelling = notifications.on(cancelChannel, (payload) => {
     const asked = payload.startsWith('{')
       ? (JSON.parse(payload) as { sessionId: string; reason: CancelReason })
@@ -82,7 +83,7 @@ export async function openPostgresCoordination(
     queue,
     streams,
     async cancelElsewhere(sessionId, reason) {
-      if (reason?.type === 'superseded') {
+      if (reason?.type === 'superseded' || (reason?.type === 'request' && reason.rollback)) {
         // Every instance hears it: runs waiting for their turn elsewhere stop too.
         const payload = JSON.stringify({ sessionId, reason });
         await queryPostgres(pool, `SELECT pg_notify('${cancelChannel}', $1)`, [payload]);

@@ -1,0 +1,204 @@
+import type { AgentResponse } from '../../agents/index.ts';
+import type { HistoryEntry, StateSchema } from '../../graph/index.ts';
+import type { ChatMessage } from '../../models/index.ts';
+import {
+  type LangGraphInterrupt,
+  toLangChainMessage,
+  toLangGraphUpdate,
+  toLangGraphValues,
+} from './langgraph-messages.ts';
+import {
+  checkpointEvents,
+  type LangGraphEvent,
+  taskEndEvents,
+  taskStartEvents,
+} from './langgraph-step-events.ts';
+
+/** What the translator reads of the run's thread. */
+export interface ThreadReader {
+  /** The thread's stored steps, oldest first. */
+  history(): Promise<HistoryEntry<StateSchema>[]>;
+  /** The interrupts the thread waits on now, as LangGraph shows them. */
+  pending(): Promise<LangGraphInterrupt[]>;
+}
+
+/** Who the stream is of and what it sends. */
+export interface TranslatorSetup {
+  runId: string;
+  threadId: string;
+  /**
+   * The thread's last step before the run (or this part of it) began: its steps come after.
+   * `join`: worked out from the first event followed — a paused run's later part (its events
+   * numbered past 1) starts after its last `resume` step, a run's first part at its start.
+   */
+  after: number | 'join';
+  reader: ThreadReader;
+  emit(event: LangGraphEvent): void;
+}
+
+/**
+ * Turns a Yeoul run's events (`step`, `token`, `tool-call`, `interrupt`, `error`, `done`) into
+ * LangGraph's stream, every mode at once (the client's sink picks, so an event's number is
+ * the same whichever modes a client follows): `metadata` first, then per stored step `updates` and `values`, the
+ * answer's tokens as `messages` chunks carrying the answer's id (sent once its step is
+ * stored, so the id is the state's), other new messages whole; a paused run's last `values`
+ * carry `__interrupt__`, a failed one ends with `error`. Events are handled one at a time.
+ */
+export class LangGraphStreamTranslator {
+  #setup: TranslatorSetup;
+  #lastStep: number | undefined;
+  #tokens: string[] = [];
+  #queue: Promise<void> = Promise.resolve();
+  #lastValues: Record<string, unknown> | undefined;
+  /** Nodes whose end was heard and whose stored step was not sent yet, in order. */
+  #ended: string[] = [];
+
+  constructor(setup: TranslatorSetup) {
+    this.#setup = setup;
+    this.#lastStep = setup.after === 'join' ? undefined : setup.after;
+    setup.emit({
+      event: 'metadata',
+      data: { run_id: setup.runId, thread_id: setup.threadId, attempt: 1 },
+    });
+  }
+
+  /** Takes one Yeoul event (with its SSE id); resolves once everything it led to was emitted. */
+  push(name: string, data: unknown, id?: string): Promise<void> {
+    this.#queue = this.#queue.then(async () => {
+      this.#lastStep ??= await this.#startOf(id);
+      await this.#handle(name, data);
+    });
+    return this.#queue;
+  }
+
+  /** Where a joined run's part starts: after the step before its last `resume`, else anywhere. */
+  async #startOf(id: string | undefined): Promise<number> {
+    if (!(Number(id?.split(':').at(-1)) > 1)) return -1;
+    const resumed = (await this.#setup.reader.history()).findLast(
+      (entry) =>
+        entry.runId === this.#setup.runId && entry.path === undefined && entry.kind === 'resume',
+    );
+    return resumed === undefined ? -1 : resumed.step - 1;
+  }
+
+  async #handle(name: string, data: unknown): Promise<void> {
+    if (name === 'token') {
+      this.#tokens.push((data as { text: string }).text);
+      return;
+    }
+    if (name === 'custom') {
+      const custom = data as { data?: unknown; path?: string[] };
+      if (custom.path === undefined) this.#setup.emit({ event: 'custom', data: custom.data });
+      return;
+    }
+    if (name === 'step') {
+      const step = data as {
+        phase?: string;
+        node?: string;
+        runId?: string;
+        superstep?: number;
+        path?: string[];
+      };
+      // Steps inside subgraphs and inner graph runs are not this run's own.
+      if (
+        step.path !== undefined ||
+        (step.runId !== undefined && step.runId !== this.#setup.runId)
+      ) {
+        return;
+      }
+      if (step.phase === 'start') {
+        for (const event of taskStartEvents(this.#setup.runId, step.node ?? '', step.superstep)) {
+          this.#setup.emit(event);
+        }
+        return;
+      }
+      this.#ended.push(step.node ?? '');
+      await this.#catchUp(false);
+      return;
+    }
+    if (!['interrupt', 'error', 'done'].includes(name)) return;
+    await this.#catchUp(true);
+    if (name === 'error') {
+      const failure = data as { code?: string; message?: string };
+      this.#setup.emit({ event: 'error', data: { error: failure.code, message: failure.message } });
+    }
+    if (name === 'done') await this.#finish(data as AgentResponse);
+  }
+
+  /**
+   * Sends the stored steps of the run not sent yet: a node's step once its end was heard (so
+   * a replay sends the same events in the same order as the live run did), all at its end.
+   */
+  async #catchUp(all: boolean): Promise<void> {
+    const { runId, threadId, emit } = this.#setup;
+    const points = (await this.#setup.reader.history()).filter((entry) => entry.path === undefined);
+    for (const [index, entry] of points.entries()) {
+      if (entry.runId !== runId || entry.step <= (this.#lastStep ?? -1)) continue;
+      const node = entry.node ?? entry.kind;
+      const ran = entry.kind === 'node' || entry.kind === 'task';
+      if (!all && ran) {
+        const heard = this.#ended.indexOf(node);
+        if (heard === -1) return;
+        this.#ended.splice(0, heard + 1);
+      }
+      this.#lastStep = entry.step;
+      if (!ran && entry.kind !== 'input') continue;
+      if (ran && entry.update !== null) {
+        emit({ event: 'updates', data: { [node]: toLangGraphUpdate(entry.update) } });
+      }
+      if (ran) for (const event of taskEndEvents(runId, entry)) emit(event);
+      for (const event of checkpointEvents(threadId, entry, points[index - 1]?.step)) emit(event);
+      if (ran && entry.update !== null) {
+        this.#sendMessages(entry, node);
+      }
+      const values = toLangGraphValues(entry.values);
+      this.#lastValues = values;
+      emit({ event: 'values', data: values });
+    }
+  }
+
+  /** The messages a step added: the streamed answer as chunks, every other one whole. */
+  #sendMessages(entry: HistoryEntry<StateSchema>, node: string): void {
+    const { runId, threadId, emit } = this.#setup;
+    const added = (entry.update as { messages?: unknown }).messages;
+    const list = (
+      Array.isArray(added) ? added : added === undefined ? [] : [added]
+    ) as ChatMessage[];
+    const metadata = {
+      langgraph_node: node,
+      langgraph_step: entry.superstep,
+      run_id: runId,
+      thread_id: threadId,
+      tags: [],
+    };
+    for (const message of list) {
+      if (!('role' in message)) continue;
+      const streamed = this.#tokens.join('');
+      if (message.role === 'assistant' && streamed !== '' && streamed === message.content) {
+        for (const text of this.#tokens) {
+          emit({
+            event: 'messages',
+            data: [{ type: 'AIMessageChunk', id: message.id, content: text }, metadata],
+          });
+        }
+        this.#tokens = [];
+        if ((message.toolCalls ?? []).length === 0) continue;
+      }
+      emit({ event: 'messages', data: [toLangChainMessage(message), metadata] });
+    }
+  }
+
+  /** A paused run's last `values` (and `updates`) carry `__interrupt__`; a failed answer ends with `error`. */
+  async #finish(answer: AgentResponse): Promise<void> {
+    const { emit } = this.#setup;
+    if (answer.error) {
+      emit({ event: 'error', data: { error: answer.errorCode, message: answer.response } });
+      return;
+    }
+    if (answer.status !== 'interrupted') return;
+    const interrupts = await this.#setup.reader.pending();
+    if (interrupts.length === 0) return;
+    emit({ event: 'updates', data: { __interrupt__: interrupts } });
+    emit({ event: 'values', data: { ...(this.#lastValues ?? {}), __interrupt__: interrupts } });
+  }
+}
