@@ -156,6 +156,11 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
     reason = 'abandoned after an interruption',
     /** Why: a `RunSupersededError` when a newer run takes its place (with rollback: removed). */
     cause?: unknown,
+    /**
+     * An instance whose running run counts as left behind though it is alive: its caller
+     * knows that instance no longer runs it (it holds no place in the session's line).
+     */
+    leftBy?: string,
   ): Promise<boolean> {
     const store = this.#requireStore('abandon');
     return (this.#queue as ThreadQueue).run(threadId, async () => {
@@ -164,7 +169,11 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
       if (last === null || (last.status !== 'running' && last.status !== 'interrupted')) {
         return false;
       }
-      if (last.status === 'running' && (await runsElsewhere(store.checkpointer, last.owner))) {
+      if (
+        last.status === 'running' &&
+        (leftBy === undefined || last.owner !== leftBy) &&
+        (await runsElsewhere(store.checkpointer, last.owner))
+      ) {
         return false;
       }
       const status = last.status === 'interrupted' ? 'cancelled' : 'failed';

@@ -229,6 +229,11 @@ describe('runs left behind by a dead process', () => {
       live: true,
     });
     assert.equal(await graph.abandon('busy'), false);
+    // Named as the instance that left it (it holds no place in the session's line any more),
+    // the run is closed although that instance is alive; another instance's name changes nothing.
+    assert.equal(await graph.abandon('busy', 'left behind', undefined, 'another-instance'), false);
+    assert.equal(await graph.abandon('busy', 'left behind', undefined, first.instanceId), true);
+    assert.equal((await graph.getState('busy'))?.status, 'failed');
     await first.close();
     const result = await graph.run({}, { threadId: 'busy', onPendingRun: 'abandon' });
     assert.equal(result.status, 'interrupted');

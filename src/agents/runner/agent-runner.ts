@@ -109,11 +109,18 @@ export function createAgentRunner(
     sessionId: string,
     reason = 'abandoned',
     cause?: RunSupersededError,
+    /** An instance whose running run counts as left behind though it is alive. */
+    leftBy?: string,
   ): Promise<boolean> => {
     const registry = current;
     const entry = await sessions.entry(registry, sessionId);
-    const inner = await entry.handoff.thread.abandon(sessionId, reason, cause);
-    const outer = await registry.evaluationLoop.abandon(opsThreadOf(sessionId), reason, cause);
+    const inner = await entry.handoff.thread.abandon(sessionId, reason, cause, leftBy);
+    const outer = await registry.evaluationLoop.abandon(
+      opsThreadOf(sessionId),
+      reason,
+      cause,
+      leftBy,
+    );
     return inner || outer;
   };
 

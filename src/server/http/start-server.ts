@@ -177,6 +177,7 @@ export async function startServer(
     runs,
     backgroundSlots: new RunSlots(config.backgroundRuns),
     cancelElsewhere: (sessionId, reason) => coordination.cancelElsewhere(sessionId, reason),
+    closeLeftBehind: (sessionId) => coordination.closeLeftBehind(sessionId),
     logger: app.log,
     startedAt,
     version: yeoulVersion,

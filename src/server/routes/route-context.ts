@@ -29,6 +29,8 @@ export interface RouteContext {
    * one was told.
    */
   cancelElsewhere(sessionId: string, reason?: CancelReason): Promise<boolean>;
+  /** Closes the session's run left marked running by a live instance no longer in its line. */
+  closeLeftBehind(sessionId: string): Promise<boolean>;
   logger: FastifyBaseLogger;
   startedAt: number;
   version: string;

@@ -81,6 +81,7 @@ describe('the server’s routes and /openapi.json', () => {
     const coordination = localCoordination(4);
     const context: RouteContext = {
       backgroundSlots: new RunSlots(32),
+      closeLeftBehind: async () => false,
       runtime,
       queue: coordination.queue,
       streams: coordination.streams,

@@ -35,6 +35,7 @@ describe('GET /api/usage for admins', () => {
     const coordination = localCoordination(4);
     const context: RouteContext = {
       backgroundSlots: new RunSlots(32),
+      closeLeftBehind: async () => false,
       runtime,
       queue: coordination.queue,
       streams: coordination.streams,

@@ -17,6 +17,12 @@ export interface RunCoordination {
    * process); true when such an instance was found and told.
    */
   cancelElsewhere(sessionId: string, reason?: CancelReason): Promise<boolean>;
+  /**
+   * Closes the session's run marked running by another live instance that holds no place in
+   * the session's line (so runs it no longer); true when one was closed. Called by the request
+   * that holds the line and found such a run in its way.
+   */
+  closeLeftBehind(sessionId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -26,6 +32,7 @@ export function localCoordination(queueLimit: number): RunCoordination {
     queue: new MemorySessionQueue(queueLimit),
     streams: new RunStreams(),
     cancelElsewhere: async () => false,
+    closeLeftBehind: async () => false,
     close: async () => undefined,
   };
 }

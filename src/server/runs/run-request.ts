@@ -6,7 +6,7 @@ import {
   graphNameOf,
 } from '../../agents/index.ts';
 import { createId, StoreUnavailableError } from '../../core/index.ts';
-import { RunSupersededError } from '../../graph/index.ts';
+import { PendingRunError, RunSupersededError } from '../../graph/index.ts';
 import type { Admission } from '../../identity/index.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { coalesceTokens } from '../http/token-coalescer.ts';
@@ -187,13 +187,15 @@ export async function runAgentCall(
           ...(signal === undefined ? {} : { signal }),
           onEvent: events.emit,
         })
-      : await (options.runner ?? runtime.runner).invoke({
-          ...asked,
-          runId,
-          ...(signal === undefined ? {} : { signal }),
-          streamTokens: options.streamTokens,
-          onEvent: events.emit,
-        });
+      : await invokeClosingLeftBehind(context, call.sessionId, shared, () =>
+          (options.runner ?? runtime.runner).invoke({
+            ...asked,
+            runId,
+            ...(signal === undefined ? {} : { signal }),
+            streamTokens: options.streamTokens,
+            onEvent: events.emit,
+          }),
+        );
     events.flush();
     const payload =
       answer.status === 'cancelled' && record
@@ -318,4 +320,34 @@ function recordOf(
       await ledger.ended(base, changes);
     },
   };
+}
+
+/**
+ * Runs `invoke`; when it finds the session's last run still marked running by another live
+ * instance, although this request holds the session's line (an instance that lost its
+ * database may have given up its place without closing its run), that run is closed as left
+ * behind and the request runs once more.
+ */
+async function invokeClosingLeftBehind(
+  context: RouteContext,
+  sessionId: string,
+  shared: boolean,
+  invoke: () => Promise<AgentResponse>,
+): Promise<AgentResponse> {
+  try {
+    return await invoke();
+  } catch (error) {
+    if (!(shared && pendingElsewhere(error))) throw error;
+    if (!(await context.closeLeftBehind(sessionId))) throw error;
+    return invoke();
+  }
+}
+
+/** Whether `error` (or one of its causes) says a run goes on the thread in another live process. */
+function pendingElsewhere(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    if (current instanceof PendingRunError) return current.live;
+    current = current.cause;
+  }
+  return false;
 }

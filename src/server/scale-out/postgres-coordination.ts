@@ -4,7 +4,7 @@ import { type PostgresPool, queryPostgres } from '../../core/index.ts';
 import type { Checkpointer } from '../../graph/index.ts';
 import type { RunCoordination } from '../runs/run-coordination.ts';
 import type { CancelReason } from '../runs/run-store.ts';
-import { closeOrphanedRun } from '../sessions/orphaned-run.ts';
+import { closeOrphanedRun, leftBehindReason } from '../sessions/orphaned-run.ts';
 import { PostgresSessionQueue, runningInstanceSql } from '../sessions/postgres-session-queue.ts';
 import { PostgresNotifications } from './postgres-notifications.ts';
 import { RelayedRunStreams } from './relayed-run-streams.ts';
@@ -98,6 +98,22 @@ export async function openPostgresCoordination(
       if (!(await isAlive(instanceId))) return false;
       await queryPostgres(pool, `SELECT pg_notify('${cancelChannel}', $1)`, [sessionId]);
       return true;
+    },
+    async closeLeftBehind(sessionId) {
+      let closed = false;
+      for (const state of await runner.threadStates(sessionId)) {
+        const owner = state?.status === 'running' ? state.owner : null;
+        if (owner == null || owner === checkpointer.instanceId) continue;
+        // Every run holds its request's place in the session's line while it goes.
+        const { rows } = await queryPostgres(
+          pool,
+          'SELECT 1 FROM server_session_queue WHERE session_id = $1 AND instance_id = $2 LIMIT 1',
+          [sessionId, owner],
+        );
+        if (rows.length > 0) continue;
+        closed = (await runner.abandon(sessionId, leftBehindReason, undefined, owner)) || closed;
+      }
+      return closed;
     },
     async close() {
       stopCancelling();
