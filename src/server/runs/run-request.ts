@@ -338,7 +338,8 @@ async function invokeClosingLeftBehind(
     return await invoke();
   } catch (error) {
     if (!(shared && pendingElsewhere(error))) throw error;
-    if (!(await context.closeLeftBehind(sessionId))) throw error;
+    // Closing it may lose to its own instance closing it at that moment: either way, run again.
+    if (!(await context.closeLeftBehind(sessionId).catch(() => true))) throw error;
     return invoke();
   }
 }
