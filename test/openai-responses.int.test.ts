@@ -156,6 +156,40 @@ describe('OpenAI Responses and Conversations with the openai SDK', () => {
     );
   });
 
+  it('streams the answer under its id in the session, the same id the Response keeps', async () => {
+    for (const input of ['123 * 456 계산해줘', 'hello there']) {
+      const stream = await client.responses.create({ model: 'yeoul-react', input, stream: true });
+      const events: Json[] = [];
+      for await (const event of stream) events.push(event);
+      const completed = events.at(-1).response;
+      assert.equal(events.at(-1).type, 'response.completed');
+      const session = (await (
+        await fetch(`${server.url}/api/sessions/${completed.conversation.id}`, {
+          headers: { authorization: 'Bearer key-one' },
+        })
+      ).json()) as Json;
+      const id = session.messages.at(-1).id;
+      assert.equal(session.messages.at(-1).role, 'assistant');
+      assert.equal(completed.output.length, 1);
+      assert.equal(completed.output[0].id, id, input);
+      const items = events.filter((event) => event.type.startsWith('response.output_item.'));
+      assert.deepEqual(
+        items.map((event) => [event.type, event.item.id]),
+        [
+          ['response.output_item.added', id],
+          ['response.output_item.done', id],
+        ],
+      );
+      const withItemIds = events.filter((event) => 'item_id' in event);
+      assert.ok(withItemIds.length >= 4);
+      for (const event of withItemIds) assert.equal(event.item_id, id, event.type);
+      const deltas = events.filter((event) => event.type === 'response.output_text.delta');
+      assert.equal(deltas.map((event) => event.delta).join(''), session.messages.at(-1).content);
+      const fetched = await client.responses.retrieve(completed.id);
+      assert.equal((fetched.output[0] as Json).id, id);
+    }
+  });
+
   it('continues with previous_response_id, and forks when it names an earlier response', async () => {
     const first = await client.responses.create({ model: 'yeoul-react', input: 'one' });
     const second = await client.responses.create({
@@ -399,6 +433,22 @@ describe('OpenAI Responses and Conversations with the openai SDK', () => {
     assert.equal(response.status, 'completed');
     assert.equal((response as Json).conversation, null);
     await failure(client.responses.retrieve(response.id));
+    const stream = await client.responses.create({
+      model: 'yeoul-react',
+      input: '7 * 6',
+      store: false,
+      stream: true,
+    });
+    const events: Json[] = [];
+    for await (const event of stream) events.push(event);
+    const completed = events.at(-1).response;
+    assert.equal(completed.output.length, 1);
+    const deltas = events.filter((event) => event.type === 'response.output_text.delta');
+    assert.ok(deltas.length > 0);
+    assert.equal(deltas.map((event) => event.delta).join(''), completed.output[0].content[0].text);
+    for (const event of events.filter((event) => 'item_id' in event)) {
+      assert.equal(event.item_id, completed.output[0].id);
+    }
   });
 
   it('makes conversations of sessions: create with items, list and append items, continue', async () => {

@@ -16,30 +16,59 @@ interface OpenMessage {
   id: string;
   index: number;
   text: string;
+  closed: boolean;
 }
+
+/** A message of the session, as far as the stream needs it. */
+export interface SessionMessage {
+  id?: string;
+  role: string;
+  content: string;
+  toolCalls?: unknown[];
+}
+
+/** Reads the session's messages as committed now. */
+export type SessionMessages = () => Promise<SessionMessage[]>;
 
 /**
  * A streamed response as OpenAI sends it: `event: TYPE` / `data: {type, sequence_number, …}`
  * (numbered from 0) — `response.created`, `response.in_progress`, the answer's message
  * (`output_item.added`, `content_part.added`, `output_text.delta`…, `output_text.done`,
  * `content_part.done`, `output_item.done`), the other output items (added, done), and last
- * `response.completed`, `response.incomplete` or `response.failed`; no `[DONE]`. The text of
- * every model call of the run streams into one message (a later call set off by a blank line).
+ * `response.completed`, `response.incomplete` or `response.failed`; no `[DONE]`.
+ *
+ * A response kept in a session streams its answer under the message's id in the session: a
+ * model call's text goes out once its step is stored (the session then names the message),
+ * and the text of a call that went on to call Yeoul's tools is not the answer. A response
+ * that keeps nothing streams the text of every model call as it comes, into one message (a
+ * later call set off by a blank line).
  */
 export class ResponseStream {
   #response: ServerResponse;
-  #tokens: boolean;
+  #messages: SessionMessages | undefined;
+  /** The session's assistant messages already seen (before the run, or handled since). */
+  #known: Set<string>;
   #sequence = 0;
   #ping: NodeJS.Timeout | undefined;
   #open = false;
   #message: OpenMessage | undefined;
   /** The text of the model call now writing. */
   #segment = '';
+  /** Text waiting for its step to be stored (a response kept in a session). */
+  #pending: string[] = [];
+  #queue: Promise<void> = Promise.resolve();
 
-  /** `tokens: false` sends the answer whole at the end (the ops loop may write several). */
-  constructor(response: ServerResponse, tokens = true) {
+  /**
+   * `session`: how to read the session the response is a turn of, and the ids of its
+   * messages before the run; absent when nothing is kept.
+   */
+  constructor(
+    response: ServerResponse,
+    session?: { messages: SessionMessages; known: Iterable<string> },
+  ) {
     this.#response = response;
-    this.#tokens = tokens;
+    this.#messages = session?.messages;
+    this.#known = new Set(session?.known ?? []);
   }
 
   /** Whether the headers went out (after that, errors are sent in the stream). */
@@ -60,46 +89,53 @@ export class ResponseStream {
     this.#ping.unref();
   }
 
-  /** Hands a run event over: `token` text goes out at once; a new step starts a new model call's text. */
+  /**
+   * Hands a run event over: `token` text goes out at once (nothing kept) or waits for its
+   * step (kept in a session); a step's end sends the answer it stored; a new step starts a
+   * new model call's text.
+   */
   event(entry: StreamEvent): void {
-    if (entry.event === 'step' && (entry.data as { phase?: string }).phase === 'start') {
+    const data = entry.data as { phase?: string; text?: string };
+    if (entry.event === 'step' && data.phase === 'start') {
       this.#segment = '';
-    } else if (entry.event === 'token' && this.#tokens) {
-      const text = (entry.data as { text?: string }).text ?? '';
-      if (text !== '') this.#text(text);
+    } else if (entry.event === 'step' && this.#pending.length > 0) {
+      const read = this.#messages;
+      if (read !== undefined) this.#queue = this.#queue.then(() => this.#stored(read));
+    } else if (entry.event === 'token' && (data.text ?? '') !== '') {
+      if (this.#messages === undefined) this.#live(data.text as string);
+      else this.#pending.push(data.text as string);
     }
   }
 
   /**
    * Sends what `final` adds: the rest of its answer and its other items. Returns the response
-   * as the stream told it (its message holding what was streamed), for `end`.
+   * as the stream told it, for `end`.
    */
-  settle(final: ResponseObject): ResponseObject {
+  async settle(final: ResponseObject): Promise<ResponseObject> {
+    await this.#queue;
     const answer = final.output.find((item) => item.type === 'message') as
       | ResponseOutputMessage
       | undefined;
     const text = (answer?.content[0] as { text?: string } | undefined)?.text;
-    if (text !== undefined) {
-      if (text.startsWith(this.#segment)) {
-        const rest = text.slice(this.#segment.length);
-        if (rest !== '' || this.#message === undefined) this.#text(rest);
-      } else {
-        this.#segment = '';
-        this.#text(text);
-      }
-    }
     const output: ResponseOutputItem[] = [];
-    const message = this.#message;
-    if (message !== undefined) {
+    const open = this.#message;
+    if (answer !== undefined && text !== undefined) {
+      const message = this.#finalMessage(answer.id, text);
+      const told = this.#messages === undefined ? message.text + this.#restOf(text) : text;
+      if (told.startsWith(message.text)) this.#delta(message, told.slice(message.text.length));
+      message.text = told;
       this.#closeMessage(message);
-      output.push(answerItem(message.id, message.text));
+      output.push(answerItem(message.id, told));
+    } else if (open !== undefined) {
+      this.#closeMessage(open);
     }
+    let index = this.#message === undefined ? 0 : this.#message.index + 1;
     for (const item of final.output) {
       if (item.type === 'message') continue;
-      const index = output.length;
       this.#send('response.output_item.added', { output_index: index, item });
       this.#send('response.output_item.done', { output_index: index, item });
       output.push(item);
+      index += 1;
     }
     return { ...final, output };
   }
@@ -129,36 +165,96 @@ export class ResponseStream {
     if (!this.#response.writableEnded) this.#response.end();
   }
 
-  #text(text: string): void {
-    let message = this.#message;
-    if (message === undefined) {
-      message = { id: `msg_${createId()}`, index: 0, text: '' };
-      this.#message = message;
-      const item = { ...answerItem(message.id, ''), status: 'in_progress', content: [] };
-      this.#send('response.output_item.added', { output_index: 0, item });
-      this.#send('response.content_part.added', {
-        item_id: message.id,
-        output_index: 0,
-        content_index: 0,
-        part: { type: 'output_text', text: '', annotations: [] },
-      });
-    }
-    // A new model call's first words after earlier text: set them apart.
-    const gap =
-      this.#segment === '' && message.text !== '' && !message.text.endsWith('\n') ? '\n\n' : '';
+  /**
+   * The message the final answer is told in: the one streamed when it is the answer (nothing
+   * kept: always), else a new one under the answer's id, with the text still waiting when it
+   * is the answer's.
+   */
+  #finalMessage(id: string, text: string): OpenMessage {
+    const open = this.#message;
+    if (open !== undefined && (this.#messages === undefined || open.id === id)) return open;
+    if (open !== undefined) this.#closeMessage(open);
+    const waiting = this.#pending.join('') === text ? this.#pending : [];
+    this.#pending = [];
+    return this.#answer(id, waiting);
+  }
+
+  /** What of the last model call's `text` was not streamed yet (nothing kept). */
+  #restOf(text: string): string {
+    if (text.startsWith(this.#segment)) return text.slice(this.#segment.length);
+    this.#segment = '';
+    return this.#gapped(text);
+  }
+
+  /** A token of a response that keeps nothing: into the one message, at once. */
+  #live(text: string): void {
+    const message = this.#message ?? this.#answer(`msg_${createId()}`, []);
+    this.#delta(message, this.#gapped(text));
+  }
+
+  /** A new model call's first words after earlier text, set apart; counted in its segment. */
+  #gapped(text: string): string {
+    const before = this.#message?.text ?? '';
+    const gap = this.#segment === '' && before !== '' && !before.endsWith('\n') ? '\n\n' : '';
     this.#segment += text;
-    message.text += gap + text;
-    if (gap + text === '') return;
+    return gap + text;
+  }
+
+  /**
+   * A step ended with text waiting: the session's newest assistant message, when the step
+   * stored one, is what the text was. An answer goes out under its id; the text of a call
+   * that called tools is dropped.
+   */
+  async #stored(read: SessionMessages): Promise<void> {
+    if (this.#pending.length === 0) return;
+    const fresh = (await read()).filter(
+      (message) =>
+        message.role === 'assistant' && message.id !== undefined && !this.#known.has(message.id),
+    );
+    for (const message of fresh) this.#known.add(message.id as string);
+    const last = fresh.at(-1);
+    // A step of a run inside a node: its text is stored with the node's step.
+    if (last === undefined) return;
+    const tokens = this.#pending;
+    this.#pending = [];
+    if ((last.toolCalls ?? []).length > 0 || last.content === '') return;
+    if (this.#message !== undefined) this.#closeMessage(this.#message);
+    const deltas = tokens.join('') === last.content ? tokens : [last.content];
+    this.#answer(last.id as string, deltas);
+  }
+
+  /** Opens the answer's message under `id` (after any other) and sends `deltas` into it. */
+  #answer(id: string, deltas: string[]): OpenMessage {
+    const index = this.#message === undefined ? 0 : this.#message.index + 1;
+    const message: OpenMessage = { id, index, text: '', closed: false };
+    this.#message = message;
+    const item = { ...answerItem(id, ''), status: 'in_progress', content: [] };
+    this.#send('response.output_item.added', { output_index: index, item });
+    this.#send('response.content_part.added', {
+      item_id: id,
+      output_index: index,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    });
+    for (const delta of deltas) this.#delta(message, delta);
+    return message;
+  }
+
+  #delta(message: OpenMessage, text: string): void {
+    if (text === '') return;
+    message.text += text;
     this.#send('response.output_text.delta', {
       item_id: message.id,
-      output_index: 0,
+      output_index: message.index,
       content_index: 0,
-      delta: gap + text,
+      delta: text,
       logprobs: [],
     });
   }
 
   #closeMessage(message: OpenMessage): void {
+    if (message.closed) return;
+    message.closed = true;
     const part = { type: 'output_text', text: message.text, annotations: [] };
     const at = { item_id: message.id, output_index: message.index, content_index: 0 };
     this.#send('response.output_text.done', { ...at, text: message.text, logprobs: [] });

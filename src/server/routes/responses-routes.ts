@@ -25,7 +25,11 @@ import {
   responseParams,
 } from '../responses/response-schemas.ts';
 import { placeOfResponse, type ResponsePlace } from '../responses/response-session.ts';
-import { ResponseStream } from '../responses/response-stream.ts';
+import {
+  ResponseStream,
+  type SessionMessage,
+  type SessionMessages,
+} from '../responses/response-stream.ts';
 import { type ResponseTurn, responseTurnOf } from '../responses/response-turn.ts';
 import { admitRun } from '../runs/admit-run.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
@@ -90,12 +94,20 @@ export function responsesRoutes(context: RouteContext, run: V1TurnRunner): Route
     }
   };
 
+  /** Reads a session's messages as committed now. */
+  const sessionMessages =
+    (sessionId: string): SessionMessages =>
+    async () => {
+      const state = await (await runtime.runner.threadGraph(sessionId)).getState(sessionId);
+      return (state?.values as { messages?: SessionMessage[] } | undefined)?.messages ?? [];
+    };
+
   /** The response of a finished run, kept (unless nothing is) before the client has it. */
   const conclude = async (
     frame: ResponseFrame,
     outcome: { payload: AgentResponse; sessionId: string | null },
     owner: string,
-    tell?: (final: ResponseObject) => ResponseObject,
+    tell?: (final: ResponseObject) => Promise<ResponseObject>,
   ): Promise<ResponseObject> => {
     const { payload, sessionId } = outcome;
     let messageId = `msg_${createId()}`;
@@ -109,7 +121,7 @@ export function responsesRoutes(context: RouteContext, run: V1TurnRunner): Route
       step = (state?.seq ?? 0) - 1;
     }
     const finished = finishedResponse({ ...frame, sessionId }, payload, messageId);
-    const told = tell ? tell(finished) : finished;
+    const told = tell ? await tell(finished) : finished;
     if (sessionId !== null) {
       await runtime.responses.save({
         id: frame.id,
@@ -169,7 +181,13 @@ export function responsesRoutes(context: RouteContext, run: V1TurnRunner): Route
         });
         return conclude(frame, outcome, owner);
       }
-      await streamResponse(request, reply, frame, leave, (stream, open) =>
+      const session = place.sessionId === null ? undefined : sessionMessages(place.sessionId);
+      const known = (await session?.())?.flatMap((message) => message.id ?? []) ?? [];
+      const stream = new ResponseStream(
+        reply.raw,
+        session === undefined ? undefined : { messages: session, known },
+      );
+      await streamResponse(request, reply, stream, frame, leave, (open) =>
         execute(request, body, turn, place, {
           ...common,
           streamTokens: true,
@@ -177,13 +195,9 @@ export function responsesRoutes(context: RouteContext, run: V1TurnRunner): Route
             open();
             stream.event(entry);
           },
-        }).then((outcome) => {
+        }).then(async (outcome) => {
           open();
-          let told: ResponseObject | undefined;
-          return conclude(frame, outcome, owner, (final) => {
-            told = stream.settle(final);
-            return told;
-          }).then(() => stream.end(told as ResponseObject));
+          stream.end(await conclude(frame, outcome, owner, (final) => stream.settle(final)));
         }),
       );
     },
@@ -288,11 +302,11 @@ function watchLeaving(reply: FastifyReply, leave: () => void): void {
 async function streamResponse(
   request: FastifyRequest,
   reply: FastifyReply,
+  stream: ResponseStream,
   frame: ResponseFrame,
   leave: () => void,
-  work: (stream: ResponseStream, open: () => void) => Promise<void>,
+  work: (open: () => void) => Promise<void>,
 ): Promise<void> {
-  const stream = new ResponseStream(reply.raw);
   let finished = false;
   const pending = pendingResponse(frame);
   const open = () => {
@@ -306,7 +320,7 @@ async function streamResponse(
     });
   };
   try {
-    await work(stream, open);
+    await work(open);
     finished = true;
   } catch (error) {
     finished = true;
