@@ -275,6 +275,40 @@ describe('A2A with the @a2a-js/sdk client', () => {
     assert.ok(existsSync(join(dataDir, 'workspace', 'a2a.txt')));
   });
 
+  it('resumes a task once when two decisions race; the other is -32004 already_decided', async () => {
+    const paused = (await client.sendMessage({
+      message: userMessage('please write a2a-raced.txt'),
+    } as Json)) as Json;
+    assert.equal(paused.status.state, state.inputRequired);
+    const data = paused.status.message.parts.find((part: Json) => part.content.$case === 'data');
+    const [approval] = data.content.value.interrupts;
+    const decide = () =>
+      rpc('SendMessage', {
+        message: {
+          messageId: crypto.randomUUID(),
+          role: 'ROLE_USER',
+          taskId: paused.id,
+          parts: [{ data: { decisions: [{ id: approval.id, approve: true }] } }],
+        },
+      });
+    const answers = await Promise.all([decide(), decide()]);
+    const resumed = answers.filter((answer) => answer.result !== undefined);
+    const refused = answers.filter((answer) => answer.error !== undefined);
+    assert.equal(resumed.length, 1, JSON.stringify(answers));
+    assert.equal(resumed[0].result.task.id, paused.id);
+    assert.equal(resumed[0].result.task.status.state, 'TASK_STATE_COMPLETED');
+    assert.equal(refused.length, 1);
+    assert.equal(refused[0].error.code, -32004);
+    assert.equal(refused[0].error.data.code, 'already_decided');
+    assert.equal(readFileSync(join(dataDir, 'workspace', 'a2a-raced.txt'), 'utf8'), 'hi');
+    const writes = model.requests.filter((sent) =>
+      sent.body.messages.some(
+        (message) => message.role === 'tool' && String(message.content).includes('a2a-raced.txt'),
+      ),
+    );
+    assert.equal(writes.length, 1, 'the approved call ran exactly once');
+  });
+
   it('subscribes to a running task, rejoins after an event, and cancels it', async () => {
     const started = (await client.sendMessage({
       message: userMessage('slow please'),

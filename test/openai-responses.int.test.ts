@@ -312,6 +312,38 @@ describe('OpenAI Responses and Conversations with the openai SDK', () => {
     assert.equal(writes.length, 1, 'the approved call ran exactly once');
   });
 
+  it('runs write_file once when two approval responses race; the other is 409 already_decided', async () => {
+    const paused = await client.responses.create({
+      model: 'yeoul-react',
+      input: 'please write raced.txt',
+    });
+    const request = paused.output[0] as Json;
+    assert.equal(request.type, 'mcp_approval_request');
+    const decide = () =>
+      client.responses.create({
+        model: 'yeoul-react',
+        previous_response_id: paused.id,
+        input: [{ type: 'mcp_approval_response', approval_request_id: request.id, approve: true }],
+      });
+    const outcomes = await Promise.allSettled([decide(), decide()]);
+    const answered = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const refused = outcomes.flatMap((outcome) =>
+      outcome.status === 'rejected' ? [outcome.reason as Json] : [],
+    );
+    assert.equal(answered.length, 1, 'one decision continues the response');
+    assert.match((answered[0] as Json).value.output_text, /^result: /);
+    assert.equal(refused.length, 1);
+    assert.equal(refused[0].status, 409);
+    assert.equal(refused[0].code, 'already_decided');
+    assert.equal(readdirWritten('raced.txt'), 'hi');
+    const writes = model.requests.filter((sent) =>
+      sent.body.messages.some(
+        (message) => message.role === 'tool' && String(message.content).includes('raced.txt'),
+      ),
+    );
+    assert.equal(writes.length, 1, 'the approved call ran exactly once');
+  });
+
   it('refuses each unsupported parameter by name, starting nothing', async () => {
     const before = model.requests.length;
     const cases: Array<[Record<string, unknown>, string]> = [
