@@ -191,6 +191,11 @@ describe('A2A with the @a2a-js/sdk client', () => {
       listed.tasks.map((entry: Json) => entry.id),
       [again.id, task.id],
     );
+    assert.deepEqual(
+      listed.tasks.map((entry: Json) => textOf(entry.artifacts[0].parts)),
+      [textOf(again.artifacts[0].parts), textOf(task.artifacts[0].parts)],
+      'a listed task shows its answer',
+    );
   });
 
   it('streams the calculator turn: the task, the answer’s chunks, then completed', async () => {

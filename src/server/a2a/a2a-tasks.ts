@@ -257,12 +257,11 @@ export function a2aTasks(context: RouteContext) {
       ...(query.contextId === undefined ? {} : { sessionId: query.contextId }),
       ...(runStatus === undefined ? {} : { statuses: [runStatus] }),
       limit: offset + pageSize + 1,
+      withResults: true,
     });
-    const full = await Promise.all(listed.map((run) => runs.store.get(run.runId)));
     const after = query.statusTimestampAfter && Date.parse(query.statusTimestampAfter);
-    const matching = full.filter(
-      (run): run is RunRecord =>
-        run !== undefined &&
+    const matching = listed.filter(
+      (run) =>
         (state === undefined || stateOf(run) === state) &&
         (!after || Date.parse(run.endedAt ?? run.startedAt ?? run.createdAt) > after),
     );

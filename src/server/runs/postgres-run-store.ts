@@ -117,7 +117,7 @@ export class PostgresRunStore implements RunStore {
         query.limit ?? 50,
       ],
     );
-    return rows.map((row) => listedRun(row.record));
+    return rows.map((row) => listedRun(row.record, query.withResults));
   }
 
   async inStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]> {

@@ -101,7 +101,7 @@ export function runStoreConformance(
       assert.equal('result' in ((await store.get('r1')) ?? {}), false);
     });
 
-    it('lists one owner’s runs newest first, filtered, without results', async () => {
+    it('lists one owner’s runs newest first, filtered, without results unless asked', async () => {
       await store.create(runOf('a1'));
       await store.create(runOf('a2', { sessionId: 's2', status: 'running' }));
       await store.create(runOf('a3', { scheduleId: 'sch1', scheduledFor: null }));
@@ -123,6 +123,10 @@ export function runStoreConformance(
       const [listed] = await store.list({ owner: 'alice', statuses: ['done'] });
       assert.equal(listed?.runId, 'a1');
       assert.equal('result' in (listed ?? {}), false);
+      const [whole] = await store.list({ owner: 'alice', statuses: ['done'], withResults: true });
+      assert.deepEqual(whole?.result, { response: 'x' });
+      const [unended] = await store.list({ owner: 'alice', sessionId: 's2', withResults: true });
+      assert.equal('result' in (unended ?? {}), false);
     });
 
     it('finds runs of any owner by status, oldest first', async () => {

@@ -89,6 +89,8 @@ export interface RunQuery {
   sources?: readonly string[];
   /** At most this many (default 50). */
   limit?: number;
+  /** Each with its `result` too (what a task or a response shows); never with its `request`. */
+  withResults?: boolean;
 }
 
 /**
@@ -122,7 +124,7 @@ export interface RunStore {
   ): Promise<boolean>;
   /** The run, or undefined when none has this id. */
   get(runId: string): Promise<RunRecord | undefined>;
-  /** The owner's runs that match, newest first, each without `result` and `request`. */
+  /** The owner's runs that match, newest first, each without `request` (and `result`, unless `withResults`). */
   list(query: RunQuery): Promise<RunRecord[]>;
   /** Runs of any owner in these statuses, oldest first (what a restart takes up). */
   inStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]>;
@@ -130,10 +132,10 @@ export interface RunStore {
   deleteSession(sessionId: string): Promise<void>;
 }
 
-/** A run as a list shows it: without its result and the request it was started with. */
-export function listedRun(run: RunRecord): RunRecord {
-  const { result: _result, request: _request, ...listed } = run;
-  return listed;
+/** A run as a list shows it: without the request it was started with, and its result unless asked. */
+export function listedRun(run: RunRecord, withResult = false): RunRecord {
+  const { result, request: _request, ...listed } = run;
+  return withResult && result !== undefined ? { ...listed, result } : listed;
 }
 
 /** A record with `changes` applied (a key set to undefined is removed). */

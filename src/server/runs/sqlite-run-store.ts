@@ -141,7 +141,7 @@ export class SqliteRunStore implements RunStore {
         )
         .all(...values),
     ) as Array<{ record: string }>;
-    return rows.map((row) => listedRun(runOf(row.record)));
+    return rows.map((row) => listedRun(runOf(row.record), query.withResults));
   }
 
   async inStatus(statuses: readonly RunStatus[]): Promise<RunRecord[]> {
