@@ -98,9 +98,12 @@ export class ResponseStream {
     const data = entry.data as { phase?: string; text?: string };
     if (entry.event === 'step' && data.phase === 'start') {
       this.#segment = '';
-    } else if (entry.event === 'step' && this.#pending.length > 0) {
+    } else if (entry.event === 'step' && this.#pending.length > 0 && this.#messages) {
       const read = this.#messages;
-      if (read !== undefined) this.#queue = this.#queue.then(() => this.#stored(read));
+      const tokens = this.#pending;
+      this.#pending = [];
+      // A session that cannot be read now: the answer goes out whole when the run ends.
+      this.#queue = this.#queue.then(() => this.#stored(read, tokens)).catch(() => undefined);
     } else if (entry.event === 'token' && (data.text ?? '') !== '') {
       if (this.#messages === undefined) this.#live(data.text as string);
       else this.#pending.push(data.text as string);
@@ -205,18 +208,18 @@ export class ResponseStream {
    * stored one, is what the text was. An answer goes out under its id; the text of a call
    * that called tools is dropped.
    */
-  async #stored(read: SessionMessages): Promise<void> {
-    if (this.#pending.length === 0) return;
+  async #stored(read: SessionMessages, tokens: string[]): Promise<void> {
     const fresh = (await read()).filter(
       (message) =>
         message.role === 'assistant' && message.id !== undefined && !this.#known.has(message.id),
     );
     for (const message of fresh) this.#known.add(message.id as string);
     const last = fresh.at(-1);
-    // A step of a run inside a node: its text is stored with the node's step.
-    if (last === undefined) return;
-    const tokens = this.#pending;
-    this.#pending = [];
+    if (last === undefined) {
+      // A step of a run inside a node: its text is stored with the node's step.
+      this.#pending = [...tokens, ...this.#pending];
+      return;
+    }
     if ((last.toolCalls ?? []).length > 0 || last.content === '') return;
     if (this.#message !== undefined) this.#closeMessage(this.#message);
     const deltas = tokens.join('') === last.content ? tokens : [last.content];
