@@ -21,10 +21,16 @@ type Json = any;
 const root = mkdtempSync(join(tmpdir(), 'yeoul-ag-ui-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
+/** Opened by the slow-streaming test: the model's chunks after the first wait for it. */
+let streamGate: PromiseWithResolvers<void> = Promise.withResolvers();
+/** The answer the model streams slowly, chunk by chunk. */
+const slowChunks = ['하나, ', '둘, ', '셋, ', '넷'];
+
 /**
  * The scripted model: a product → the calculator; "write F" → write_file; "weather" with a
- * client_weather tool offered → that tool; "fail" → 401; after a tool result → "result: …";
- * otherwise it answers with the last message.
+ * client_weather tool offered → that tool; "fail" → 401; "slowly" → an answer whose chunks
+ * after the first wait for `streamGate`; after a tool result → "result: …"; otherwise it
+ * answers with the last message.
  */
 function scripted(request: ChatCompletionRequest, index: number): FakeCompletion {
   const messages = request.body.messages;
@@ -42,6 +48,9 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
   const tools = (request.body.tools ?? []) as Json[];
   if (text.includes('weather') && tools.some((tool) => tool.function?.name === 'client_weather')) {
     return call('client_weather', { city: 'Seoul' });
+  }
+  if (text.includes('slowly')) {
+    return { kind: 'text', text: slowChunks.join(''), chunks: slowChunks, holdRest: streamGate.promise };
   }
   if (text.includes('fail')) return { kind: 'error', status: 401, body: { error: 'no key' } };
   return { kind: 'text', text: `answer: ${text}` };
@@ -146,6 +155,48 @@ describe('AG-UI with @ag-ui/client', () => {
     const second = await run(agent, 'thanks');
     assert.equal(second.at(-1).type, 'RUN_FINISHED');
     assert.equal((await session(agent.threadId)).messages.length, ids.length + 2);
+  });
+
+  it('streams the answer token by token while the model writes it', async () => {
+    const agent = agentOf();
+    streamGate = Promise.withResolvers();
+    let released = false;
+    const release = () => {
+      released = true;
+      streamGate.resolve();
+    };
+    const timer = setTimeout(release, 3000);
+    let beforeTheModelEnded: boolean | undefined;
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'answer slowly' });
+    const events: Json[] = [];
+    await agent.runAgent(
+      {},
+      {
+        onEvent: ({ event }) => {
+          events.push(event);
+          if (event.type === 'TEXT_MESSAGE_CONTENT' && beforeTheModelEnded === undefined) {
+            beforeTheModelEnded = !released;
+            release();
+          }
+        },
+      },
+    );
+    clearTimeout(timer);
+    assert.equal(beforeTheModelEnded, true, 'the first delta came while the model was writing');
+    const contents = events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+    assert.ok(contents.length > 1, `several deltas (${contents.length})`);
+    const answer = (await session(agent.threadId)).messages.at(-1);
+    assert.equal(contents.map((event) => event.delta).join(''), answer.content);
+    assert.equal(answer.content, slowChunks.join(''));
+    for (const event of contents) assert.equal(event.messageId, answer.id);
+    const types = events.map((event) => event.type).filter((type) => !type.startsWith('STEP_'));
+    assert.deepEqual(types, [
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      ...contents.map(() => 'TEXT_MESSAGE_CONTENT'),
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
   });
 
   it('pauses write_file for approval and resumes it exactly once', async () => {
