@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchemas } from '@ag-ui/core/schemas';
+import type { GraphKit } from '../src/agents/index.ts';
+import type { YeoulConfig } from '../src/config/index.ts';
+import { END, START, StateGraph } from '../src/graph/index.ts';
+import { pii } from '../src/guardrails/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
 import {
   type ChatCompletionRequest,
@@ -50,7 +54,12 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
     return call('client_weather', { city: 'Seoul' });
   }
   if (text.includes('slowly')) {
-    return { kind: 'text', text: slowChunks.join(''), chunks: slowChunks, holdRest: streamGate.promise };
+    return {
+      kind: 'text',
+      text: slowChunks.join(''),
+      chunks: slowChunks,
+      holdRest: streamGate.promise,
+    };
   }
   if (text.includes('fail')) return { kind: 'error', status: 401, body: { error: 'no key' } };
   return { kind: 'text', text: `answer: ${text}` };
@@ -369,5 +378,107 @@ describe('AG-UI with @ag-ui/client', () => {
       })
     ).json()) as Json;
     assert.equal(runs.runs[0].source, 'ag-ui');
+  });
+});
+
+describe('AG-UI on graphs with output guardrails', () => {
+  const card = '4111 1111 1111 1111';
+  let model: FakeOpenAiServer;
+  let server: RunningServer;
+
+  /** "card" → an answer that streams a card number (blocked at output); otherwise an echo. */
+  const answers = (request: ChatCompletionRequest): FakeCompletion => {
+    const text = String(request.body.messages.at(-1)?.content ?? '');
+    if (text.includes('card')) {
+      return {
+        kind: 'text',
+        text: `테스트 카드는 ${card} 입니다`,
+        chunks: ['테스트 카드는 ', '4111 11', '11 1111 1111 ', '입니다'],
+      };
+    }
+    return { kind: 'text', text: `answer: ${text}` };
+  };
+
+  const config: YeoulConfig = {
+    graphs: {
+      // A graph whose node calls the model itself: its answer is checked at the run's end.
+      direct: (kit: GraphKit) =>
+        new StateGraph(kit.chatState)
+          .addNode('answer', async (state, context) => {
+            const answer = await kit.model.call({
+              messages: state.messages,
+              signal: context.signal,
+            });
+            return { messages: [{ role: 'assistant' as const, content: answer.text }] };
+          })
+          .addEdge(START, 'answer')
+          .addEdge('answer', END),
+    },
+    guardrails: { output: [pii()] },
+  };
+
+  before(async () => {
+    model = await startFakeOpenAiServer(answers);
+    ({ server } = await startTestServer(
+      mkdtempSync(join(root, 'data-')),
+      {
+        YEOUL_MODEL: 'compat:scripted',
+        YEOUL_COMPAT_BASE_URL: model.baseUrl,
+        YEOUL_SAMPLE_KNOWLEDGE: 'false',
+      },
+      { config },
+    ));
+  });
+  after(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  /** One run of GRAPH on a new thread with `text`: its events and the stored session. */
+  const turn = async (graph: string, text: string) => {
+    const agent = new HttpAgent({
+      url: `${server.url}/ag-ui/${graph}`,
+      threadId: `t-${randomUUID()}`,
+    });
+    agent.addMessage({ id: randomUUID(), role: 'user', content: text });
+    const events: Json[] = [];
+    await agent.runAgent({}, { onEvent: ({ event }) => void events.push(event) });
+    for (const event of events) assert.ok(EventSchemas.safeParse(event).success, event.type);
+    const stored = (await (
+      await fetch(`${server.url}/api/sessions/${agent.threadId}`)
+    ).json()) as Json;
+    return { events, stored };
+  };
+
+  for (const graph of ['react', 'direct']) {
+    it(`never sends a blocked answer's text: the refusal is the answer (${graph})`, async () => {
+      const { events, stored } = await turn(graph, 'show me a test card');
+      const texts = events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+      const sent = texts.map((event) => event.delta).join('');
+      assert.ok(!/4111|테스트 카드/.test(sent), `nothing of the blocked answer: ${sent}`);
+      const refusal = stored.messages.at(-1);
+      assert.equal(refusal.blocked, true);
+      assert.equal(sent, refusal.content);
+      for (const event of texts) assert.equal(event.messageId, refusal.id);
+      const types = events.map((event) => event.type).filter((type) => !type.startsWith('STEP_'));
+      assert.deepEqual(types, [
+        'RUN_STARTED',
+        'TEXT_MESSAGE_START',
+        ...texts.map(() => 'TEXT_MESSAGE_CONTENT'),
+        'TEXT_MESSAGE_END',
+        'RUN_FINISHED',
+      ]);
+      assert.deepEqual(events.at(-1).outcome, { type: 'success' });
+    });
+  }
+
+  it('sends an answer the guardrails let through as stored', async () => {
+    const { events, stored } = await turn('react', 'hello there');
+    const sent = events
+      .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
+      .map((event) => event.delta)
+      .join('');
+    assert.equal(sent, 'answer: hello there');
+    assert.equal(stored.messages.at(-1).content, sent);
   });
 });

@@ -195,7 +195,11 @@ export class AgUiEventStream {
             ? message.content.slice(streamed.length)
             : '';
           if (rest !== '' && this.#open === message.id) {
-            this.#emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: message.id, delta: rest });
+            this.#emit({
+              type: EventType.TEXT_MESSAGE_CONTENT,
+              messageId: message.id,
+              delta: rest,
+            });
           }
           if (this.#open === message.id) this.#closeText();
         } else if (!this.#setup.live && !message.toolCalls?.length) {
