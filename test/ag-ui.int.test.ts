@@ -235,6 +235,39 @@ describe('AG-UI with @ag-ui/client', () => {
     assert.equal(((await again.json()) as Json).error.code, 'already_decided');
   });
 
+  it('decides one approval once when two resume runs race', async () => {
+    const agent = agentOf();
+    const events = await run(agent, 'write race.txt');
+    const [pending] = events.at(-1).outcome.interrupts;
+    const body = {
+      threadId: agent.threadId,
+      messages: [],
+      resume: [{ interruptId: pending.id, status: 'resolved', payload: { approved: true } }],
+    };
+    const answers = await Promise.all(
+      ['r-a', 'r-b'].map(async (runId) => {
+        const response = await post('react', { ...body, runId });
+        return { status: response.status, text: await response.text() };
+      }),
+    );
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 409]);
+    const refused = answers.find((answer) => answer.status === 409);
+    assert.equal(JSON.parse(refused?.text ?? '{}').error.code, 'already_decided');
+    const decided = answers.find((answer) => answer.status === 200)?.text ?? '';
+    assert.match(decided, /"type":"TOOL_CALL_RESULT"/);
+    assert.match(decided, /"type":"RUN_FINISHED"/);
+    const results = (await session(agent.threadId)).messages.filter(
+      (message: Json) => message.role === 'tool' && message.toolCallId === pending.toolCallId,
+    );
+    assert.equal(results.length, 1, 'the approved call ran exactly once');
+    const ran = model.requests.filter((request) =>
+      request.body.messages.some(
+        (message) => message.role === 'tool' && String(message.content).includes('race.txt'),
+      ),
+    );
+    assert.equal(ran.length, 1, 'the model saw one result');
+  });
+
   it('round-trips a client tool', async () => {
     const agent = agentOf();
     const tools = [
