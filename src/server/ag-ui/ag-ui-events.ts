@@ -1,16 +1,10 @@
-import type { BaseEvent, RunFinishedOutcome } from '@ag-ui/core';
+import type { BaseEvent } from '@ag-ui/core';
 import { EventType } from '@ag-ui/core';
 import type { AgentResponse } from '../../agents/index.ts';
 import type { ChatMessage } from '../../models/index.ts';
 import type { StreamEvent } from '../runs/run-streams.ts';
+import { outcomeOf } from './ag-ui-outcome.ts';
 import type { WaitingCall } from './ag-ui-turn.ts';
-
-/** What an approval's answer looks like: what `resume[].payload` carries. */
-const approvalResponseSchema = {
-  type: 'object',
-  properties: { approved: { type: 'boolean' }, reason: { type: 'string' } },
-  required: ['approved'],
-};
 
 /** Where an AG-UI run's events go and what it reads of its session. */
 export interface AgUiRunSetup {
@@ -186,6 +180,8 @@ export class AgUiEventStream {
     for (const message of messages) {
       if (message.id === undefined || this.#seen.has(message.id)) continue;
       this.#seen.add(message.id);
+      // Tokens after the announced answer is committed belong to no announced answer.
+      if (message.id === this.#announced) this.#announced = '';
       if (message.role === 'assistant') {
         for (const call of message.toolCalls ?? []) this.#parentOf.set(call.id, message.id);
         const streamed = this.#streamed.get(message.id);
@@ -295,27 +291,4 @@ export class AgUiEventStream {
   #emit(event: BaseEvent & Record<string, unknown>): void {
     this.#setup.write(event);
   }
-}
-
-/** How a run that did not fail ended, in AG-UI's terms. */
-function outcomeOf(payload: AgentResponse, waiting: WaitingCall[]): RunFinishedOutcome {
-  if (payload.status === 'cancelled') return { type: 'cancelled' };
-  const approvals = waiting.filter((call) => call.type === 'tool-approval');
-  if (payload.status === 'interrupted' && approvals.length > 0) {
-    return {
-      type: 'interrupt',
-      interrupts: approvals.map((call) => ({
-        id: call.id,
-        reason: 'tool_approval',
-        message: `${call.tool} wants to run with ${JSON.stringify(call.args ?? {})}: approve?`,
-        toolCallId: call.toolCallId,
-        responseSchema: approvalResponseSchema,
-      })),
-    } as RunFinishedOutcome;
-  }
-  const pending = waiting.filter((call) => call.type === 'client-tool');
-  if (payload.status === 'interrupted' && pending.length > 0) {
-    return { type: 'success', pendingToolCallIds: pending.map((call) => call.toolCallId) };
-  }
-  return { type: 'success' };
 }
