@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchemas } from '@ag-ui/core/schemas';
+import type { GraphKit } from '../src/agents/index.ts';
+import type { YeoulConfig } from '../src/config/index.ts';
+import { END, START, StateGraph } from '../src/graph/index.ts';
+import { pii } from '../src/guardrails/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
 import {
   type ChatCompletionRequest,
@@ -21,10 +25,16 @@ type Json = any;
 const root = mkdtempSync(join(tmpdir(), 'yeoul-ag-ui-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
+/** Opened by the slow-streaming test: the model's chunks after the first wait for it. */
+let streamGate: PromiseWithResolvers<void> = Promise.withResolvers();
+/** The answer the model streams slowly, chunk by chunk. */
+const slowChunks = ['하나, ', '둘, ', '셋, ', '넷'];
+
 /**
  * The scripted model: a product → the calculator; "write F" → write_file; "weather" with a
- * client_weather tool offered → that tool; "fail" → 401; after a tool result → "result: …";
- * otherwise it answers with the last message.
+ * client_weather tool offered → that tool; "fail" → 401; "slowly" → an answer whose chunks
+ * after the first wait for `streamGate`; after a tool result → "result: …"; otherwise it
+ * answers with the last message.
  */
 function scripted(request: ChatCompletionRequest, index: number): FakeCompletion {
   const messages = request.body.messages;
@@ -42,6 +52,14 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
   const tools = (request.body.tools ?? []) as Json[];
   if (text.includes('weather') && tools.some((tool) => tool.function?.name === 'client_weather')) {
     return call('client_weather', { city: 'Seoul' });
+  }
+  if (text.includes('slowly')) {
+    return {
+      kind: 'text',
+      text: slowChunks.join(''),
+      chunks: slowChunks,
+      holdRest: streamGate.promise,
+    };
   }
   if (text.includes('fail')) return { kind: 'error', status: 401, body: { error: 'no key' } };
   return { kind: 'text', text: `answer: ${text}` };
@@ -148,6 +166,48 @@ describe('AG-UI with @ag-ui/client', () => {
     assert.equal((await session(agent.threadId)).messages.length, ids.length + 2);
   });
 
+  it('streams the answer token by token while the model writes it', async () => {
+    const agent = agentOf();
+    streamGate = Promise.withResolvers();
+    let released = false;
+    const release = () => {
+      released = true;
+      streamGate.resolve();
+    };
+    const timer = setTimeout(release, 3000);
+    let beforeTheModelEnded: boolean | undefined;
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'answer slowly' });
+    const events: Json[] = [];
+    await agent.runAgent(
+      {},
+      {
+        onEvent: ({ event }) => {
+          events.push(event);
+          if (event.type === 'TEXT_MESSAGE_CONTENT' && beforeTheModelEnded === undefined) {
+            beforeTheModelEnded = !released;
+            release();
+          }
+        },
+      },
+    );
+    clearTimeout(timer);
+    assert.equal(beforeTheModelEnded, true, 'the first delta came while the model was writing');
+    const contents = events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+    assert.ok(contents.length > 1, `several deltas (${contents.length})`);
+    const answer = (await session(agent.threadId)).messages.at(-1);
+    assert.equal(contents.map((event) => event.delta).join(''), answer.content);
+    assert.equal(answer.content, slowChunks.join(''));
+    for (const event of contents) assert.equal(event.messageId, answer.id);
+    const types = events.map((event) => event.type).filter((type) => !type.startsWith('STEP_'));
+    assert.deepEqual(types, [
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      ...contents.map(() => 'TEXT_MESSAGE_CONTENT'),
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
+  });
+
   it('pauses write_file for approval and resumes it exactly once', async () => {
     const agent = agentOf();
     const events = await run(agent, 'write ag-ui.txt');
@@ -173,6 +233,39 @@ describe('AG-UI with @ag-ui/client', () => {
     });
     assert.equal(again.status, 409);
     assert.equal(((await again.json()) as Json).error.code, 'already_decided');
+  });
+
+  it('decides one approval once when two resume runs race', async () => {
+    const agent = agentOf();
+    const events = await run(agent, 'write race.txt');
+    const [pending] = events.at(-1).outcome.interrupts;
+    const body = {
+      threadId: agent.threadId,
+      messages: [],
+      resume: [{ interruptId: pending.id, status: 'resolved', payload: { approved: true } }],
+    };
+    const answers = await Promise.all(
+      ['r-a', 'r-b'].map(async (runId) => {
+        const response = await post('react', { ...body, runId });
+        return { status: response.status, text: await response.text() };
+      }),
+    );
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 409]);
+    const refused = answers.find((answer) => answer.status === 409);
+    assert.equal(JSON.parse(refused?.text ?? '{}').error.code, 'already_decided');
+    const decided = answers.find((answer) => answer.status === 200)?.text ?? '';
+    assert.match(decided, /"type":"TOOL_CALL_RESULT"/);
+    assert.match(decided, /"type":"RUN_FINISHED"/);
+    const results = (await session(agent.threadId)).messages.filter(
+      (message: Json) => message.role === 'tool' && message.toolCallId === pending.toolCallId,
+    );
+    assert.equal(results.length, 1, 'the approved call ran exactly once');
+    const ran = model.requests.filter((request) =>
+      request.body.messages.some(
+        (message) => message.role === 'tool' && String(message.content).includes('race.txt'),
+      ),
+    );
+    assert.equal(ran.length, 1, 'the model saw one result');
   });
 
   it('round-trips a client tool', async () => {
@@ -318,5 +411,107 @@ describe('AG-UI with @ag-ui/client', () => {
       })
     ).json()) as Json;
     assert.equal(runs.runs[0].source, 'ag-ui');
+  });
+});
+
+describe('AG-UI on graphs with output guardrails', () => {
+  const card = '4111 1111 1111 1111';
+  let model: FakeOpenAiServer;
+  let server: RunningServer;
+
+  /** "card" → an answer that streams a card number (blocked at output); otherwise an echo. */
+  const answers = (request: ChatCompletionRequest): FakeCompletion => {
+    const text = String(request.body.messages.at(-1)?.content ?? '');
+    if (text.includes('card')) {
+      return {
+        kind: 'text',
+        text: `테스트 카드는 ${card} 입니다`,
+        chunks: ['테스트 카드는 ', '4111 11', '11 1111 1111 ', '입니다'],
+      };
+    }
+    return { kind: 'text', text: `answer: ${text}` };
+  };
+
+  const config: YeoulConfig = {
+    graphs: {
+      // A graph whose node calls the model itself: its answer is checked at the run's end.
+      direct: (kit: GraphKit) =>
+        new StateGraph(kit.chatState)
+          .addNode('answer', async (state, context) => {
+            const answer = await kit.model.call({
+              messages: state.messages,
+              signal: context.signal,
+            });
+            return { messages: [{ role: 'assistant' as const, content: answer.text }] };
+          })
+          .addEdge(START, 'answer')
+          .addEdge('answer', END),
+    },
+    guardrails: { output: [pii()] },
+  };
+
+  before(async () => {
+    model = await startFakeOpenAiServer(answers);
+    ({ server } = await startTestServer(
+      mkdtempSync(join(root, 'data-')),
+      {
+        YEOUL_MODEL: 'compat:scripted',
+        YEOUL_COMPAT_BASE_URL: model.baseUrl,
+        YEOUL_SAMPLE_KNOWLEDGE: 'false',
+      },
+      { config },
+    ));
+  });
+  after(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  /** One run of GRAPH on a new thread with `text`: its events and the stored session. */
+  const turn = async (graph: string, text: string) => {
+    const agent = new HttpAgent({
+      url: `${server.url}/ag-ui/${graph}`,
+      threadId: `t-${randomUUID()}`,
+    });
+    agent.addMessage({ id: randomUUID(), role: 'user', content: text });
+    const events: Json[] = [];
+    await agent.runAgent({}, { onEvent: ({ event }) => void events.push(event) });
+    for (const event of events) assert.ok(EventSchemas.safeParse(event).success, event.type);
+    const stored = (await (
+      await fetch(`${server.url}/api/sessions/${agent.threadId}`)
+    ).json()) as Json;
+    return { events, stored };
+  };
+
+  for (const graph of ['react', 'direct']) {
+    it(`never sends a blocked answer's text: the refusal is the answer (${graph})`, async () => {
+      const { events, stored } = await turn(graph, 'show me a test card');
+      const texts = events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+      const sent = texts.map((event) => event.delta).join('');
+      assert.ok(!/4111|테스트 카드/.test(sent), `nothing of the blocked answer: ${sent}`);
+      const refusal = stored.messages.at(-1);
+      assert.equal(refusal.blocked, true);
+      assert.equal(sent, refusal.content);
+      for (const event of texts) assert.equal(event.messageId, refusal.id);
+      const types = events.map((event) => event.type).filter((type) => !type.startsWith('STEP_'));
+      assert.deepEqual(types, [
+        'RUN_STARTED',
+        'TEXT_MESSAGE_START',
+        ...texts.map(() => 'TEXT_MESSAGE_CONTENT'),
+        'TEXT_MESSAGE_END',
+        'RUN_FINISHED',
+      ]);
+      assert.deepEqual(events.at(-1).outcome, { type: 'success' });
+    });
+  }
+
+  it('sends an answer the guardrails let through as stored', async () => {
+    const { events, stored } = await turn('react', 'hello there');
+    const sent = events
+      .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
+      .map((event) => event.delta)
+      .join('');
+    assert.equal(sent, 'answer: hello there');
+    assert.equal(stored.messages.at(-1).content, sent);
   });
 });

@@ -1,3 +1,4 @@
+import { createId } from '../core/index.ts';
 import { answerFor, type InterruptRequest, type NodeContext } from '../graph/index.ts';
 import type { ModelCallResult, ToolCall } from '../models/index.ts';
 import { ToolExecutor } from '../tools/index.ts';
@@ -174,8 +175,16 @@ export function openToolTurn(messages: ChatMessage[]): { calls: ToolCall[]; done
   return { calls, done };
 }
 
-/** One agent model call: the usable tools bound, the request's temperature and output cap, tokens streamed. */
-export function callAgentModel(
+/** An agent model call's result, with the id its answer is stored under when its text streamed. */
+export type AgentModelAnswer = ModelCallResult & { messageId?: string };
+
+/**
+ * One agent model call: the usable tools bound, the request's temperature and output cap,
+ * tokens streamed. A streamed answer gets its id before its first token, announced by an
+ * `answer-start` event `{id}`: the `token` events after it are the text of the message stored
+ * under that id (as the output stage leaves it: a blocked answer is stored as its refusal).
+ */
+export async function callAgentModel(
   deps: AgentDependencies,
   prompt: {
     system: string;
@@ -184,8 +193,19 @@ export function callAgentModel(
     maxOutputTokens?: number | undefined;
   },
   context: NodeContext,
-): Promise<ModelCallResult> {
-  const send = wantsTokens(context) ? (text: string) => context.emit('token', { text }) : undefined;
+): Promise<AgentModelAnswer> {
+  const messageId = wantsTokens(context) ? createId() : undefined;
+  let announced = false;
+  const send =
+    messageId === undefined
+      ? undefined
+      : (text: string) => {
+          if (!announced) {
+            announced = true;
+            context.emit('answer-start', { id: messageId });
+          }
+          context.emit('token', { text });
+        };
   const question = prompt.messages.findLast((message) => message.role === 'user')?.content ?? '';
   const instructions = runInstructionsOf(context);
   // The caller's instructions follow Yeoul's prompt, marked as theirs, for this run only.
@@ -193,7 +213,7 @@ export function callAgentModel(
     instructions === undefined
       ? prompt.system
       : `${prompt.system}\n\n${callerInstructionsLabel}\n${instructions}`;
-  return guardedAnswer(runGuardOf(context), isKorean(question), send, (onTextDelta) =>
+  const result = await guardedAnswer(runGuardOf(context), isKorean(question), send, (onTextDelta) =>
     deps.model.call({
       system,
       messages: prompt.messages,
@@ -206,6 +226,7 @@ export function callAgentModel(
       ...(runGuardOf(context) === undefined ? {} : { traceContent: false }),
     }),
   );
+  return messageId === undefined ? result : { ...result, messageId };
 }
 
 /**
@@ -216,9 +237,13 @@ export function wantsTokens(context: NodeContext): boolean {
   return (context.context as { streamTokens?: boolean } | undefined)?.streamTokens !== false;
 }
 
-/** The assistant message of a model call: its text, and its tool calls when there are any. */
-export function assistantMessage(result: ModelCallResult): ChatMessage {
-  const message: ChatMessage = { role: 'assistant', content: result.text };
+/** The assistant message of a model call: its id when it has one, its text, and its tool calls when there are any. */
+export function assistantMessage(result: AgentModelAnswer): ChatMessage {
+  const message: ChatMessage = {
+    ...(result.messageId === undefined ? {} : { id: result.messageId }),
+    role: 'assistant',
+    content: result.text,
+  };
   if (result.toolCalls.length > 0) message.toolCalls = result.toolCalls;
   return message;
 }

@@ -1,4 +1,4 @@
-import { isYeoulError } from '../../core/index.ts';
+import { createId, isYeoulError } from '../../core/index.ts';
 import type { NodeContext } from '../../graph/index.ts';
 import { agentSystemPrompt, defaultPersona, isKorean, modelFailureAnswer } from '../prompts.ts';
 import { assistantMessage, callAgentModel } from '../run-tool-calls.ts';
@@ -33,9 +33,12 @@ export function createAgentNode(deps: AgentDependencies) {
     } catch (error) {
       if (context.signal.aborted || !isYeoulError(error)) throw error;
       const answer = modelFailureAnswer(isKorean(lastUser?.content ?? ''), error.code);
+      // An answer of its own: tokens of the failed call may have gone out already.
+      const id = createId();
+      context.emit('answer-start', { id });
       context.emit('token', { text: answer });
       return {
-        messages: { role: 'assistant' as const, content: answer },
+        messages: { id, role: 'assistant' as const, content: answer },
         usage: addUsage(
           state.usage,
           { inputTokens: 0, outputTokens: 0 },

@@ -1,16 +1,10 @@
-import type { BaseEvent, RunFinishedOutcome } from '@ag-ui/core';
+import type { BaseEvent } from '@ag-ui/core';
 import { EventType } from '@ag-ui/core';
 import type { AgentResponse } from '../../agents/index.ts';
 import type { ChatMessage } from '../../models/index.ts';
 import type { StreamEvent } from '../runs/run-streams.ts';
+import { outcomeOf } from './ag-ui-outcome.ts';
 import type { WaitingCall } from './ag-ui-turn.ts';
-
-/** What an approval's answer looks like: what `resume[].payload` carries. */
-const approvalResponseSchema = {
-  type: 'object',
-  properties: { approved: { type: 'boolean' }, reason: { type: 'string' } },
-  required: ['approved'],
-};
 
 /** Where an AG-UI run's events go and what it reads of its session. */
 export interface AgUiRunSetup {
@@ -26,14 +20,21 @@ export interface AgUiRunSetup {
   startedBefore: Iterable<string>;
   /** Calls whose results the client brought itself: their results are not sent back. */
   answeredByClient: Iterable<string>;
+  /**
+   * Answers go out token by token as the model writes them. False when the graph has output
+   * guardrails, which may still replace an answer (a refusal): each answer then goes out
+   * once committed, and one without tool calls at the run's end, as the guardrails left it.
+   */
+  live: boolean;
 }
 
 /**
  * Turns one run's Yeoul events into AG-UI's, in order: RUN_STARTED, the steps around their
  * nodes, each tool call and (once committed, under the session's ids) its result, each
  * answer as a text message under the id the session gives it, then RUN_FINISHED or
- * RUN_ERROR with every step closed. The session is read when a node ends, so that message
- * ids are the committed ones; the run's text goes out as its node ends.
+ * RUN_ERROR with every message and step closed. The session is read when a node ends, so
+ * that message ids are the committed ones. An answer announced with its id (`answerStart`)
+ * streams live, token by token; other text goes out when its node ends (see `live`).
  */
 export class AgUiEventStream {
   readonly #setup: AgUiRunSetup;
@@ -44,7 +45,16 @@ export class AgUiEventStream {
   readonly #parentOf = new Map<string, string>();
   /** Open steps by name (a nested node of the same name runs inside the open one). */
   readonly #openSteps = new Map<string, number>();
-  #tokens: string[] = [];
+  /** Text not sent yet, by the answer it was announced for ('' before any announcement). */
+  readonly #pieces = new Map<string, string[]>();
+  /** The answer the tokens now belong to ('' when none was announced). */
+  #announced = '';
+  /** Answers streamed live: the text sent under each id. */
+  readonly #streamed = new Map<string, string>();
+  /** The live answer whose TEXT_MESSAGE_END is still to come. */
+  #open: string | undefined;
+  /** Answers without tool calls held until the run's end (output guardrails may replace them). */
+  readonly #held: string[] = [];
   #queue: Promise<void> = Promise.resolve();
   #began = false;
 
@@ -60,10 +70,20 @@ export class AgUiEventStream {
     this.#queue = this.#queue.then(() => this.#handle(entry));
   }
 
+  /** The `token` events from here on are the text of the answer stored under `messageId`. */
+  answerStart(messageId: string): void {
+    this.#queue = this.#queue.then(() => {
+      this.#closeText();
+      this.#announced = messageId;
+    });
+  }
+
   /** Ends the stream as the run's answer says (its pending calls read from the session). */
   async finish(payload: AgentResponse, waiting: WaitingCall[]): Promise<void> {
     await this.#drain();
     await this.#flush();
+    if (payload.status !== 'cancelled') await this.#sendHeld();
+    this.#closeText();
     if (payload.status === 'error') {
       this.#closeSteps();
       this.#emit({
@@ -87,6 +107,7 @@ export class AgUiEventStream {
   /** Ends the stream with RUN_ERROR: the run failed after it began. */
   async fail(code: string, message: string): Promise<void> {
     await this.#drain();
+    this.#closeText();
     this.#closeSteps();
     this.#emit({ type: EventType.RUN_ERROR, message, code });
   }
@@ -110,7 +131,7 @@ export class AgUiEventStream {
         return;
       }
       case 'token':
-        if (typeof data.text === 'string' && data.text !== '') this.#tokens.push(data.text);
+        if (typeof data.text === 'string' && data.text !== '') this.#token(data.text);
         return;
       case 'tool-call': {
         const id = String(data.id);
@@ -135,15 +156,53 @@ export class AgUiEventStream {
     });
   }
 
+  /** A token: sent at once when its answer streams live, else kept for when it is committed. */
+  #token(text: string): void {
+    const messageId = this.#announced;
+    if (!this.#setup.live || messageId === '' || this.#seen.has(messageId)) {
+      const pieces = this.#pieces.get(messageId) ?? [];
+      pieces.push(text);
+      this.#pieces.set(messageId, pieces);
+      return;
+    }
+    if (this.#open !== messageId) {
+      this.#closeText();
+      this.#open = messageId;
+      this.#emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' });
+    }
+    this.#streamed.set(messageId, (this.#streamed.get(messageId) ?? '') + text);
+    this.#emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: text });
+  }
+
   /** Sends what the session gained since the last look: answers, and results of tool calls. */
   async #flush(): Promise<void> {
     const messages = await this.#setup.messages();
     for (const message of messages) {
       if (message.id === undefined || this.#seen.has(message.id)) continue;
       this.#seen.add(message.id);
+      // Tokens after the announced answer is committed belong to no announced answer.
+      if (message.id === this.#announced) this.#announced = '';
       if (message.role === 'assistant') {
         for (const call of message.toolCalls ?? []) this.#parentOf.set(call.id, message.id);
-        if (message.content !== '') this.#text(message.id, message.content);
+        const streamed = this.#streamed.get(message.id);
+        if (streamed !== undefined) {
+          // Streamed live: what the committed answer adds to it, if anything, then its end.
+          const rest = message.content.startsWith(streamed)
+            ? message.content.slice(streamed.length)
+            : '';
+          if (rest !== '' && this.#open === message.id) {
+            this.#emit({
+              type: EventType.TEXT_MESSAGE_CONTENT,
+              messageId: message.id,
+              delta: rest,
+            });
+          }
+          if (this.#open === message.id) this.#closeText();
+        } else if (!this.#setup.live && !message.toolCalls?.length) {
+          this.#held.push(message.id);
+        } else if (message.content !== '') {
+          this.#text(message.id, message.content);
+        }
       } else if (message.role === 'tool' && message.toolCallId !== undefined) {
         if (this.#answeredByClient.has(message.toolCallId)) continue;
         this.#emit({
@@ -155,18 +214,39 @@ export class AgUiEventStream {
         });
       }
     }
-    this.#tokens = [];
+    this.#pieces.delete('');
   }
 
-  /** An answer as one text message: the streamed pieces when they make it up, else whole. */
+  /** The answers held to the run's end, as committed now (a blocked one is its refusal). */
+  async #sendHeld(): Promise<void> {
+    if (this.#held.length === 0) return;
+    const messages = await this.#setup.messages();
+    for (const messageId of this.#held.splice(0)) {
+      const content = messages.find((message) => message.id === messageId)?.content ?? '';
+      if (content !== '') this.#text(messageId, content);
+    }
+  }
+
+  /**
+   * A committed answer as one text message: the tokens announced for it (or, unannounced,
+   * the node's) when they make it up, else the whole text.
+   */
   #text(messageId: string, content: string): void {
-    const deltas = this.#tokens.join('') === content ? this.#tokens : [content];
-    this.#tokens = [];
+    const pieces = this.#pieces.get(messageId) ?? this.#pieces.get('') ?? [];
+    this.#pieces.delete(messageId);
+    const deltas = pieces.join('') === content ? pieces : [content];
     this.#emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' });
     for (const delta of deltas) {
       this.#emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta });
     }
     this.#emit({ type: EventType.TEXT_MESSAGE_END, messageId });
+  }
+
+  /** Ends the live answer's text message, if one is open. */
+  #closeText(): void {
+    if (this.#open === undefined) return;
+    this.#emit({ type: EventType.TEXT_MESSAGE_END, messageId: this.#open });
+    this.#open = undefined;
   }
 
   #toolCall(toolCallId: string, name: string, args: unknown): void {
@@ -211,27 +291,4 @@ export class AgUiEventStream {
   #emit(event: BaseEvent & Record<string, unknown>): void {
     this.#setup.write(event);
   }
-}
-
-/** How a run that did not fail ended, in AG-UI's terms. */
-function outcomeOf(payload: AgentResponse, waiting: WaitingCall[]): RunFinishedOutcome {
-  if (payload.status === 'cancelled') return { type: 'cancelled' };
-  const approvals = waiting.filter((call) => call.type === 'tool-approval');
-  if (payload.status === 'interrupted' && approvals.length > 0) {
-    return {
-      type: 'interrupt',
-      interrupts: approvals.map((call) => ({
-        id: call.id,
-        reason: 'tool_approval',
-        message: `${call.tool} wants to run with ${JSON.stringify(call.args ?? {})}: approve?`,
-        toolCallId: call.toolCallId,
-        responseSchema: approvalResponseSchema,
-      })),
-    } as RunFinishedOutcome;
-  }
-  const pending = waiting.filter((call) => call.type === 'client-tool');
-  if (payload.status === 'interrupted' && pending.length > 0) {
-    return { type: 'success', pendingToolCallIds: pending.map((call) => call.toolCallId) };
-  }
-  return { type: 'success' };
 }

@@ -119,6 +119,7 @@ export function agUiRoutes(context: RouteContext): RouteGroup {
         seen: seen.flatMap((message) => (message.id ? [message.id] : [])),
         startedBefore: turn.message === undefined ? view.waiting.map((w) => w.toolCallId) : [],
         answeredByClient: turn.answeredCalls,
+        live: runtime.guards.suite.forGraph(name).names.output.length === 0,
       });
       try {
         const payload = await runAgentCall(context, call, {
@@ -131,6 +132,7 @@ export function agUiRoutes(context: RouteContext): RouteGroup {
             pushed = true;
             events.push(entry);
           },
+          onAnswerStart: (messageId) => events.answerStart(messageId),
           cancelReason: () => (controller.signal.aborted ? { type: 'client_left' } : undefined),
         });
         const waiting =

@@ -54,6 +54,11 @@ export interface AgentCallOptions {
   streamTokens: boolean;
   /** Every recorded event, as it happens (after it is numbered for joiners). */
   onEvent?: (entry: StreamEvent) => void;
+  /**
+   * The id a streamed answer is stored under, before its first `token` (an `answer-start`
+   * event, in order with the others; never sent to clients of the run's stream).
+   */
+  onAnswerStart?: (messageId: string) => void;
   /** The runner to run on (default the runtime's): `/v1`'s in-memory one for stateless calls. */
   runner?: AgentRunner;
   /** When the HTTP request arrived (`arrivalOf(reply)`): its place in the session's line. */
@@ -174,6 +179,7 @@ export async function runAgentCall(
   const started = performance.now();
   const events = coalesceTokens((name, data) => {
     if (name === 'input-checked') record?.checked((data as { message: string }).message);
+    if (name === 'answer-start') options.onAnswerStart?.((data as { id: string }).id);
     if (!streamedEvents.has(name)) return;
     record?.start();
     const entry = stream.push(name, data);

@@ -9,6 +9,8 @@ export type FakeCompletion =
       text: string;
       chunks?: string[];
       usage?: { prompt: number; completion: number };
+      /** When streamed, the chunks after the first wait for it (a model still writing). */
+      holdRest?: Promise<unknown>;
     }
   /** Tool calls; when streamed, each call's arguments arrive in `argumentPieces` pieces. */
   | {
@@ -190,21 +192,23 @@ function answer(
     }
     case 'text':
     case 'tool-calls':
-      if (request.body.stream) streamCompletion(response, completionId, model, completion);
+      if (request.body.stream) void streamCompletion(response, completionId, model, completion);
       else sendJson(response, 200, wholeCompletion(completionId, model, completion));
   }
 }
 
-function streamCompletion(
+async function streamCompletion(
   response: ServerResponse,
   completionId: string,
   model: string,
   completion: Extract<FakeCompletion, { kind: 'text' | 'tool-calls' }>,
-): void {
+): Promise<void> {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   response.write(event(chunk(completionId, model, { role: 'assistant', content: '' }, null)));
   if (completion.kind === 'text') {
-    for (const piece of completion.chunks ?? completion.text.split(/(?<=\s)/)) {
+    const pieces = completion.chunks ?? completion.text.split(/(?<=\s)/);
+    for (const [index, piece] of pieces.entries()) {
+      if (index === 1 && completion.holdRest) await completion.holdRest;
       response.write(event(chunk(completionId, model, { content: piece }, null)));
     }
     response.write(event(chunk(completionId, model, {}, 'stop')));
