@@ -71,7 +71,8 @@ export function createAgentRunner(
     const controller = new AbortController();
     const untrack = active.track(sessionId, controller);
     const signal = combineSignals(request.signal, controller.signal);
-    const emit = keepPartialText(request.onEvent ?? (() => undefined), signal);
+    const partial = keepPartialText(request.onEvent ?? (() => undefined), signal);
+    const emit = partial.emit;
     const seconds = () => Math.round(performance.now() - started) / 1000;
     const korean = isKorean(request.message ?? '');
     const runGuards = guards;
@@ -96,6 +97,7 @@ export function createAgentRunner(
       if (!(error instanceof RunCancelledError)) throw error;
       return cancelledResponse(korean, sessionId, runId, seconds(), answering.model);
     } finally {
+      partial.release();
       untrack();
     }
   }
@@ -270,19 +272,21 @@ export function createAgentRunner(
 function keepPartialText(
   emit: (name: string, data: unknown) => void,
   signal: AbortSignal,
-): (name: string, data: unknown) => void {
+): { emit: (name: string, data: unknown) => void; release: () => void } {
   let text = '';
-  signal.addEventListener(
-    'abort',
-    () => {
-      if (signal.reason instanceof RunSupersededError) signal.reason.partialText = text;
+  const onAbort = () => {
+    if (signal.reason instanceof RunSupersededError) signal.reason.partialText = text;
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    emit: (name, data) => {
+      if (name === 'token') text += (data as { text?: string }).text ?? '';
+      else if (name === 'step') text = '';
+      emit(name, data);
     },
-    { once: true },
-  );
-  return (name, data) => {
-    if (name === 'token') text += (data as { text?: string }).text ?? '';
-    else if (name === 'step') text = '';
-    emit(name, data);
+    // A combined signal (AbortSignal.any) with an abort listener is kept alive by Node until
+    // the listener goes: without this, every run's request stayed in memory for good.
+    release: () => signal.removeEventListener('abort', onAbort),
   };
 }
 
