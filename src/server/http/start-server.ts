@@ -39,6 +39,11 @@ const clientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 /** How long shutting down waits for running runs before it cancels them. */
 const shutdownGraceMs = 10_000;
 
+// Connections waiting to be accepted. Node's 511 drops the SYNs of a burst of 1,000 clients while
+// the event loop is busy, and each dropped one waits 1, 3 or 7 s for its retry; the kernel caps
+// this at net.core.somaxconn.
+const LISTEN_BACKLOG = 4096;
+
 /** A listening server. */
 export interface RunningServer {
   url: string;
@@ -256,7 +261,7 @@ export async function startServer(
   // A JWK Set at a URL is fetched before the first request (a failure keeps none, and says so).
   await identity.start();
   try {
-    await app.listen({ port, host });
+    await app.listen({ port, host, backlog: LISTEN_BACKLOG });
   } catch (error) {
     await coordination.close();
     if ((error as { code?: string }).code === 'EADDRINUSE') {

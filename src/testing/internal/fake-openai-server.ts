@@ -129,7 +129,11 @@ export async function startFakeOpenAiServer(
   });
   if (options.keepAliveTimeoutMs !== undefined)
     server.keepAliveTimeout = options.keepAliveTimeoutMs;
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  // As a hosted model API does, a burst of a thousand new connections is accepted, none of
+  // their SYNs dropped (Node's default backlog of 511 makes the dropped ones retry after 1–7 s).
+  await new Promise<void>((resolve) =>
+    server.listen({ port: options.port ?? 0, host: '127.0.0.1', backlog: 4096 }, resolve),
+  );
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
