@@ -229,11 +229,11 @@ export function peerTargets(results: PeerResults) {
   return {
     invokeVsBestPeer: target(
       ratio(results.yeoul.invoke.requestsPerSecond, bestInvoke),
-      3,
+      5,
       'higher',
     ),
     streamP99VsBestPeer: target(ratio(results.yeoul.stream.p99Ms, bestStreamP99), 0.8, 'lower'),
-    rssVsBestPeer: target(ratio(results.yeoul.invoke.rssBytes, bestRss), 0.7, 'lower'),
+    rssVsBestPeer: target(ratio(results.yeoul.invoke.rssBytes, bestRss), 0.4, 'lower'),
     peerComparisonErrors: target(errors, 0, 'lower'),
   };
 }
