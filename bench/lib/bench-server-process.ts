@@ -5,7 +5,7 @@
 // (`scripted-model [delayMs]`: a calculator call, then the answer once the tool's result is
 // in), on an ephemeral port, and prints `READY <url>`. Yeoul is on SQLite unless
 // the parent gives this child DATABASE_URL (only bench/lib/postgres-server-load.ts does).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -20,12 +20,24 @@ import { startFakeOpenAiServer } from '../../src/testing/internal/index.ts';
 import { calculatorTurn } from './calculator-turn.ts';
 
 const mode = process.argv[2];
+// Each Yeoul gets a data folder of its own, removed as the process ends (the parent stops it
+// with SIGTERM; an orderly exit also lets `--cpu-prof` write its profile).
+const dataDirs: string[] = [];
+process.once('SIGTERM', () => process.exit(0));
+process.on('exit', () => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'yeoul-bench-server-'));
+  dataDirs.push(dir);
+  return dir;
+};
 const runtime = () =>
   createRuntime(
     readServerConfig({
       ...process.env,
       PORT: '0',
-      YEOUL_DATA_DIR: mkdtempSync(join(tmpdir(), 'yeoul-bench-server-')),
+      YEOUL_DATA_DIR: dataDir(),
       YEOUL_SAMPLE_KNOWLEDGE: 'false',
       YEOUL_SESSION_QUEUE_LIMIT: '1000',
     }),
@@ -94,8 +106,6 @@ if (mode === 'hello') {
   tuneServerHeap(yeoul.config.env.NODE_OPTIONS); // as `yeoul serve` does
   const server = await startServer(yeoul, { logger: false });
   await yeoul.tools.registry.warmUp(['calculator']); // as `yeoul serve` does
-  // Under `--cpu-prof` (bench/invoke-profile.ts) the profile is written only by an orderly exit.
-  if (process.execArgv.includes('--cpu-prof')) process.once('SIGTERM', () => process.exit(0));
   console.log(`READY ${server.url}`);
 } else {
   console.error(`unknown mode ${mode}`);
