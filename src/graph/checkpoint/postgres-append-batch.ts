@@ -58,8 +58,56 @@ const appendOneSql = {
       AND EXISTS (SELECT 1 FROM ins WHERE ins.status <> 'running')
   )
   SELECT EXISTS (SELECT 1 FROM ins) AS appended,
-    (SELECT in_order AND pending >= $9 FROM tail) AS seals`,
+    (SELECT in_order AND pending >= $9 FROM tail) AS seals,
+    (SELECT pending FROM tail) AS pending`,
 };
+
+// The next row of a thread whose last row this process wrote, still running: the row it knows
+// ($10 its first seq, ending at $2 - 1, $11 its pending bytes, unsealed, running) must be there
+// — a point lookup, no search for the thread's last row — and the set of running threads
+// already holds the thread. Without that row (another writer, a rollback, a compaction) nothing
+// is inserted and the full statement above decides. `ending` adds the thread's exit from the
+// set, for a row whose status is no longer running.
+function followingRowSql(ending: boolean) {
+  return {
+    name: ending ? 'yeoul_graph_append_end' : 'yeoul_graph_append_next',
+    text: `WITH cfg AS (
+    SELECT set_config('synchronous_commit', CASE WHEN $8::boolean THEN 'on' ELSE 'off' END, true) AS v
+  ),
+  ins AS (
+    INSERT INTO graph_segments
+      (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
+    SELECT $1, $2, $3, $6, $9, false, $4, $5, $7 FROM cfg
+    WHERE cfg.v IS NOT NULL AND EXISTS (
+      SELECT 1 FROM graph_segments WHERE thread_id = $1 AND first_seq = $10
+        AND last_seq = $2 - 1 AND pending = $11 AND NOT sealed AND status = 'running'
+    )
+    ON CONFLICT DO NOTHING
+    RETURNING status
+  )${
+    ending
+      ? `,
+  left_set AS (
+    DELETE FROM graph_running_threads
+    WHERE thread_id = $1 AND EXISTS (SELECT 1 FROM ins)
+  )`
+      : ''
+  }
+  SELECT EXISTS (SELECT 1 FROM ins) AS appended`,
+  };
+}
+const appendNextSql = followingRowSql(false);
+const appendEndSql = followingRowSql(true);
+
+/** A thread's last row as this process wrote it, while its status is running. */
+interface KnownTail {
+  firstSeq: number;
+  lastSeq: number;
+  pending: number;
+}
+
+/** Threads tracked at most (runs left unfinished by a lost database are forgotten past it). */
+const knownTailsLimit = 10_000;
 
 /** Entries that go in one tail row: consecutive entries of one run of one thread. */
 interface Row {
@@ -117,6 +165,8 @@ export class PostgresAppendBatch {
   /** `thread\nrun` of runs that just lost an entry, with the error to give their later ones. */
   #failedRuns = new Map<string, unknown>();
   #waitForEveryStep: boolean;
+  /** The running threads whose last row this process appended, for the shorter statement. */
+  #knownTails = new Map<string, KnownTail>();
 
   /** `waitForEveryStep`: every commit waits for the WAL on disk, not only a run's last entry's. */
   constructor(pool: PostgresPool, options: { waitForEveryStep?: boolean } = {}) {
@@ -231,8 +281,50 @@ export class PostgresAppendBatch {
 
   /** One row in one statement; the function when it seals the thread's tail. */
   async #appendOne(row: Row, wait: boolean): Promise<boolean> {
-    const { rows } = await this.#pool.query<{ appended: boolean; seals: boolean }>({
+    const threadId = row.first.threadId;
+    const known = this.#knownTails.get(threadId);
+    this.#knownTails.delete(threadId);
+    const data = row.lines.join('\n');
+    if (known !== undefined && known.lastSeq + 1 === row.first.seq) {
+      const pending = known.pending + Buffer.byteLength(data) + 1;
+      if (pending < segmentSealBytes && (await this.#appendFollowing(row, wait, known, pending))) {
+        this.#remember(row, pending);
+        return true;
+      }
+    }
+    const { rows } = await this.#pool.query<{
+      appended: boolean;
+      seals: boolean;
+      pending: number | null;
+    }>({
       ...appendOneSql,
+      values: [
+        row.first.threadId,
+        row.first.seq,
+        row.last.seq,
+        row.last.status,
+        row.first.runId,
+        row.last.createdAt,
+        data,
+        wait,
+        segmentSealBytes,
+      ],
+    });
+    if (rows[0]?.seals === true) return (await this.#appendRows([row], wait))[0] === true;
+    if (rows[0]?.appended !== true) return false;
+    if (rows[0].pending !== null) this.#remember(row, rows[0].pending);
+    return true;
+  }
+
+  /** The shorter statement for a thread's next row; false when it did not insert it. */
+  async #appendFollowing(
+    row: Row,
+    wait: boolean,
+    known: KnownTail,
+    pending: number,
+  ): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ appended: boolean }>({
+      ...(row.last.status === 'running' ? appendNextSql : appendEndSql),
       values: [
         row.first.threadId,
         row.first.seq,
@@ -242,14 +334,27 @@ export class PostgresAppendBatch {
         row.last.createdAt,
         row.lines.join('\n'),
         wait,
-        segmentSealBytes,
+        pending,
+        known.firstSeq,
+        known.pending,
       ],
     });
-    if (rows[0]?.seals === true) return (await this.#appendRows([row], wait))[0] === true;
     return rows[0]?.appended === true;
   }
 
+  /** Notes the row just appended as its thread's last while the thread runs. */
+  #remember(row: Row, pending: number): void {
+    if (row.last.status !== 'running') return;
+    if (this.#knownTails.size >= knownTailsLimit) this.#knownTails.clear();
+    this.#knownTails.set(row.first.threadId, {
+      firstSeq: row.first.seq,
+      lastSeq: row.last.seq,
+      pending,
+    });
+  }
+
   async #appendRows(rows: Row[], wait: boolean): Promise<boolean[]> {
+    for (const row of rows) this.#knownTails.delete(row.first.threadId);
     const result = await this.#pool.query<{ appended: boolean[] }>({
       ...appendRowsSql,
       values: [
