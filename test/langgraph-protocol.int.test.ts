@@ -398,6 +398,55 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal((state.values as Json).messages.at(-1).id, 'note-1');
   });
 
+  it('names a state update step as_node, or update, in both histories', async () => {
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'hello' }] },
+    });
+    const graph = await client.assistants.getGraph('react');
+    const node = (graph.nodes as Json[])
+      .map((entry) => entry.id)
+      .find((id) => !id.startsWith('__'));
+    const note = { type: 'ai', id: 'note-2', content: 'a note' };
+    await client.threads.updateState(thread.thread_id, { values: { messages: [note] } });
+    await client.threads.updateState(thread.thread_id, {
+      values: { messages: [{ ...note, id: 'note-3' }] },
+      asNode: node,
+    });
+    const [named, plain] = (await client.threads.getHistory(thread.thread_id)) as Json[];
+    assert.equal(named.metadata.source, 'update');
+    assert.deepEqual(Object.keys(named.metadata.writes), [node]);
+    assert.equal(named.metadata.writes[node].messages[0].id, 'note-3');
+    assert.equal(plain.metadata.source, 'update');
+    assert.deepEqual(Object.keys(plain.metadata.writes), ['update']);
+    const steps = (await (await api(`/api/sessions/${thread.thread_id}/history`)).json()).steps;
+    assert.deepEqual(
+      steps.slice(-2).map((step: Json) => step.node),
+      ['update', node],
+    );
+    assert.equal(steps.at(-1).step, Number(named.checkpoint.checkpoint_id));
+    const unknown = await api(`/threads/${thread.thread_id}/state`, {
+      method: 'POST',
+      body: JSON.stringify({ values: { messages: [] }, as_node: 'nope' }),
+    });
+    assert.equal(unknown.status, 422);
+    assert.deepEqual((await unknown.json()).error.details.fields, ['as_node']);
+
+    const counter = await client.threads.create({ graphId: 'counter' });
+    await client.runs.wait(counter.thread_id, 'counter', { input: { count: 1 } });
+    await client.threads.updateState(counter.thread_id, {
+      values: { count: 10 },
+      asNode: 'bump',
+    });
+    const state = await client.threads.getState(counter.thread_id);
+    assert.deepEqual(state.values, { count: 12, note: 'was 1' });
+    assert.deepEqual((state.metadata as Json).writes, { bump: { count: 10 } });
+    const wrong = await failure(
+      client.threads.updateState(counter.thread_id, { values: { nope: 1 } }),
+    );
+    assert.equal(wrong.status, 422);
+  });
+
   it('keeps thread metadata with the session, as its OpenAI conversation’s', async () => {
     const thread = await client.threads.create({ metadata: { team: 'payments' } });
     assert.equal((thread.metadata as Json).team, 'payments');

@@ -62,6 +62,28 @@ export function taskEndEvents(runId: string, entry: HistoryEntry<StateSchema>): 
   ];
 }
 
+/** What a stored step's checkpoint says of it: the step a state update made, with its writes. */
+export interface StepFacts {
+  step: number;
+  runId: string;
+  kind: string;
+  node: string | null;
+  update: unknown;
+}
+
+/**
+ * A checkpoint's `metadata`: `source` `input` (a run's input, written by `__start__`),
+ * `update` (a state update, written by the node it names: `as_node` or `update`) or `loop`
+ * (a node's step), its `writes` by node, `step` and `run_id`.
+ */
+export function checkpointMetadataOf(entry: StepFacts): Record<string, unknown> {
+  const source = entry.kind !== 'input' ? 'loop' : entry.node === null ? 'input' : 'update';
+  const writer = source === 'input' ? '__start__' : entry.node;
+  const writes =
+    writer === null || entry.update === null ? null : { [writer]: toLangGraphUpdate(entry.update) };
+  return { source, step: entry.step, writes, run_id: entry.runId };
+}
+
 /** `checkpoints` and `debug` events for a stored step (a fork point) of the thread. */
 export function checkpointEvents(
   threadId: string,
@@ -72,11 +94,7 @@ export function checkpointEvents(
     values: toLangGraphValues(entry.values),
     next: entry.next === null ? [] : [entry.next],
     tasks: [],
-    metadata: {
-      source: entry.kind === 'input' ? 'input' : 'loop',
-      step: entry.step,
-      run_id: entry.runId,
-    },
+    metadata: checkpointMetadataOf(entry),
     config: configOf(threadId, entry.step),
     parent_config: parentStep === undefined ? null : configOf(threadId, parentStep),
   };
