@@ -18,6 +18,8 @@ import {
   type ChatCompletionRequest,
   type FakeCompletion,
   type FakeOpenAiServer,
+  parentSchema,
+  researchSubgraph,
   startFakeOpenAiServer,
 } from '../src/testing/internal/index.ts';
 import { startTestServer } from '../src/testing/internal/test-server.ts';
@@ -52,7 +54,10 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
   return { kind: 'text', text: `echo: ${text}` };
 }
 
-/** Graphs of a config file without messages: a counter, and one that asks before it ends. */
+/**
+ * Graphs of a config file without messages: a counter, one that asks before it ends, and one
+ * whose `research` node is a subgraph (search → check → summarize).
+ */
 const graphs = {
   counter: new StateGraph(defineState({ count: increment(), note: replace('') }))
     .addNode('bump', (state) => ({ count: 1, note: `was ${state.count}` }))
@@ -68,6 +73,12 @@ const graphs = {
     })
     .addEdge(START, 'ask')
     .addEdge('ask', END),
+  research: new StateGraph(parentSchema)
+    .addNode('research', researchSubgraph().graph)
+    .addNode('finish', (state) => ({ log: `finish with ${state.answer}` }))
+    .addEdge(START, 'research')
+    .addEdge('research', 'finish')
+    .addEdge('finish', END),
 };
 
 /** The HTTP error a request fails with. */
@@ -674,6 +685,50 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.ok(runs.runs.every((run: Json) => run.graph === 'asker' && run.source === 'langgraph'));
   });
 
+  it('streams the steps inside a subgraph named MODE|NS with stream_subgraphs', async () => {
+    const run = async (streamSubgraphs: boolean) => {
+      const events: Json[] = [];
+      for await (const part of client.runs.stream(null, 'research', {
+        input: { topic: 'tides' },
+        streamMode: ['updates', 'values', 'custom', 'tasks'],
+        streamSubgraphs,
+      })) {
+        events.push(part);
+      }
+      return events;
+    };
+    const events = await run(true);
+    const named = (event: string) => events.filter((part) => part.event === event);
+    // check returns no update: its step has no `updates` event.
+    assert.deepEqual(
+      named('updates|research').map((part) => Object.keys(part.data)[0]),
+      ['search', 'summarize'],
+    );
+    assert.equal(named('updates|research')[0].data.search.notes, 'note on tides');
+    assert.deepEqual(named('custom|research')[0].data, { searching: 'tides' });
+    assert.equal(named('values|research').at(-1).data.answer, 'note on tides');
+    const started = named('tasks|research').filter((part) => part.data.input !== undefined);
+    assert.deepEqual(
+      started.map((part) => part.data.name),
+      ['search', 'check', 'summarize'],
+    );
+    const order = events.map((part) => part.event);
+    assert.ok(
+      order.lastIndexOf('updates|research') < order.findIndex((event) => event === 'updates'),
+      'a subgraph’s steps come before its node’s',
+    );
+    assert.deepEqual(
+      named('updates').map((part) => Object.keys(part.data)[0]),
+      ['research', 'finish'],
+    );
+    const plain = await run(false);
+    assert.ok(plain.every((part) => !part.event.includes('|')));
+    assert.deepEqual(
+      plain.map((part) => part.event),
+      order.filter((event) => !event.includes('|')),
+    );
+  });
+
   it('keeps each key’s threads to itself: another key’s thread is 404', async () => {
     const thread = await client.threads.create();
     assert.equal((await failure(other.threads.get(thread.thread_id))).status, 404);
@@ -698,7 +753,6 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
       [{ config: { callbacks: [] } }, 'config.callbacks'],
       [{ command: { resume: {}, goto: 'agent' } }, 'command.goto'],
       [{ stream_mode: ['events'] }, 'stream_mode.events'],
-      [{ stream_subgraphs: true }, 'stream_subgraphs'],
       [{ frobnicate: 1 }, 'frobnicate'],
     ];
     for (const [fields, name] of cases) {

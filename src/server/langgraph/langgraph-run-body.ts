@@ -101,11 +101,22 @@ export function unsupportedModes(body: unknown): string[] {
     .map((mode) => `stream_mode.${String(mode)}`);
 }
 
-/** The modes a parsed body streams (default `values`). */
-export function modesOf(body: Pick<RunRequestBody, 'stream_mode'>): Set<StreamMode> {
+/** What a client follows of a run: its stream modes, and whether events from inside subgraphs. */
+export interface StreamChoice {
+  modes: ReadonlySet<StreamMode>;
+  /** `stream_subgraphs`: events from inside subgraphs too, named `MODE|NS1|NS2…`. */
+  subgraphs: boolean;
+}
+
+/** What a parsed body streams: its modes (default `values`), and subgraphs' events when asked. */
+export function streamChoiceOf(
+  body: Pick<RunRequestBody, 'stream_mode' | 'stream_subgraphs'>,
+): StreamChoice {
   const asked = body.stream_mode;
-  if (asked === undefined) return new Set(['values']);
-  return new Set(Array.isArray(asked) ? asked : [asked]);
+  const modes = new Set<StreamMode>(
+    asked === undefined ? ['values'] : Array.isArray(asked) ? asked : [asked],
+  );
+  return { modes, subgraphs: body.stream_subgraphs === true };
 }
 
 /** How many runs' stream modes are remembered (the oldest are forgotten first). */
@@ -116,26 +127,27 @@ const rememberedRuns = 2_000;
  * stream without `stream_mode` gets the modes it started with (`values` when forgotten).
  */
 export class RunModes {
-  #modes = new Map<string, Set<StreamMode>>();
+  #choices = new Map<string, StreamChoice>();
 
-  /** Remembers the modes of run `runId`. */
-  remember(runId: string, modes: Set<StreamMode>): void {
-    this.#modes.set(runId, modes);
-    if (this.#modes.size > rememberedRuns) {
-      const oldest = this.#modes.keys().next().value;
-      if (oldest !== undefined) this.#modes.delete(oldest);
+  /** Remembers what run `runId` streams. */
+  remember(runId: string, choice: StreamChoice): void {
+    this.#choices.set(runId, choice);
+    if (this.#choices.size > rememberedRuns) {
+      const oldest = this.#choices.keys().next().value;
+      if (oldest !== undefined) this.#choices.delete(oldest);
     }
   }
 
-  /** The modes run `runId` was started with, or those a rejoin names. */
-  of(runId: string, asked: string | string[] | undefined): Set<StreamMode> {
+  /** What run `runId` was started with, its modes replaced by those a rejoin names. */
+  of(runId: string, asked: string | string[] | undefined): StreamChoice {
+    const started = this.#choices.get(runId) ?? { modes: new Set(['values']), subgraphs: false };
     if (asked !== undefined) {
       const list = (Array.isArray(asked) ? asked : [asked]).filter((mode) =>
         (streamModes as readonly string[]).includes(mode),
       ) as StreamMode[];
-      if (list.length > 0) return new Set(list);
+      if (list.length > 0) return { ...started, modes: new Set(list) };
     }
-    return this.#modes.get(runId) ?? new Set(['values']);
+    return started;
   }
 }
 

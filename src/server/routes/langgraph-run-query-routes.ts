@@ -143,7 +143,7 @@ export function langGraphRunQueryRoutes(context: RouteContext, runModes: RunMode
           runPath: `/threads/${run.sessionId}/runs/${run.runId}`,
           threadId: run.sessionId,
           runId: run.runId,
-          modes: runModes.of(run.runId, asked),
+          ...runModes.of(run.runId, asked),
         },
         lastEventNumber(request.headers['last-event-id'], run.runId),
       );

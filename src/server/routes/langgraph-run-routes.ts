@@ -56,7 +56,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
     const run = await prepare(request, true);
     if (run.kind !== 'agent') throw new Error('a background run of a graph was prepared');
     const { runId } = run;
-    runModes.remember(runId, run.modes);
+    runModes.remember(runId, run.stream);
     const metadata = runMetadataOf(run.body);
     const record = await startBackgroundRun(context, run.call, {
       source: 'langgraph',
@@ -99,7 +99,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   const stream = async (request: FastifyRequest, reply: FastifyReply) => {
     const run = await prepare(request, false);
     const { runId, after } = run;
-    runModes.remember(runId, run.modes);
+    runModes.remember(runId, run.stream);
     let translator: LangGraphStreamTranslator | undefined;
     let sink: ReturnType<typeof openLangGraphStream> | undefined;
     const open = () => {
@@ -107,7 +107,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
         runPath: pathOf(run, runId),
         threadId: run.threadId,
         runId,
-        modes: run.modes,
+        ...run.stream,
       });
       const opened = sink;
       translator ??= new LangGraphStreamTranslator({
