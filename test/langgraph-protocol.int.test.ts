@@ -489,7 +489,9 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
       schedule: '0 9 * * 1',
       input: question,
       timezone: 'Asia/Seoul',
+      metadata: { team: 'payments', tier: 2 },
     });
+    assert.deepEqual(cron.metadata, { team: 'payments', tier: 2 });
     const schedule = await (await api(`/api/schedules/${cron.cron_id}`)).json();
     assert.equal(schedule.cron, '0 9 * * 1');
     assert.equal(schedule.message, '123 * 456 계산해줘');
@@ -498,7 +500,8 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal(schedule.sessionId, null);
     assert.equal(cron.next_run_date, schedule.nextRunAt);
     const found = await client.crons.search({ assistantId: 'react' });
-    assert.ok(found.some((entry) => entry.cron_id === cron.cron_id));
+    const listed = found.find((entry) => entry.cron_id === cron.cron_id);
+    assert.deepEqual(listed?.metadata, { team: 'payments', tier: 2 });
     const paused = (await client.crons.update(cron.cron_id, { enabled: false })) as Json;
     assert.equal(paused.enabled, false);
     await client.crons.delete(cron.cron_id);
@@ -508,6 +511,7 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     const every = await client.crons.createForThread(thread.thread_id, 'react', {
       schedule: '* * * * * *',
       input: { messages: [{ type: 'human', content: 'tick' }] },
+      metadata: { source: 'nightly' },
     });
     let runs: Json[] = [];
     for (let tries = 0; tries < 50 && !runs.some((run) => run.status === 'success'); tries += 1) {
@@ -516,6 +520,7 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     }
     await client.crons.delete(every.cron_id);
     assert.ok(runs.some((run) => run.status === 'success'));
+    assert.equal(runs[0].metadata.source, 'nightly', 'a cron’s metadata is its runs’');
     const refused = await failure(
       client.crons.create('react', {
         schedule: '0 9 * * *',
