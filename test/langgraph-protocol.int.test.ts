@@ -682,10 +682,6 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
       client.runs.wait(other.thread_id, 'asker', { command: { resume: 'no' } }),
     );
     assert.equal(again.status, 409);
-    const background = await failure(
-      client.runs.create(other.thread_id, 'asker', { input: { topic: 'x' } }),
-    );
-    assert.equal(background.status, 422);
     const runs = await (await api(`/api/runs?sessionId=${other.thread_id}`)).json();
     assert.ok(runs.runs.every((run: Json) => run.graph === 'asker' && run.source === 'langgraph'));
   });
@@ -731,6 +727,53 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.deepEqual(
       plain.map((part) => part.event),
       order.filter((event) => !event.includes('|')),
+    );
+  });
+
+  it('runs a graph without messages in the background, statelessly and streamed', async () => {
+    const thread = await client.threads.create({ graphId: 'counter' });
+    const started = await client.runs.create(thread.thread_id, 'counter', {
+      input: { count: 2 },
+      metadata: { purpose: 'test' },
+    });
+    assert.ok(['pending', 'running'].includes(started.status), started.status);
+    const joined = await client.runs.join(thread.thread_id, started.run_id);
+    assert.deepEqual(joined, { count: 3, note: 'was 2' });
+    const done = await client.runs.get(thread.thread_id, started.run_id);
+    assert.equal(done.status, 'success');
+    assert.deepEqual(done.metadata, { purpose: 'test' });
+    const replay: Json[] = [];
+    for await (const part of client.runs.joinStream(thread.thread_id, started.run_id)) {
+      replay.push(part);
+    }
+    assert.deepEqual(replay.filter((part) => part.event === 'values').at(-1).data, joined);
+    const queued = await client.runs.create(thread.thread_id, 'counter', {
+      input: { count: 1 },
+      multitaskStrategy: 'enqueue',
+    });
+    const after = await client.runs.wait(thread.thread_id, 'counter', {
+      input: { count: 1 },
+      multitaskStrategy: 'enqueue',
+    });
+    assert.equal((after as Json).count, 7, 'the queued run went first');
+    assert.equal((await client.runs.get(thread.thread_id, queued.run_id)).status, 'success');
+
+    const before = (await (await api('/api/sessions')).json()).sessions.length;
+    const stateless = await client.runs.wait(null, 'counter', { input: { count: 1 } });
+    assert.deepEqual(stateless, { count: 2, note: 'was 1' });
+    const events: Json[] = [];
+    for await (const part of client.runs.stream(null, 'counter', { input: { count: 4 } })) {
+      events.push(part);
+    }
+    assert.deepEqual(events.at(-1).data, { count: 5, note: 'was 4' });
+    const away = await client.runs.create(null, 'counter', { input: { count: 9 } });
+    assert.equal(away.assistant_id, 'counter');
+    await waitFor(async () => (await api(`/api/runs/${away.run_id}`)).status === 200);
+    await waitFor(
+      async () => (await (await api(`/api/runs/${away.run_id}`)).json()).status === 'done',
+    );
+    await waitFor(
+      async () => (await (await api('/api/sessions')).json()).sessions.length === before,
     );
   });
 

@@ -66,8 +66,6 @@ export async function prepareLangGraphRun(
     /** The thread of the path; none for a stateless run. */
     threadId: string | undefined;
     raw: unknown;
-    /** A run started in the background (`POST …/runs`): only chat graphs' are. */
-    background: boolean;
   },
 ): Promise<PreparedRun> {
   const { runtime } = context;
@@ -76,12 +74,6 @@ export async function prepareLangGraphRun(
   refuseUnsupported(raw, runRequestFields, unsupportedModes(raw));
   const body = parseLangGraph(runRequestBody, raw);
   const entry = assistantOf(context, body.assistant_id);
-  if (given.background && !entry.chat) {
-    throw invalidInput(
-      'assistant_id',
-      `"${entry.name}" has no messages channel: its runs go with runs.wait or runs.stream`,
-    );
-  }
   if ((body.input === undefined) === (body.command === undefined)) {
     throw invalidInput('input', 'give one of input or command');
   }

@@ -10,6 +10,7 @@ import { finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
 import { runOf } from '../langgraph/langgraph-views.ts';
 import { type PreparedRun, prepareLangGraphRun } from '../langgraph/prepare-langgraph-run.ts';
 import { arrivalOf } from '../runs/run-request.ts';
+import { startBackgroundGraphRun } from '../runs/start-background-graph-run.ts';
 import { startBackgroundRun } from '../runs/start-background-run.ts';
 import { deleteSession } from '../sessions/delete-session.ts';
 import type { RouteContext } from './route-context.ts';
@@ -37,9 +38,9 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
     await deleteSession(runtime, run.threadId).catch(() => undefined);
   };
 
-  const prepare = (request: FastifyRequest, background: boolean) => {
+  const prepare = (request: FastifyRequest) => {
     const { thread_id: threadId } = (request.params ?? {}) as { thread_id?: string };
-    return prepareLangGraphRun(context, request, { threadId, raw: request.body, background });
+    return prepareLangGraphRun(context, request, { threadId, raw: request.body });
   };
 
   /** A signal that stops the run when the client leaves, if the request asks so. */
@@ -53,10 +54,19 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request, true);
-    if (run.kind !== 'agent') throw new Error('a background run of a graph was prepared');
+    const run = await prepare(request);
     const { runId } = run;
     runModes.remember(runId, run.stream);
+    if (run.kind === 'graph') {
+      const arrivedAt = arrivalOf(reply);
+      const record = await startBackgroundGraphRun(context, run.graphCall, async (graphCall) => {
+        const ending = await executeLangGraphRun(context, { ...run, graphCall }, { arrivedAt });
+        await tidy(run, ending);
+      });
+      return reply
+        .header('content-location', pathOf(run, runId))
+        .send(runOf(record, run.body.multitask_strategy));
+    }
     const metadata = runMetadataOf(run.body);
     const record = await startBackgroundRun(context, run.call, {
       source: 'langgraph',
@@ -73,7 +83,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   const wait = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request, false);
+    const run = await prepare(request);
     const signal = leaving(run, reply);
     let ending: RunEnding | undefined;
     let failure: { code: string; message: string } | undefined;
@@ -97,7 +107,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   const stream = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request, false);
+    const run = await prepare(request);
     const { runId, after } = run;
     runModes.remember(runId, run.stream);
     let translator: LangGraphStreamTranslator | undefined;

@@ -33,6 +33,8 @@ export interface GraphCall {
   metadata?: Record<string, unknown>;
   /** The run's own cap on super-steps and durability, over the compiled ones. */
   runConfig?: RunLimits;
+  /** Its record was stored before it began (`queued`: a background run's). */
+  recorded?: boolean;
 }
 
 /** The invoke body of a graph run (`POST /api/graphs/:name/invoke`). */
@@ -66,7 +68,7 @@ export async function runGraphCall(
       instanceId: context.runs.instanceId,
       ...(call.metadata === undefined ? {} : { metadata: call.metadata }),
     },
-    call.answers !== undefined,
+    call.answers !== undefined || call.recorded === true,
   );
   let failure: unknown;
   let began = false;
