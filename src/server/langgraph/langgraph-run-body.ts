@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunLimits } from '../../agents/index.ts';
+import type { RunStreamChoice } from '../runs/run-store.ts';
 import type { FieldSpec } from './langgraph-fields.ts';
 
 /**
@@ -119,36 +120,25 @@ export function streamChoiceOf(
   return { modes, subgraphs: body.stream_subgraphs === true };
 }
 
-/** How many runs' stream modes are remembered (the oldest are forgotten first). */
-const rememberedRuns = 2_000;
+/** A stream choice as the run's record keeps it (any instance reads it back, also after a restart). */
+export function storedChoiceOf(choice: StreamChoice): RunStreamChoice {
+  return { modes: [...choice.modes], subgraphs: choice.subgraphs };
+}
 
 /**
- * The stream modes each run was asked for in this process, so that a client rejoining its
- * stream without `stream_mode` gets the modes it started with (`values` when forgotten).
+ * What a rejoin follows: the modes it names in its query, else those the run was started with
+ * (its record's; `values` for a run started elsewhere), and subgraphs' events as the run did.
  */
-export class RunModes {
-  #choices = new Map<string, StreamChoice>();
-
-  /** Remembers what run `runId` streams. */
-  remember(runId: string, choice: StreamChoice): void {
-    this.#choices.set(runId, choice);
-    if (this.#choices.size > rememberedRuns) {
-      const oldest = this.#choices.keys().next().value;
-      if (oldest !== undefined) this.#choices.delete(oldest);
-    }
-  }
-
-  /** What run `runId` was started with, its modes replaced by those a rejoin names. */
-  of(runId: string, asked: string | string[] | undefined): StreamChoice {
-    const started = this.#choices.get(runId) ?? { modes: new Set(['values']), subgraphs: false };
-    if (asked !== undefined) {
-      const list = (Array.isArray(asked) ? asked : [asked]).filter((mode) =>
-        (streamModes as readonly string[]).includes(mode),
-      ) as StreamMode[];
-      if (list.length > 0) return { ...started, modes: new Set(list) };
-    }
-    return started;
-  }
+export function rejoinChoiceOf(
+  stored: RunStreamChoice | undefined,
+  asked: string | string[] | undefined,
+): StreamChoice {
+  const known = (list: readonly string[]) =>
+    list.filter((mode) => (streamModes as readonly string[]).includes(mode)) as StreamMode[];
+  const named = asked === undefined ? [] : known(Array.isArray(asked) ? asked : [asked]);
+  const started = known(stored?.modes ?? []);
+  const modes = named.length > 0 ? named : started.length > 0 ? started : ['values' as const];
+  return { modes: new Set(modes), subgraphs: stored?.subgraphs === true };
 }
 
 /** The run's cap on super-steps (`config.recursion_limit`) and its `durability`, when given. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineRoute, eventStream, type Route } from '../http/define-route.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { executeLangGraphRun, type RunEnding } from '../langgraph/execute-langgraph-run.ts';
-import { type RunModes, runMetadataOf, runRequestBody } from '../langgraph/langgraph-run-body.ts';
+import { runMetadataOf, runRequestBody, storedChoiceOf } from '../langgraph/langgraph-run-body.ts';
 import { openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
 import { finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
@@ -26,7 +26,7 @@ const runErrors = [401, 404, 409, 413, 422, 429, 500, 503];
  * `on_completion: "keep"` or it paused. Each runs a turn of the thread's session through the
  * same path as `/api` (the session's line, `onBusy`, limits, guardrails, approvals).
  */
-export function langGraphRunStartRoutes(context: RouteContext, runModes: RunModes): Route[] {
+export function langGraphRunStartRoutes(context: RouteContext): Route[] {
   const { runtime } = context;
   const pathOf = (run: PreparedRun, runId: string) =>
     run.stateless ? `/runs/${runId}` : `/threads/${run.threadId}/runs/${runId}`;
@@ -56,10 +56,10 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
     const run = await prepare(request);
     const { runId } = run;
-    runModes.remember(runId, run.stream);
     if (run.kind === 'graph') {
       const arrivedAt = arrivalOf(reply);
-      const record = await startBackgroundGraphRun(context, run.graphCall, async (graphCall) => {
+      const call = { ...run.graphCall, stream: storedChoiceOf(run.stream) };
+      const record = await startBackgroundGraphRun(context, call, async (graphCall) => {
         const ending = await executeLangGraphRun(context, { ...run, graphCall }, { arrivedAt });
         await tidy(run, ending);
       });
@@ -73,6 +73,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
       runId,
       admission: run.admission,
       arrivedAt: arrivalOf(reply),
+      stream: storedChoiceOf(run.stream),
       ...(metadata === undefined ? {} : { metadata }),
       ...(run.webhook === undefined ? {} : { webhook: run.webhook }),
     });
@@ -109,7 +110,6 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   const stream = async (request: FastifyRequest, reply: FastifyReply) => {
     const run = await prepare(request);
     const { runId, after } = run;
-    runModes.remember(runId, run.stream);
     let translator: LangGraphStreamTranslator | undefined;
     let sink: ReturnType<typeof openLangGraphStream> | undefined;
     const open = () => {

@@ -33,6 +33,7 @@ export async function startBackgroundGraphRun(
     attempts: 1,
     instanceId: runs.instanceId,
     ...(call.metadata === undefined ? {} : { metadata: call.metadata }),
+    ...(call.stream === undefined ? {} : { stream: call.stream }),
   };
   if (!(await runs.create(record))) {
     await call.admission.refund();
