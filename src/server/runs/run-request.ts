@@ -187,6 +187,7 @@ export async function runAgentCall(
     const answer = options.pickUp
       ? await runtime.runner.resumeInterrupted(call.sessionId, {
           ...(signal === undefined ? {} : { signal }),
+          ...(call.runConfig === undefined ? {} : { runConfig: call.runConfig }),
           onEvent: events.emit,
         })
       : await invokeClosingLeftBehind(context, call.sessionId, shared, () =>

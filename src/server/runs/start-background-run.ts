@@ -104,7 +104,10 @@ export async function startBackgroundRun(
           ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
           ...(options.stream === undefined ? {} : { stream: options.stream }),
           // What a restart needs to start it again (its presence marks a run nobody waits on).
-          request: call.options === undefined ? {} : { options: call.options },
+          request: {
+            ...(call.options === undefined ? {} : { options: call.options }),
+            ...(call.runConfig === undefined ? {} : { runConfig: call.runConfig }),
+          },
         };
   const stored =
     existing === undefined
