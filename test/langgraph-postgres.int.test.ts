@@ -96,6 +96,27 @@ describe('LangGraph runs across two instances sharing one PostgreSQL', () => {
     assert.equal(stopped.status, 'interrupted');
   });
 
+  it('joins on B the stream of a run started on A with the run’s own stream modes', async () => {
+    const thread = await onA.threads.create();
+    const run = await onA.runs.create(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'modes from a' }] },
+      streamMode: ['updates', 'messages-tuple'],
+    });
+    await onB.runs.join(thread.thread_id, run.run_id);
+    const events: Json[] = [];
+    for await (const part of onB.runs.joinStream(thread.thread_id, run.run_id)) events.push(part);
+    const names = new Set(events.map((part) => part.event));
+    assert.ok(names.has('updates') && names.has('messages'), [...names].join(', '));
+    assert.ok(!names.has('values'), 'values was not among the run’s modes');
+    const asked: Json[] = [];
+    for await (const part of onB.runs.joinStream(thread.thread_id, run.run_id, {
+      streamMode: 'values',
+    })) {
+      asked.push(part);
+    }
+    assert.deepEqual([...new Set(asked.map((part) => part.event))], ['metadata', 'values']);
+  });
+
   it('decides one approval once when A and B are asked at the same time', async () => {
     const thread = await onA.threads.create();
     const paused = (await onA.runs.wait(thread.thread_id, 'react', {

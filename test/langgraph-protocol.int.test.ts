@@ -18,6 +18,8 @@ import {
   type ChatCompletionRequest,
   type FakeCompletion,
   type FakeOpenAiServer,
+  parentSchema,
+  researchSubgraph,
   startFakeOpenAiServer,
 } from '../src/testing/internal/index.ts';
 import { startTestServer } from '../src/testing/internal/test-server.ts';
@@ -52,7 +54,10 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
   return { kind: 'text', text: `echo: ${text}` };
 }
 
-/** Graphs of a config file without messages: a counter, and one that asks before it ends. */
+/**
+ * Graphs of a config file without messages: a counter, one that asks before it ends, and one
+ * whose `research` node is a subgraph (search → check → summarize).
+ */
 const graphs = {
   counter: new StateGraph(defineState({ count: increment(), note: replace('') }))
     .addNode('bump', (state) => ({ count: 1, note: `was ${state.count}` }))
@@ -68,6 +73,12 @@ const graphs = {
     })
     .addEdge(START, 'ask')
     .addEdge('ask', END),
+  research: new StateGraph(parentSchema)
+    .addNode('research', researchSubgraph().graph)
+    .addNode('finish', (state) => ({ log: `finish with ${state.answer}` }))
+    .addEdge(START, 'research')
+    .addEdge('research', 'finish')
+    .addEdge('finish', END),
 };
 
 /** The HTTP error a request fails with. */
@@ -398,6 +409,55 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal((state.values as Json).messages.at(-1).id, 'note-1');
   });
 
+  it('names a state update step as_node, or update, in both histories', async () => {
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, 'react', {
+      input: { messages: [{ type: 'human', content: 'hello' }] },
+    });
+    const graph = await client.assistants.getGraph('react');
+    const node = (graph.nodes as Json[])
+      .map((entry) => entry.id)
+      .find((id) => !id.startsWith('__'));
+    const note = { type: 'ai', id: 'note-2', content: 'a note' };
+    await client.threads.updateState(thread.thread_id, { values: { messages: [note] } });
+    await client.threads.updateState(thread.thread_id, {
+      values: { messages: [{ ...note, id: 'note-3' }] },
+      asNode: node,
+    });
+    const [named, plain] = (await client.threads.getHistory(thread.thread_id)) as Json[];
+    assert.equal(named.metadata.source, 'update');
+    assert.deepEqual(Object.keys(named.metadata.writes), [node]);
+    assert.equal(named.metadata.writes[node].messages[0].id, 'note-3');
+    assert.equal(plain.metadata.source, 'update');
+    assert.deepEqual(Object.keys(plain.metadata.writes), ['update']);
+    const steps = (await (await api(`/api/sessions/${thread.thread_id}/history`)).json()).steps;
+    assert.deepEqual(
+      steps.slice(-2).map((step: Json) => step.node),
+      ['update', node],
+    );
+    assert.equal(steps.at(-1).step, Number(named.checkpoint.checkpoint_id));
+    const unknown = await api(`/threads/${thread.thread_id}/state`, {
+      method: 'POST',
+      body: JSON.stringify({ values: { messages: [] }, as_node: 'nope' }),
+    });
+    assert.equal(unknown.status, 422);
+    assert.deepEqual((await unknown.json()).error.details.fields, ['as_node']);
+
+    const counter = await client.threads.create({ graphId: 'counter' });
+    await client.runs.wait(counter.thread_id, 'counter', { input: { count: 1 } });
+    await client.threads.updateState(counter.thread_id, {
+      values: { count: 10 },
+      asNode: 'bump',
+    });
+    const state = await client.threads.getState(counter.thread_id);
+    assert.deepEqual(state.values, { count: 12, note: 'was 1' });
+    assert.deepEqual((state.metadata as Json).writes, { bump: { count: 10 } });
+    const wrong = await failure(
+      client.threads.updateState(counter.thread_id, { values: { nope: 1 } }),
+    );
+    assert.equal(wrong.status, 422);
+  });
+
   it('keeps thread metadata with the session, as its OpenAI conversation’s', async () => {
     const thread = await client.threads.create({ metadata: { team: 'payments' } });
     assert.equal((thread.metadata as Json).team, 'payments');
@@ -429,7 +489,9 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
       schedule: '0 9 * * 1',
       input: question,
       timezone: 'Asia/Seoul',
+      metadata: { team: 'payments', tier: 2 },
     });
+    assert.deepEqual(cron.metadata, { team: 'payments', tier: 2 });
     const schedule = await (await api(`/api/schedules/${cron.cron_id}`)).json();
     assert.equal(schedule.cron, '0 9 * * 1');
     assert.equal(schedule.message, '123 * 456 계산해줘');
@@ -438,7 +500,8 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     assert.equal(schedule.sessionId, null);
     assert.equal(cron.next_run_date, schedule.nextRunAt);
     const found = await client.crons.search({ assistantId: 'react' });
-    assert.ok(found.some((entry) => entry.cron_id === cron.cron_id));
+    const listed = found.find((entry) => entry.cron_id === cron.cron_id);
+    assert.deepEqual(listed?.metadata, { team: 'payments', tier: 2 });
     const paused = (await client.crons.update(cron.cron_id, { enabled: false })) as Json;
     assert.equal(paused.enabled, false);
     await client.crons.delete(cron.cron_id);
@@ -448,6 +511,7 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     const every = await client.crons.createForThread(thread.thread_id, 'react', {
       schedule: '* * * * * *',
       input: { messages: [{ type: 'human', content: 'tick' }] },
+      metadata: { source: 'nightly' },
     });
     let runs: Json[] = [];
     for (let tries = 0; tries < 50 && !runs.some((run) => run.status === 'success'); tries += 1) {
@@ -456,6 +520,7 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
     }
     await client.crons.delete(every.cron_id);
     assert.ok(runs.some((run) => run.status === 'success'));
+    assert.equal(runs[0].metadata.source, 'nightly', 'a cron’s metadata is its runs’');
     const refused = await failure(
       client.crons.create('react', {
         schedule: '0 9 * * *',
@@ -617,12 +682,99 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
       client.runs.wait(other.thread_id, 'asker', { command: { resume: 'no' } }),
     );
     assert.equal(again.status, 409);
-    const background = await failure(
-      client.runs.create(other.thread_id, 'asker', { input: { topic: 'x' } }),
-    );
-    assert.equal(background.status, 422);
     const runs = await (await api(`/api/runs?sessionId=${other.thread_id}`)).json();
     assert.ok(runs.runs.every((run: Json) => run.graph === 'asker' && run.source === 'langgraph'));
+  });
+
+  it('streams the steps inside a subgraph named MODE|NS with stream_subgraphs', async () => {
+    const run = async (streamSubgraphs: boolean) => {
+      const events: Json[] = [];
+      for await (const part of client.runs.stream(null, 'research', {
+        input: { topic: 'tides' },
+        streamMode: ['updates', 'values', 'custom', 'tasks'],
+        streamSubgraphs,
+      })) {
+        events.push(part);
+      }
+      return events;
+    };
+    const events = await run(true);
+    const named = (event: string) => events.filter((part) => part.event === event);
+    // check returns no update: its step has no `updates` event.
+    assert.deepEqual(
+      named('updates|research').map((part) => Object.keys(part.data)[0]),
+      ['search', 'summarize'],
+    );
+    assert.equal(named('updates|research')[0].data.search.notes, 'note on tides');
+    assert.deepEqual(named('custom|research')[0].data, { searching: 'tides' });
+    assert.equal(named('values|research').at(-1).data.answer, 'note on tides');
+    const started = named('tasks|research').filter((part) => part.data.input !== undefined);
+    assert.deepEqual(
+      started.map((part) => part.data.name),
+      ['search', 'check', 'summarize'],
+    );
+    const order = events.map((part) => part.event);
+    assert.ok(
+      order.lastIndexOf('updates|research') < order.findIndex((event) => event === 'updates'),
+      'a subgraph’s steps come before its node’s',
+    );
+    assert.deepEqual(
+      named('updates').map((part) => Object.keys(part.data)[0]),
+      ['research', 'finish'],
+    );
+    const plain = await run(false);
+    assert.ok(plain.every((part) => !part.event.includes('|')));
+    assert.deepEqual(
+      plain.map((part) => part.event),
+      order.filter((event) => !event.includes('|')),
+    );
+  });
+
+  it('runs a graph without messages in the background, statelessly and streamed', async () => {
+    const thread = await client.threads.create({ graphId: 'counter' });
+    const started = await client.runs.create(thread.thread_id, 'counter', {
+      input: { count: 2 },
+      metadata: { purpose: 'test' },
+    });
+    assert.ok(['pending', 'running'].includes(started.status), started.status);
+    const joined = await client.runs.join(thread.thread_id, started.run_id);
+    assert.deepEqual(joined, { count: 3, note: 'was 2' });
+    const done = await client.runs.get(thread.thread_id, started.run_id);
+    assert.equal(done.status, 'success');
+    assert.deepEqual(done.metadata, { purpose: 'test' });
+    const replay: Json[] = [];
+    for await (const part of client.runs.joinStream(thread.thread_id, started.run_id)) {
+      replay.push(part);
+    }
+    assert.deepEqual(replay.filter((part) => part.event === 'values').at(-1).data, joined);
+    const queued = await client.runs.create(thread.thread_id, 'counter', {
+      input: { count: 1 },
+      multitaskStrategy: 'enqueue',
+    });
+    const after = await client.runs.wait(thread.thread_id, 'counter', {
+      input: { count: 1 },
+      multitaskStrategy: 'enqueue',
+    });
+    assert.equal((after as Json).count, 7, 'the queued run went first');
+    assert.equal((await client.runs.get(thread.thread_id, queued.run_id)).status, 'success');
+
+    const before = (await (await api('/api/sessions')).json()).sessions.length;
+    const stateless = await client.runs.wait(null, 'counter', { input: { count: 1 } });
+    assert.deepEqual(stateless, { count: 2, note: 'was 1' });
+    const events: Json[] = [];
+    for await (const part of client.runs.stream(null, 'counter', { input: { count: 4 } })) {
+      events.push(part);
+    }
+    assert.deepEqual(events.at(-1).data, { count: 5, note: 'was 4' });
+    const away = await client.runs.create(null, 'counter', { input: { count: 9 } });
+    assert.equal(away.assistant_id, 'counter');
+    await waitFor(async () => (await api(`/api/runs/${away.run_id}`)).status === 200);
+    await waitFor(
+      async () => (await (await api(`/api/runs/${away.run_id}`)).json()).status === 'done',
+    );
+    await waitFor(
+      async () => (await (await api('/api/sessions')).json()).sessions.length === before,
+    );
   });
 
   it('keeps each key’s threads to itself: another key’s thread is 404', async () => {
@@ -649,7 +801,6 @@ describe('LangGraph Agent Protocol with @langchain/langgraph-sdk', () => {
       [{ config: { callbacks: [] } }, 'config.callbacks'],
       [{ command: { resume: {}, goto: 'agent' } }, 'command.goto'],
       [{ stream_mode: ['events'] }, 'stream_mode.events'],
-      [{ stream_subgraphs: true }, 'stream_subgraphs'],
       [{ frobnicate: 1 }, 'frobnicate'],
     ];
     for (const [fields, name] of cases) {

@@ -39,6 +39,7 @@ describe('yeoul migrate', () => {
     assert.match(after.stdout, /^\s+900 {2}guardrail_vault\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(after.stdout, /^\s+901 {2}webhook_deliveries\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(after.stdout, /^\s+920 {2}schedules\s+applied {2}\d{4}-\d\d-\d\dT/m);
+    assert.match(after.stdout, /^\s+921 {2}schedule_metadata\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(after.stdout, /^\s+940 {2}server_runs\s+applied {2}\d{4}-\d\d-\d\dT/m);
     assert.match(
       after.stdout,

@@ -345,6 +345,29 @@ describe('runs across a server killed mid-run (SIGKILL, the same data folder)', 
     throw new Error(`run ${runId} never started`);
   };
 
+  it('takes a background run up again with the super-step cap it was started with', async () => {
+    const data = mkdtempSync(join(root, 'capped-'));
+    const first = await startServeProcess(data, env, ['--no-sample']);
+    // A text answer takes three steps (input, llm, response): past a cap of 2 it fails.
+    const run = await call(first.url, '/threads/cap-1/runs', {
+      assistant_id: 'react',
+      input: { messages: [{ type: 'human', content: 'slow capped' }] },
+      if_not_exists: 'create',
+      config: { recursion_limit: 2 },
+    });
+    await untilRunning(first.url, run.run_id);
+    await first.kill();
+    const second = await startServeProcess(data, env, ['--no-sample']);
+    try {
+      const ended = await call(second.url, `/api/runs/${run.run_id}?wait=30`);
+      assert.equal(ended.attempts, 2, JSON.stringify(ended));
+      assert.equal(ended.status, 'failed', JSON.stringify(ended));
+      assert.equal(ended.error.code, 'graph_recursion_limit');
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('takes a background run up again (attempts 2), and fails one lost twice or waited on', async () => {
     const data = mkdtempSync(join(root, 'restart-'));
     const first = await startServeProcess(data, env, ['--no-sample']);

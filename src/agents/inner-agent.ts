@@ -77,6 +77,7 @@ export async function resumeInnerAgent(
     onEvent: forwardEvents(steps, run.emit),
     context: agentRunContext(run.streamTokens, run.owner, undefined, run.guard),
     closingStep: (values: Record<string, unknown>) => run.guard?.closingStep({}, values),
+    ...run.runConfig,
   });
   return innerResult(result, steps);
 }

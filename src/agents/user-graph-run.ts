@@ -110,6 +110,7 @@ export async function resumeUserGraph(
     onEvent: forwardEvents(steps, run.emit),
     context: agentRunContext(run.streamTokens, run.owner, undefined, run.guard),
     closingStep: (values: Record<string, unknown>) => run.guard?.closingStep({}, values),
+    ...run.runConfig,
   });
   return userChatResult(result, steps);
 }

@@ -229,12 +229,18 @@ export class CompiledGraph<Schema extends StateSchema, Context = unknown> {
   /**
    * Applies `update` to the thread's state as an entry of its own, running no node (the
    * thread is made when it has none); for a thread with no run going or paused. A run that
-   * started meanwhile wins: `CheckpointConflictError`, nothing written.
+   * started meanwhile wins: `CheckpointConflictError`, nothing written. `options.asNode`
+   * names the entry in `history` (its `node`), as if that node had written the update.
    */
-  async updateState(threadId: string, update: UpdateOf<Schema>): Promise<void> {
+  async updateState(
+    threadId: string,
+    update: UpdateOf<Schema>,
+    options: { asNode?: string } = {},
+  ): Promise<void> {
     const store = this.#requireStore('updateState');
+    const values = update as Record<string, unknown>;
     await (this.#queue as ThreadQueue).run(threadId, () =>
-      updateThread(store, this.schema, threadId, update as Record<string, unknown>),
+      updateThread(store, this.schema, threadId, values, options.asNode ?? null),
     );
   }
 

@@ -32,8 +32,8 @@ export class PostgresScheduleStore implements ScheduleStore {
     const { rows } = await queryPostgres<ScheduleRow>(
       this.#pool,
       `INSERT INTO schedules (id, owner, name, cron, timezone, message, graph, session_id, options,
-         on_busy, webhook, enabled, created_at, updated_at, next_run_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14) RETURNING *`,
+         on_busy, webhook, enabled, created_at, updated_at, next_run_at, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15) RETURNING *`,
       [
         createId(),
         schedule.owner,
@@ -49,6 +49,7 @@ export class PostgresScheduleStore implements ScheduleStore {
         schedule.enabled,
         now,
         schedule.nextRunAt,
+        columnValue('metadata', schedule.metadata),
       ],
     );
     return scheduleOf(rows[0] as ScheduleRow);

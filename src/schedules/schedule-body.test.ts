@@ -71,6 +71,7 @@ describe('newScheduleOf and scheduleUpdateOf', () => {
   });
   const stored: Schedule = {
     ...made,
+    metadata: {},
     id: 'sched-1',
     createdAt: now,
     updatedAt: now,

@@ -48,7 +48,15 @@ CREATE TRIGGER schedules_changed AFTER INSERT OR DELETE OR UPDATE OF updated_at 
   FOR EACH STATEMENT EXECUTE FUNCTION yeoul_schedules_changed();
 `;
 
-/** The schedules' schema in PostgreSQL (versions 920–939): schedules, claimed slots, the change counter. */
+/**
+ * The schedules' schema in PostgreSQL (versions 920–939): schedules, claimed slots, the change
+ * counter; then each schedule's metadata (JSON text, `{}` for none).
+ */
 export const scheduleMigrations: readonly Migration[] = [
   { version: 920, name: 'schedules', sql: schedulesSql },
+  {
+    version: 921,
+    name: 'schedule_metadata',
+    sql: "ALTER TABLE schedules ADD COLUMN metadata text NOT NULL DEFAULT '{}';",
+  },
 ];

@@ -26,6 +26,7 @@ function definition(owner: string, fields: Partial<NewSchedule> = {}): NewSchedu
     onBusy: 'enqueue',
     webhook: null,
     enabled: true,
+    metadata: {},
     nextRunAt: slot,
     ...fields,
   };
@@ -52,12 +53,25 @@ export function scheduleStoreConformance(
 
     it('stores a schedule with every field and gives it back', async () => {
       const webhook = { url: 'https://hooks.example.com/a', headers: { 'x-token': 't' } };
+      const metadata = { team: 'payments', tier: 2 };
       const made = await store.create(
-        definition('alice', { name: '밤 보고서', sessionId: 's1', webhook, onBusy: 'rollback' }),
+        definition('alice', {
+          name: '밤 보고서',
+          sessionId: 's1',
+          webhook,
+          onBusy: 'rollback',
+          metadata,
+        }),
       );
       assert.match(made.id, /^[A-Za-z0-9_.:-]{1,128}$/);
       assert.deepEqual(made, {
-        ...definition('alice', { name: '밤 보고서', sessionId: 's1', webhook, onBusy: 'rollback' }),
+        ...definition('alice', {
+          name: '밤 보고서',
+          sessionId: 's1',
+          webhook,
+          onBusy: 'rollback',
+          metadata,
+        }),
         id: made.id,
         createdAt: made.createdAt,
         updatedAt: made.createdAt,

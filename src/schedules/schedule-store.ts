@@ -18,10 +18,13 @@ export interface ScheduleDefinition {
   /** The webhook as given (a URL or `{url, headers}`), checked by whoever took it; null for none. */
   webhook: unknown;
   enabled: boolean;
+  /** What a client attached to it, kept and shown as given (LangGraph's cron `metadata`). */
+  metadata?: Record<string, unknown>;
 }
 
 /** A stored schedule. Times are epoch milliseconds. */
 export interface Schedule extends ScheduleDefinition {
+  metadata: Record<string, unknown>;
   id: string;
   owner: string;
   createdAt: number;
@@ -101,6 +104,7 @@ export interface ScheduleRow extends Record<string, unknown> {
   on_busy: string;
   webhook: string | null;
   enabled: number | boolean;
+  metadata: string;
   created_at: number | string;
   updated_at: number | string;
   next_run_at: number | string | null;
@@ -125,6 +129,7 @@ export function scheduleOf(row: ScheduleRow): Schedule {
     onBusy: row.on_busy as OnBusy,
     webhook: row.webhook === null ? null : JSON.parse(row.webhook),
     enabled: row.enabled === true || row.enabled === 1,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     nextRunAt: instant(row.next_run_at),
@@ -145,12 +150,13 @@ export const updatableColumns: ReadonlyArray<[keyof ScheduleUpdate, string]> = [
   ['onBusy', 'on_busy'],
   ['webhook', 'webhook'],
   ['enabled', 'enabled'],
+  ['metadata', 'metadata'],
   ['nextRunAt', 'next_run_at'],
 ];
 
 /** A field's value as its column stores it. */
 export function columnValue(field: keyof ScheduleUpdate, value: unknown): unknown {
-  if (field === 'options') return JSON.stringify(value);
+  if (field === 'options' || field === 'metadata') return JSON.stringify(value ?? {});
   if (field === 'webhook')
     return value === null || value === undefined ? null : JSON.stringify(value);
   return value;

@@ -79,6 +79,13 @@ export class SqliteScheduleStore implements ScheduleStore {
 
   constructor(database: DatabaseSync, options: { now?: () => number } = {}) {
     database.exec(schema);
+    // Added after the table shipped: a database made before gets it here.
+    const columns = database.prepare('PRAGMA table_info(schedules)').all() as Array<{
+      name: string;
+    }>;
+    if (!columns.some((column) => column.name === 'metadata')) {
+      database.exec("ALTER TABLE schedules ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}'");
+    }
     this.#database = database;
     this.#batch = SqliteWriteBatch.of(database);
     this.#now = options.now ?? Date.now;
@@ -89,8 +96,8 @@ export class SqliteScheduleStore implements ScheduleStore {
     this.#enabled = database.prepare('SELECT * FROM schedules WHERE enabled = 1');
     this.#insert = database.prepare(
       `INSERT INTO schedules (id, owner, name, cron, timezone, message, graph, session_id, options,
-         on_busy, webhook, enabled, created_at, updated_at, next_run_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+         on_busy, webhook, enabled, created_at, updated_at, next_run_at, metadata)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     );
     this.#delete = database.prepare('DELETE FROM schedules WHERE id = ? AND owner = ?');
     this.#revision = database.prepare('SELECT value FROM schedule_revision WHERE id = 1');
@@ -126,6 +133,7 @@ export class SqliteScheduleStore implements ScheduleStore {
           now,
           now,
           schedule.nextRunAt,
+          columnValue('metadata', schedule.metadata) as string,
         ) as ScheduleRow,
     );
     return scheduleOf(row);

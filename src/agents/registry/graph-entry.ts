@@ -36,6 +36,8 @@ export interface PickedUpRun {
   owner?: string;
   /** The run's guardrails. */
   guard?: RunGuard;
+  /** The run's own cap on super-steps and durability, as it was started with. */
+  runConfig?: RunLimits;
 }
 
 /**

@@ -204,12 +204,12 @@ export function createAgentRunner(
      */
     async resumeInterrupted(
       sessionId: string,
-      options: Pick<AgentRequest, 'signal' | 'onEvent'> = {},
+      options: Pick<AgentRequest, 'signal' | 'onEvent' | 'runConfig'> = {},
     ): Promise<AgentResponse> {
       const registry = current;
       const runId = await lastRunId(sessionId);
       return run({ ...options, sessionId, ...(runId === undefined ? {} : { runId }) }, (work) =>
-        resumeLeftBehind(registry, sessions, work),
+        resumeLeftBehind(registry, sessions, work, options.runConfig),
       );
     },
 

@@ -127,7 +127,9 @@ export async function resumeLeftBehind(
   registry: GraphRegistry,
   sessions: SessionGraphs,
   work: WorkContext,
+  runConfig?: AgentRequest['runConfig'],
 ): Promise<Payload> {
+  const limits = runConfig === undefined ? {} : { runConfig };
   const { sessionId } = work;
   const user = await sessions.userEntry(registry, sessionId);
   const state = user
@@ -141,7 +143,7 @@ export async function resumeLeftBehind(
     return withGuard(
       await runInLoop(
         (config) => loop.resumeRun(config.threadId, config),
-        entry.handoff.agent(setupOf({}, work, guard), true),
+        entry.handoff.agent(setupOf(limits, work, guard), true),
         work,
       ),
       guard,
@@ -150,7 +152,11 @@ export async function resumeLeftBehind(
   if (state?.status !== 'running') throw new NothingToResumeError({ threadId: sessionId });
   return withGuard(
     innerPayload(
-      await entry.handoff.resume(sessionId, { ...work, ...(guard === undefined ? {} : { guard }) }),
+      await entry.handoff.resume(sessionId, {
+        ...work,
+        ...limits,
+        ...(guard === undefined ? {} : { guard }),
+      }),
     ),
     guard,
   );

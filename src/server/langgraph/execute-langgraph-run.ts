@@ -4,7 +4,7 @@ import type { RouteContext } from '../routes/route-context.ts';
 import { type GraphRunAnswer, graphStreamEventOf, runGraphCall } from '../runs/run-graph-call.ts';
 import { runAgentCall } from '../runs/run-request.ts';
 import type { StreamEvent } from '../runs/run-streams.ts';
-import { runMetadataOf } from './langgraph-run-body.ts';
+import { runMetadataOf, storedChoiceOf } from './langgraph-run-body.ts';
 import type { PreparedRun } from './prepare-langgraph-run.ts';
 
 /** How a run ended, as wait, join and the stream read it. */
@@ -28,6 +28,7 @@ export async function executeLangGraphRun(
   run: PreparedRun,
   options: ExecuteOptions,
 ): Promise<RunEnding> {
+  const chosen = storedChoiceOf(run.stream);
   if (run.kind === 'agent') {
     const metadata = runMetadataOf(run.body);
     return runAgentCall(context, run.call, {
@@ -36,6 +37,7 @@ export async function executeLangGraphRun(
       admission: run.admission,
       arrivedAt: options.arrivedAt,
       runId: run.runId,
+      stream: chosen,
       ...(metadata === undefined ? {} : { metadata }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
@@ -57,7 +59,7 @@ export async function executeLangGraphRun(
   try {
     const answer: GraphRunAnswer = await runGraphCall(
       context,
-      { ...graphCall, arrivedAt: options.arrivedAt },
+      { ...graphCall, arrivedAt: options.arrivedAt, stream: chosen },
       {
         signal: controller.signal,
         onEvent: (event) => {

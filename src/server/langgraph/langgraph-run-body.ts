@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunLimits } from '../../agents/index.ts';
+import type { RunStreamChoice } from '../runs/run-store.ts';
 import type { FieldSpec } from './langgraph-fields.ts';
 
 /**
@@ -101,42 +102,43 @@ export function unsupportedModes(body: unknown): string[] {
     .map((mode) => `stream_mode.${String(mode)}`);
 }
 
-/** The modes a parsed body streams (default `values`). */
-export function modesOf(body: Pick<RunRequestBody, 'stream_mode'>): Set<StreamMode> {
-  const asked = body.stream_mode;
-  if (asked === undefined) return new Set(['values']);
-  return new Set(Array.isArray(asked) ? asked : [asked]);
+/** What a client follows of a run: its stream modes, and whether events from inside subgraphs. */
+export interface StreamChoice {
+  modes: ReadonlySet<StreamMode>;
+  /** `stream_subgraphs`: events from inside subgraphs too, named `MODE|NS1|NS2…`. */
+  subgraphs: boolean;
 }
 
-/** How many runs' stream modes are remembered (the oldest are forgotten first). */
-const rememberedRuns = 2_000;
+/** What a parsed body streams: its modes (default `values`), and subgraphs' events when asked. */
+export function streamChoiceOf(
+  body: Pick<RunRequestBody, 'stream_mode' | 'stream_subgraphs'>,
+): StreamChoice {
+  const asked = body.stream_mode;
+  const modes = new Set<StreamMode>(
+    asked === undefined ? ['values'] : Array.isArray(asked) ? asked : [asked],
+  );
+  return { modes, subgraphs: body.stream_subgraphs === true };
+}
+
+/** A stream choice as the run's record keeps it (any instance reads it back, also after a restart). */
+export function storedChoiceOf(choice: StreamChoice): RunStreamChoice {
+  return { modes: [...choice.modes], subgraphs: choice.subgraphs };
+}
 
 /**
- * The stream modes each run was asked for in this process, so that a client rejoining its
- * stream without `stream_mode` gets the modes it started with (`values` when forgotten).
+ * What a rejoin follows: the modes it names in its query, else those the run was started with
+ * (its record's; `values` for a run started elsewhere), and subgraphs' events as the run did.
  */
-export class RunModes {
-  #modes = new Map<string, Set<StreamMode>>();
-
-  /** Remembers the modes of run `runId`. */
-  remember(runId: string, modes: Set<StreamMode>): void {
-    this.#modes.set(runId, modes);
-    if (this.#modes.size > rememberedRuns) {
-      const oldest = this.#modes.keys().next().value;
-      if (oldest !== undefined) this.#modes.delete(oldest);
-    }
-  }
-
-  /** The modes run `runId` was started with, or those a rejoin names. */
-  of(runId: string, asked: string | string[] | undefined): Set<StreamMode> {
-    if (asked !== undefined) {
-      const list = (Array.isArray(asked) ? asked : [asked]).filter((mode) =>
-        (streamModes as readonly string[]).includes(mode),
-      ) as StreamMode[];
-      if (list.length > 0) return new Set(list);
-    }
-    return this.#modes.get(runId) ?? new Set(['values']);
-  }
+export function rejoinChoiceOf(
+  stored: RunStreamChoice | undefined,
+  asked: string | string[] | undefined,
+): StreamChoice {
+  const known = (list: readonly string[]) =>
+    list.filter((mode) => (streamModes as readonly string[]).includes(mode)) as StreamMode[];
+  const named = asked === undefined ? [] : known(Array.isArray(asked) ? asked : [asked]);
+  const started = known(stored?.modes ?? []);
+  const modes = named.length > 0 ? named : started.length > 0 ? started : ['values' as const];
+  return { modes: new Set(modes), subgraphs: stored?.subgraphs === true };
 }
 
 /** The run's cap on super-steps (`config.recursion_limit`) and its `durability`, when given. */

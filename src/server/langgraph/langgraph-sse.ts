@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { sseHeaders, sseWriter } from '../http/sse.ts';
-import { type StreamMode, streamModes } from './langgraph-run-body.ts';
+import { type StreamChoice, type StreamMode, streamModes } from './langgraph-run-body.ts';
 import type { LangGraphEvent } from './langgraph-step-events.ts';
 
 /** A LangGraph event stream to one client: events numbered `RUNID:N`, those up to `after` not sent. */
@@ -13,22 +13,23 @@ export interface LangGraphSink {
 
 /** The stream mode an event belongs to; undefined for those every stream gets (`metadata`, `error`). */
 function modeOf(event: string): StreamMode | undefined {
-  if (event === 'messages') return 'messages-tuple';
-  return (streamModes as readonly string[]).includes(event) ? (event as StreamMode) : undefined;
+  const mode = event.split('|', 1)[0] as string;
+  if (mode === 'messages') return 'messages-tuple';
+  return (streamModes as readonly string[]).includes(mode) ? (mode as StreamMode) : undefined;
 }
 
 /**
  * Opens the SSE answer of a LangGraph run (with `Content-Location` naming the run and
  * `Location` its stream on its thread, and the headers set so far: CORS, request id) and numbers its events
- * from 1, counting every mode's; it sends those of `modes` after `after` (a rejoin's
- * Last-Event-ID).
+ * from 1, counting every mode's and every subgraph's; it sends those of `modes` (and of
+ * subgraphs when asked) after `after` (a rejoin's Last-Event-ID).
  */
 export function openLangGraphStream(
   reply: FastifyReply,
-  target: { runPath: string; threadId: string; runId: string; modes: ReadonlySet<StreamMode> },
+  target: StreamChoice & { runPath: string; threadId: string; runId: string },
   after = 0,
 ): LangGraphSink {
-  const { runPath, threadId, runId, modes } = target;
+  const { runPath, threadId, runId, modes, subgraphs } = target;
   reply.hijack();
   reply.raw.writeHead(200, {
     ...(reply.getHeaders() as Record<string, string>),
@@ -44,6 +45,7 @@ export function openLangGraphStream(
       n += 1;
       const mode = modeOf(event.event);
       if (n <= after || (mode !== undefined && !modes.has(mode))) return;
+      if (!subgraphs && event.event.includes('|')) return;
       writer.write({ id: `${runId}:${n}`, event: event.event, data: event.data });
     },
     close: () => writer.close(),

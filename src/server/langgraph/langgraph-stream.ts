@@ -10,9 +10,11 @@ import {
 import {
   checkpointEvents,
   type LangGraphEvent,
+  namedIn,
   taskEndEvents,
   taskStartEvents,
 } from './langgraph-step-events.ts';
+import { namespaceOf, subgraphStepEvents } from './langgraph-subgraph-events.ts';
 
 /** What the translator reads of the run's thread. */
 export interface ThreadReader {
@@ -87,8 +89,9 @@ export class LangGraphStreamTranslator {
       return;
     }
     if (name === 'custom') {
-      const custom = data as { data?: unknown; path?: string[] };
-      if (custom.path === undefined) this.#setup.emit({ event: 'custom', data: custom.data });
+      const custom = data as { data?: unknown; node?: string; path?: string[] };
+      const namespace = namespaceOf(custom.path ?? [], custom.node);
+      this.#setup.emit({ event: namedIn('custom', namespace), data: custom.data });
       return;
     }
     if (name === 'step') {
@@ -99,19 +102,18 @@ export class LangGraphStreamTranslator {
         superstep?: number;
         path?: string[];
       };
-      // Steps inside subgraphs and inner graph runs are not this run's own.
-      if (
-        step.path !== undefined ||
-        (step.runId !== undefined && step.runId !== this.#setup.runId)
-      ) {
-        return;
-      }
+      // Inner graph runs (an agent's) are not this run's own.
+      if (step.runId !== undefined && step.runId !== this.#setup.runId) return;
       if (step.phase === 'start') {
-        for (const event of taskStartEvents(this.#setup.runId, step.node ?? '', step.superstep)) {
+        const namespace = namespaceOf(step.path ?? [], step.node);
+        const node = step.node ?? '';
+        for (const event of taskStartEvents(this.#setup.runId, node, step.superstep, namespace)) {
           this.#setup.emit(event);
         }
         return;
       }
+      // A subgraph's steps are sent with the step of its node, which `history` shows after them.
+      if (step.path !== undefined) return;
       this.#ended.push(step.node ?? '');
       await this.#catchUp(false);
       return;
@@ -131,8 +133,19 @@ export class LangGraphStreamTranslator {
    */
   async #catchUp(all: boolean): Promise<void> {
     const { runId, threadId, emit } = this.#setup;
-    const points = (await this.#setup.reader.history()).filter((entry) => entry.path === undefined);
-    for (const [index, entry] of points.entries()) {
+    const history = await this.#setup.reader.history();
+    const points = history.filter((entry) => entry.path === undefined);
+    let inner: HistoryEntry<StateSchema>[] = [];
+    let index = -1;
+    for (const entry of history) {
+      if (entry.path !== undefined) {
+        inner.push(entry);
+        continue;
+      }
+      index += 1;
+      // The subgraph steps just before a step are those of its node.
+      const subgraphSteps = inner;
+      inner = [];
       if (entry.runId !== runId || entry.step <= (this.#lastStep ?? -1)) continue;
       const node = entry.node ?? entry.kind;
       const ran = entry.kind === 'node' || entry.kind === 'task';
@@ -142,6 +155,7 @@ export class LangGraphStreamTranslator {
         this.#ended.splice(0, heard + 1);
       }
       this.#lastStep = entry.step;
+      for (const event of subgraphStepEvents(runId, threadId, subgraphSteps)) emit(event);
       if (!ran && entry.kind !== 'input') continue;
       if (ran && entry.update !== null) {
         emit({ event: 'updates', data: { [node]: toLangGraphUpdate(entry.update) } });

@@ -2,6 +2,7 @@ import type { AgentResponse, GraphEntry } from '../../agents/index.ts';
 import type { StateSchema, ThreadState } from '../../graph/index.ts';
 import type { RunRecord } from '../runs/run-store.ts';
 import { type LangGraphInterrupt, toLangGraphValues } from './langgraph-messages.ts';
+import { checkpointMetadataOf, type StepFacts } from './langgraph-step-events.ts';
 
 /** When the graphs were loaded: assistants' `created_at` and `updated_at`. */
 const loadedAt = new Date().toISOString();
@@ -100,14 +101,7 @@ export function threadOf(facts: ThreadFacts): Record<string, unknown> {
 /** One fork point of a thread as LangGraph's ThreadState. */
 export function stateAt(
   threadId: string,
-  point: {
-    step: number;
-    values: unknown;
-    next: string | null;
-    runId: string;
-    kind: string;
-    createdAt: number;
-  },
+  point: StepFacts & { values: unknown; next: string | null; createdAt: number },
   parentStep: number | undefined,
   pending: readonly LangGraphInterrupt[],
 ): Record<string, unknown> {
@@ -126,11 +120,7 @@ export function stateAt(
         : [],
     checkpoint: checkpoint(point.step),
     parent_checkpoint: parentStep === undefined ? null : checkpoint(parentStep),
-    metadata: {
-      source: point.kind === 'input' ? 'input' : point.kind === 'update' ? 'update' : 'loop',
-      step: point.step,
-      run_id: point.runId,
-    },
+    metadata: checkpointMetadataOf(point),
     created_at: new Date(point.createdAt).toISOString(),
   };
 }

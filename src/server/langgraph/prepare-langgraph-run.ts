@@ -13,12 +13,12 @@ import { invalidInput, parseLangGraph, refuseUnsupported } from './langgraph-fie
 import { messageOfInput } from './langgraph-messages.ts';
 import { decisionsOfResume } from './langgraph-resume.ts';
 import {
-  modesOf,
   type RunRequestBody,
   runLimitsOf,
   runRequestBody,
   runRequestFields,
-  type StreamMode,
+  type StreamChoice,
+  streamChoiceOf,
   unsupportedModes,
 } from './langgraph-run-body.ts';
 import { approvalsOf, threadNotFound } from './langgraph-threads.ts';
@@ -41,7 +41,8 @@ export type PreparedRun = PreparedBase &
 interface PreparedBase {
   threadId: string;
   body: RunRequestBody;
-  modes: Set<StreamMode>;
+  /** What its stream sends: its modes, and subgraphs' events when asked. */
+  stream: StreamChoice;
   /** A stateless run's thread, deleted after the run unless kept. */
   stateless: boolean;
   /** The run's id: the paused run's for decisions (they go on under it), else a new one. */
@@ -65,27 +66,14 @@ export async function prepareLangGraphRun(
     /** The thread of the path; none for a stateless run. */
     threadId: string | undefined;
     raw: unknown;
-    /** A run started in the background (`POST …/runs`): only chat graphs' are. */
-    background: boolean;
   },
 ): Promise<PreparedRun> {
   const { runtime } = context;
   const { raw } = given;
   const threadIdOfPath = given.threadId;
-  const subgraphs = (raw as { stream_subgraphs?: unknown } | null)?.stream_subgraphs === true;
-  // Events from inside subgraphs are not streamed: asking for them is refused, not ignored.
-  refuseUnsupported(raw, runRequestFields, [
-    ...unsupportedModes(raw),
-    ...(subgraphs ? ['stream_subgraphs'] : []),
-  ]);
+  refuseUnsupported(raw, runRequestFields, unsupportedModes(raw));
   const body = parseLangGraph(runRequestBody, raw);
   const entry = assistantOf(context, body.assistant_id);
-  if (given.background && !entry.chat) {
-    throw invalidInput(
-      'assistant_id',
-      `"${entry.name}" has no messages channel: its runs go with runs.wait or runs.stream`,
-    );
-  }
   if ((body.input === undefined) === (body.command === undefined)) {
     throw invalidInput('input', 'give one of input or command');
   }
@@ -119,7 +107,7 @@ export async function prepareLangGraphRun(
     }
   }
   const runId = (body.command === undefined ? undefined : state?.runId) ?? createId();
-  const base = { threadId, body, modes: modesOf(body), stateless, runId, after: latest };
+  const base = { threadId, body, stream: streamChoiceOf(body), stateless, runId, after: latest };
   const askedBefore = async () =>
     (await graph.history(threadId)).some(
       (step) => step.runId === state?.runId && step.kind === 'interrupt',

@@ -24,6 +24,7 @@ const createBody = z.object({
   timezone: z.string().max(64).optional(),
   webhook: z.string().optional(),
   enabled: z.boolean().optional(),
+  metadata: z.record(z.string().max(200), z.unknown()).optional(),
 });
 const createFields = {
   assistant_id: true,
@@ -32,7 +33,7 @@ const createFields = {
   timezone: true,
   webhook: true,
   enabled: true,
-  metadata: {},
+  metadata: true,
 } as const;
 const changesBody = z.object({
   schedule: z.string().min(1).max(200).optional(),
@@ -62,7 +63,7 @@ function cronOf(schedule: Schedule): Record<string, unknown> {
     next_run_date: schedule.enabled ? iso(schedule.nextRunAt) : null,
     end_time: null,
     user_id: null,
-    metadata: {},
+    metadata: schedule.metadata,
     created_at: iso(schedule.createdAt),
     updated_at: iso(schedule.updatedAt),
   };
@@ -117,13 +118,14 @@ export function langGraphCronRoutes(context: RouteContext): Route[] {
       }
     }
     const owner = context.ownerOf(request);
-    const schedule = await store.create(
-      newScheduleOf(
+    const schedule = await store.create({
+      ...newScheduleOf(
         owner,
         { ...parsed.data, ...(webhook === undefined ? {} : { webhook }) },
         { now: Date.now(), defaultGraph: entry.name },
       ),
-    );
+      ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+    });
     context.schedules.track(schedule);
     return cronOf(schedule);
   };

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineRoute, type RouteGroup } from '../http/define-route.ts';
-import { RunModes } from '../langgraph/langgraph-run-body.ts';
 import { langGraphAssistantRoutes } from './langgraph-assistant-routes.ts';
 import { langGraphCronRoutes } from './langgraph-cron-routes.ts';
 import { langGraphRunQueryRoutes } from './langgraph-run-query-routes.ts';
@@ -16,8 +15,6 @@ import type { RouteContext } from './route-context.ts';
  * sessions, runs Yeoul's runs. Fields Yeoul does not implement are refused by name (422).
  */
 export function langGraphRoutes(context: RouteContext): RouteGroup {
-  const runModes = new RunModes();
-
   const ok = defineRoute({
     method: 'GET',
     path: '/ok',
@@ -61,8 +58,8 @@ export function langGraphRoutes(context: RouteContext): RouteGroup {
       ...langGraphAssistantRoutes(context),
       ...langGraphThreadRoutes(context),
       ...langGraphStateRoutes(context),
-      ...langGraphRunStartRoutes(context, runModes),
-      ...langGraphRunQueryRoutes(context, runModes),
+      ...langGraphRunStartRoutes(context),
+      ...langGraphRunQueryRoutes(context),
       ...langGraphCronRoutes(context),
       ...langGraphStoreRoutes(context),
     ],

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AgentResponse } from '../../agents/index.ts';
 import { defineRoute, eventStream, type Route } from '../http/define-route.ts';
 import { HttpError } from '../http/http-error.ts';
-import type { RunModes } from '../langgraph/langgraph-run-body.ts';
+import { rejoinChoiceOf } from '../langgraph/langgraph-run-body.ts';
 import { lastEventNumber, openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
 import { finalValues, ownedThread, readerOf } from '../langgraph/langgraph-threads.ts';
@@ -27,7 +27,7 @@ const joinRoundMs = 30_000;
  * started it), get, join (waits; the final values), its event stream (after Last-Event-ID),
  * and cancel. Another owner's thread or run is 404.
  */
-export function langGraphRunQueryRoutes(context: RouteContext, runModes: RunModes): Route[] {
+export function langGraphRunQueryRoutes(context: RouteContext): Route[] {
   /** The caller's run of the caller's thread, or 404. */
   const ownedRun = async (request: FastifyRequest): Promise<RunRecord> => {
     const { thread_id: threadId, run_id: runId } = request.params as {
@@ -143,7 +143,7 @@ export function langGraphRunQueryRoutes(context: RouteContext, runModes: RunMode
           runPath: `/threads/${run.sessionId}/runs/${run.runId}`,
           threadId: run.sessionId,
           runId: run.runId,
-          modes: runModes.of(run.runId, asked),
+          ...rejoinChoiceOf(run.stream, asked),
         },
         lastEventNumber(request.headers['last-event-id'], run.runId),
       );

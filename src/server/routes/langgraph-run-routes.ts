@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { defineRoute, eventStream, type Route } from '../http/define-route.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { executeLangGraphRun, type RunEnding } from '../langgraph/execute-langgraph-run.ts';
-import { type RunModes, runMetadataOf, runRequestBody } from '../langgraph/langgraph-run-body.ts';
+import { runMetadataOf, runRequestBody, storedChoiceOf } from '../langgraph/langgraph-run-body.ts';
 import { openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
 import { finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
 import { runOf } from '../langgraph/langgraph-views.ts';
 import { type PreparedRun, prepareLangGraphRun } from '../langgraph/prepare-langgraph-run.ts';
 import { arrivalOf } from '../runs/run-request.ts';
+import { startBackgroundGraphRun } from '../runs/start-background-graph-run.ts';
 import { startBackgroundRun } from '../runs/start-background-run.ts';
 import { deleteSession } from '../sessions/delete-session.ts';
 import type { RouteContext } from './route-context.ts';
@@ -25,7 +26,7 @@ const runErrors = [401, 404, 409, 413, 422, 429, 500, 503];
  * `on_completion: "keep"` or it paused. Each runs a turn of the thread's session through the
  * same path as `/api` (the session's line, `onBusy`, limits, guardrails, approvals).
  */
-export function langGraphRunStartRoutes(context: RouteContext, runModes: RunModes): Route[] {
+export function langGraphRunStartRoutes(context: RouteContext): Route[] {
   const { runtime } = context;
   const pathOf = (run: PreparedRun, runId: string) =>
     run.stateless ? `/runs/${runId}` : `/threads/${run.threadId}/runs/${runId}`;
@@ -37,9 +38,9 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
     await deleteSession(runtime, run.threadId).catch(() => undefined);
   };
 
-  const prepare = (request: FastifyRequest, background: boolean) => {
+  const prepare = (request: FastifyRequest) => {
     const { thread_id: threadId } = (request.params ?? {}) as { thread_id?: string };
-    return prepareLangGraphRun(context, request, { threadId, raw: request.body, background });
+    return prepareLangGraphRun(context, request, { threadId, raw: request.body });
   };
 
   /** A signal that stops the run when the client leaves, if the request asks so. */
@@ -53,16 +54,26 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request, true);
-    if (run.kind !== 'agent') throw new Error('a background run of a graph was prepared');
+    const run = await prepare(request);
     const { runId } = run;
-    runModes.remember(runId, run.modes);
+    if (run.kind === 'graph') {
+      const arrivedAt = arrivalOf(reply);
+      const call = { ...run.graphCall, stream: storedChoiceOf(run.stream) };
+      const record = await startBackgroundGraphRun(context, call, async (graphCall) => {
+        const ending = await executeLangGraphRun(context, { ...run, graphCall }, { arrivedAt });
+        await tidy(run, ending);
+      });
+      return reply
+        .header('content-location', pathOf(run, runId))
+        .send(runOf(record, run.body.multitask_strategy));
+    }
     const metadata = runMetadataOf(run.body);
     const record = await startBackgroundRun(context, run.call, {
       source: 'langgraph',
       runId,
       admission: run.admission,
       arrivedAt: arrivalOf(reply),
+      stream: storedChoiceOf(run.stream),
       ...(metadata === undefined ? {} : { metadata }),
       ...(run.webhook === undefined ? {} : { webhook: run.webhook }),
     });
@@ -73,7 +84,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   const wait = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request, false);
+    const run = await prepare(request);
     const signal = leaving(run, reply);
     let ending: RunEnding | undefined;
     let failure: { code: string; message: string } | undefined;
@@ -97,9 +108,8 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
   };
 
   const stream = async (request: FastifyRequest, reply: FastifyReply) => {
-    const run = await prepare(request, false);
+    const run = await prepare(request);
     const { runId, after } = run;
-    runModes.remember(runId, run.modes);
     let translator: LangGraphStreamTranslator | undefined;
     let sink: ReturnType<typeof openLangGraphStream> | undefined;
     const open = () => {
@@ -107,7 +117,7 @@ export function langGraphRunStartRoutes(context: RouteContext, runModes: RunMode
         runPath: pathOf(run, runId),
         threadId: run.threadId,
         runId,
-        modes: run.modes,
+        ...run.stream,
       });
       const opened = sink;
       translator ??= new LangGraphStreamTranslator({

@@ -1,11 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { GraphEntry } from '../../agents/index.ts';
 import type { StateSchema, UpdateOf } from '../../graph/index.ts';
 import { defineRoute, type Route } from '../http/define-route.ts';
+import { checkGraphInput } from '../http/graph-run-schemas.ts';
 import { HttpError } from '../http/http-error.ts';
 import { invalidInput, parseLangGraph, refuseUnsupported } from '../langgraph/langgraph-fields.ts';
 import { fromLangChainMessage } from '../langgraph/langgraph-messages.ts';
-import { forkPointsOf, interruptsOf, ownedThread } from '../langgraph/langgraph-threads.ts';
+import {
+  forkPointsOf,
+  graphOfThread,
+  interruptsOf,
+  ownedThread,
+} from '../langgraph/langgraph-threads.ts';
 import { stateAt } from '../langgraph/langgraph-views.ts';
 import type { RouteContext } from './route-context.ts';
 
@@ -22,6 +29,7 @@ const historyBody = z.object({
 });
 const updateBody = z.object({
   values: z.record(z.string(), z.unknown()),
+  as_node: z.string().min(1).max(64).optional(),
   checkpoint_id: z.string().optional(),
   checkpoint: z.object({ checkpoint_id: z.string().optional() }).optional(),
 });
@@ -127,42 +135,38 @@ export function langGraphStateRoutes(context: RouteContext): Route[] {
     errors: [401, 404, 409, 422],
     handler: async (request, _reply, input) => {
       const threadId = await ownedThread(context, request, input.params().thread_id);
+      const named = await runtime.sessions.graphOf(threadId);
+      const entry = named === undefined ? undefined : runtime.graphs.get(named);
+      // A chat graph's update is LangChain messages; another graph's any of its channels.
       refuseUnsupported(request.body, {
-        values: { messages: true },
+        values: entry === undefined || entry.chat ? { messages: true } : true,
+        as_node: true,
         checkpoint_id: true,
         checkpoint: checkpointFields,
       });
       const body = parseLangGraph(updateBody, request.body);
+      const graph = await runtime.runner.threadGraph(threadId);
+      // The nodes the thread's steps name: those of the graph its runs chose.
+      const chosen = await graphOfThread(context, context.ownerOf(request), threadId);
+      const { nodes } =
+        (chosen === undefined ? undefined : runtime.graphs.get(chosen))?.handoff.thread ?? graph;
+      if (body.as_node !== undefined && !nodes.has(body.as_node)) {
+        const names = [...nodes.keys()].join(', ');
+        throw invalidInput('as_node', `"${body.as_node}" is not a node of the graph (${names})`);
+      }
       const points = await forkPointsOf(context, threadId);
       const asked = body.checkpoint_id ?? body.checkpoint?.checkpoint_id;
       if (asked !== undefined && asked !== String(points.at(-1)?.step)) {
         throw invalidInput('checkpoint_id', 'only the thread’s latest checkpoint can be updated');
       }
-      const busy =
-        runtime.runner.isRunning(threadId) ||
-        context.runs.liveOf(threadId).length > 0 ||
-        (await context.queue.busy(threadId));
-      if (busy) {
-        throw new HttpError({
-          status: 409,
-          code: 'session_busy',
-          message: `thread "${threadId}" has a run going`,
-        });
-      }
-      if ((await interruptsOf(context, threadId)).length > 0) {
-        throw new HttpError({
-          status: 409,
-          code: 'awaiting_approval',
-          message: `thread "${threadId}" waits for a decision`,
-        });
-      }
-      const given = body.values.messages;
-      const list = Array.isArray(given) ? given : given === undefined ? [] : [given];
-      const messages = list.map((message, index) =>
-        fromLangChainMessage(message, `values.messages.${index}`),
-      );
-      const graph = await runtime.runner.threadGraph(threadId);
-      await graph.updateState(threadId, { messages } as UpdateOf<StateSchema>);
+      const update =
+        entry === undefined || entry.chat
+          ? { messages: messagesOf(body.values.messages) }
+          : checkedUpdate(entry, body.values);
+      await refuseWhileBusy(context, threadId);
+      await graph.updateState(threadId, update as UpdateOf<StateSchema>, {
+        asNode: body.as_node ?? 'update',
+      });
       const latest = (await forkPointsOf(context, threadId)).at(-1)?.step ?? 0;
       return {
         checkpoint: { thread_id: threadId, checkpoint_ns: '', checkpoint_id: String(latest) },
@@ -171,4 +175,43 @@ export function langGraphStateRoutes(context: RouteContext): Route[] {
   });
 
   return [getState, getStateAt, getHistory, updateState];
+}
+
+/** 409 while a run goes on the thread (`session_busy`) or it waits for a decision. */
+async function refuseWhileBusy(context: RouteContext, threadId: string): Promise<void> {
+  const busy =
+    context.runtime.runner.isRunning(threadId) ||
+    context.runs.liveOf(threadId).length > 0 ||
+    (await context.queue.busy(threadId));
+  if (busy) {
+    throw new HttpError({
+      status: 409,
+      code: 'session_busy',
+      message: `thread "${threadId}" has a run going`,
+    });
+  }
+  if ((await interruptsOf(context, threadId)).length > 0) {
+    throw new HttpError({
+      status: 409,
+      code: 'awaiting_approval',
+      message: `thread "${threadId}" waits for a decision`,
+    });
+  }
+}
+
+/** A chat graph's update: the LangChain messages given (one or a list) as Yeoul's. */
+function messagesOf(given: unknown) {
+  const list = Array.isArray(given) ? given : given === undefined ? [] : [given];
+  return list.map((message, index) => fromLangChainMessage(message, `values.messages.${index}`));
+}
+
+/** Another graph's update, checked against its channels as a run's `input` is. */
+function checkedUpdate(entry: GraphEntry, values: Record<string, unknown>) {
+  try {
+    checkGraphInput(entry.name, entry.graph.schema, values);
+    return values;
+  } catch (error) {
+    if (error instanceof HttpError) throw invalidInput('values', error.message);
+    throw error;
+  }
 }

@@ -174,7 +174,7 @@ export function runRoutes(context: RouteContext): RouteGroup {
 
 /** A run as the API shows it: the webhook's URL only (its headers are never shown). */
 function shownRun(run: RunRecord): RunRecord {
-  const { request: _request, webhook, ...shown } = run;
+  const { request: _request, stream: _stream, webhook, ...shown } = run;
   if (webhook === undefined) return shown;
   const url = typeof webhook === 'string' ? webhook : (webhook as { url?: unknown }).url;
   return { ...shown, webhook: { url } };

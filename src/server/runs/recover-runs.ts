@@ -60,12 +60,14 @@ async function takeUp(context: RouteContext, run: RunRecord): Promise<void> {
     await context.runs.ended(run, { status: 'failed', error });
     return;
   }
-  const options = (run.request as { options?: AgentCall['options'] } | undefined)?.options;
+  const { options, runConfig } = (run.request ?? {}) as Pick<AgentCall, 'options' | 'runConfig'>;
   const call: AgentCall = {
     sessionId: run.sessionId,
     owner: run.owner,
     ...(leftGoing || run.message === undefined ? {} : { message: run.message }),
     ...(options === undefined ? {} : { options }),
+    // The run's own cap on super-steps and durability hold again.
+    ...(runConfig === undefined ? {} : { runConfig }),
   };
   await runAgentCall(context, call, {
     streamTokens: true,

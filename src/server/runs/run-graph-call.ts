@@ -10,6 +10,7 @@ import { type Admission, runUsageOf } from '../../identity/index.ts';
 import type { RouteContext } from '../routes/route-context.ts';
 import { failureOf } from './run-ledger.ts';
 import { takePlace } from './run-request.ts';
+import type { RunStreamChoice } from './run-store.ts';
 
 /** One run of a graph of the config file on a thread: a state update in, or answers for its pause. */
 export interface GraphCall {
@@ -31,8 +32,12 @@ export interface GraphCall {
   source?: string;
   /** What the caller attached to the run (kept with its record). */
   metadata?: Record<string, unknown>;
+  /** What its client streams (kept with its record). */
+  stream?: RunStreamChoice;
   /** The run's own cap on super-steps and durability, over the compiled ones. */
   runConfig?: RunLimits;
+  /** Its record was stored before it began (`queued`: a background run's). */
+  recorded?: boolean;
 }
 
 /** The invoke body of a graph run (`POST /api/graphs/:name/invoke`). */
@@ -65,8 +70,9 @@ export async function runGraphCall(
       attempts: 1,
       instanceId: context.runs.instanceId,
       ...(call.metadata === undefined ? {} : { metadata: call.metadata }),
+      ...(call.stream === undefined ? {} : { stream: call.stream }),
     },
-    call.answers !== undefined,
+    call.answers !== undefined || call.recorded === true,
   );
   let failure: unknown;
   let began = false;

@@ -153,6 +153,8 @@ export class RunLedger implements RunEvents {
       startedAt: run.startedAt,
       instanceId: this.instanceId,
       ...(run.message === undefined ? {} : { message: run.message }),
+      // A paused run resumed by a client streaming other modes follows that client's.
+      ...(run.stream === undefined ? {} : { stream: run.stream }),
     };
     try {
       // A paused run's record may predate records: then it is made now.
@@ -246,11 +248,12 @@ export class RunLedger implements RunEvents {
           await this.ended(run, changes, { create: true });
           return;
         }
-        const { startedAt: at, instanceId, message } = run;
+        const { startedAt: at, instanceId, message, stream } = run;
         await this.ended(run, {
           startedAt: at,
           instanceId,
           ...(message === undefined ? {} : { message }),
+          ...(stream === undefined ? {} : { stream }),
           ...changes,
         });
       },

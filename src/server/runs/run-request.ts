@@ -15,7 +15,7 @@ import type { LeaveQueue } from '../sessions/session-queue.ts';
 import { applyOnBusy, type OnBusy } from './apply-on-busy.ts';
 import { guardsInput } from './guards-input.ts';
 import { endingOf, failureOf } from './run-ledger.ts';
-import type { CancelReason, RunChanges, RunRecord } from './run-store.ts';
+import type { CancelReason, RunChanges, RunRecord, RunStreamChoice } from './run-store.ts';
 import { RunStream, type StreamEvent } from './run-streams.ts';
 
 /** The stream events clients get (`evaluation` stays inside the payload). */
@@ -79,6 +79,8 @@ export interface AgentCallOptions {
   runId?: string;
   /** What the caller attached to the run (kept with its record). */
   metadata?: Record<string, unknown>;
+  /** What its client streams (kept with its record). */
+  stream?: RunStreamChoice;
   /** The run's place in its session's line, taken already (else it is taken here). */
   leave?: LeaveQueue;
   /** Why the run stopped when `signal` aborted (default: cancelled through the API). */
@@ -191,6 +193,7 @@ export async function runAgentCall(
     const answer = options.pickUp
       ? await runtime.runner.resumeInterrupted(call.sessionId, {
           ...(signal === undefined ? {} : { signal }),
+          ...(call.runConfig === undefined ? {} : { runConfig: call.runConfig }),
           onEvent: events.emit,
         })
       : await invokeClosingLeftBehind(context, call.sessionId, shared, () =>
@@ -289,6 +292,7 @@ function recordOf(
     attempts: 1,
     instanceId: ledger.instanceId,
     ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+    ...(options.stream === undefined ? {} : { stream: options.stream }),
   };
   const recorder = ledger.recorder(base, options.record !== undefined || call.resume !== undefined);
   const untrackRun = ledger.track(runId, {

@@ -29,6 +29,12 @@ export interface RunError {
   message: string;
 }
 
+/** The stream modes a run was started with (LangGraph's `stream_mode`), and whether subgraphs' events. */
+export interface RunStreamChoice {
+  modes: string[];
+  subgraphs: boolean;
+}
+
 /**
  * One run on a session, as stored and as the API shows it (times ISO, `null` until they
  * happen). `webhook` is the request's webhook as given (its headers never shown).
@@ -59,6 +65,8 @@ export interface RunRecord {
   webhook?: unknown;
   /** What the run's caller attached to it (LangGraph's run `metadata`, with `tags`). */
   metadata?: Record<string, unknown>;
+  /** What the client that started it streams: a rejoin on any instance that names none follows it. */
+  stream?: RunStreamChoice;
   /** The request a background run was started with, to start it again after a restart. */
   request?: unknown;
 }
@@ -77,6 +85,7 @@ export type RunChanges = Partial<
     | 'error'
     | 'cancelReason'
     | 'webhook'
+    | 'stream'
   >
 >;
 

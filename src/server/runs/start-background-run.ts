@@ -13,7 +13,7 @@ import { applyOnBusy } from './apply-on-busy.ts';
 import { guardsInput } from './guards-input.ts';
 import { failureOf } from './run-ledger.ts';
 import { type AgentCall, runAgentCall } from './run-request.ts';
-import type { RunRecord } from './run-store.ts';
+import type { RunRecord, RunStreamChoice } from './run-store.ts';
 
 /** How a background run is started: what started it, and what its record carries. */
 export interface BackgroundRunOptions {
@@ -33,6 +33,8 @@ export interface BackgroundRunOptions {
   arrivedAt?: number;
   /** What the caller attached to the run (kept with its record). */
   metadata?: Record<string, unknown>;
+  /** What its client streams (kept with its record). */
+  stream?: RunStreamChoice;
 }
 
 /**
@@ -75,35 +77,49 @@ export async function startBackgroundRun(
     throw error;
   }
   const now = new Date().toISOString();
-  const record: RunRecord = existing ?? {
-    runId: paused ?? newRunId,
-    sessionId: call.sessionId,
-    owner: call.owner ?? 'anonymous',
-    status: 'queued',
-    source: options.source,
-    graph: graphNameOf(call.options),
-    // With input guardrails the message is stored once they checked it (as the run starts).
-    ...(call.message === undefined || guardsInput(runtime) ? {} : { message: call.message }),
-    createdAt: now,
-    startedAt: null,
-    endedAt: null,
-    attempts: 1,
-    instanceId: runs.instanceId,
-    ...(options.scheduleId === undefined ? {} : { scheduleId: options.scheduleId }),
-    ...(options.scheduledFor === undefined ? {} : { scheduledFor: options.scheduledFor }),
-    ...(options.catchUp === undefined ? {} : { catchUp: options.catchUp }),
-    ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
-    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
-    // What a restart needs to start it again (its presence marks a run nobody waits on).
-    request: call.options === undefined ? {} : { options: call.options },
-  };
+  // A paused run taken up again by decisions streams what its new client asks for.
+  const resumed = (run: RunRecord): RunRecord =>
+    options.stream === undefined ? run : { ...run, stream: options.stream };
+  const record: RunRecord =
+    existing !== undefined
+      ? resumed(existing)
+      : {
+          runId: paused ?? newRunId,
+          sessionId: call.sessionId,
+          owner: call.owner ?? 'anonymous',
+          status: 'queued',
+          source: options.source,
+          graph: graphNameOf(call.options),
+          // With input guardrails the message is stored once they checked it (as the run starts).
+          ...(call.message === undefined || guardsInput(runtime) ? {} : { message: call.message }),
+          createdAt: now,
+          startedAt: null,
+          endedAt: null,
+          attempts: 1,
+          instanceId: runs.instanceId,
+          ...(options.scheduleId === undefined ? {} : { scheduleId: options.scheduleId }),
+          ...(options.scheduledFor === undefined ? {} : { scheduledFor: options.scheduledFor }),
+          ...(options.catchUp === undefined ? {} : { catchUp: options.catchUp }),
+          ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
+          ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+          ...(options.stream === undefined ? {} : { stream: options.stream }),
+          // What a restart needs to start it again (its presence marks a run nobody waits on).
+          request: {
+            ...(call.options === undefined ? {} : { options: call.options }),
+            ...(call.runConfig === undefined ? {} : { runConfig: call.runConfig }),
+          },
+        };
   const stored =
     existing === undefined
       ? await runs.create(record).catch(async (error) => {
           await leaveAndRefund(entered, options.admission);
           throw error;
         })
-      : await runs.store.update(record.runId, { status: 'queued' }, ['interrupted']);
+      : await runs.store.update(
+          record.runId,
+          { status: 'queued', ...(record.stream === undefined ? {} : { stream: record.stream }) },
+          ['interrupted'],
+        );
   if (!stored) {
     await leaveAndRefund(entered, options.admission);
     return undefined;

@@ -57,6 +57,8 @@ export async function startScheduleRun(
     scheduledFor: slot.scheduledFor === null ? null : new Date(slot.scheduledFor).toISOString(),
     ...(slot.catchUp === undefined ? {} : { catchUp: slot.catchUp }),
     ...(schedule.webhook === null ? {} : { webhook: schedule.webhook }),
+    // A cron's metadata is its runs' (as LangGraph's crons assign theirs).
+    ...(Object.keys(schedule.metadata).length === 0 ? {} : { metadata: schedule.metadata }),
   };
   let admission: Admission | undefined;
   try {
@@ -86,6 +88,7 @@ export async function startScheduleRun(
       scheduledFor: started.scheduledFor,
       ...(slot.catchUp === undefined ? {} : { catchUp: slot.catchUp }),
       ...(schedule.webhook === null ? {} : { webhook: schedule.webhook }),
+      ...(started.metadata === undefined ? {} : { metadata: started.metadata }),
     };
     await context.runs.ended(record, { status: 'failed', error: failure }, { create: true });
     return { ...record, error: failure };
