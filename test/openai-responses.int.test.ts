@@ -29,10 +29,18 @@ async function failure(request: Promise<unknown>): Promise<Json> {
   return assert.fail('the request succeeded');
 }
 
+/** Opened by the slow-streaming test: the model's chunks after the first wait for it. */
+let streamGate: PromiseWithResolvers<void> = Promise.withResolvers();
+/** The answer the model streams slowly, chunk by chunk. */
+const slowChunks = ['하나, ', '둘, ', '셋, ', '넷'];
+/** What the model says before it calls the calculator when asked to "say first". */
+const preamble = 'Let me work that out. ';
+
 /**
- * The scripted model: a product → the calculator; "write F" → write_file; "weather" with a
- * get_weather tool offered → that tool; "fail" → 401; after a tool result → "result: …";
- * otherwise it answers with how many user messages it saw and the last one.
+ * The scripted model: a product → the calculator (said to be coming first with "say first");
+ * "write F" → write_file; "weather" with a get_weather tool offered → that tool; "fail" →
+ * 401; "slowly" → an answer whose chunks after the first wait for `streamGate`; after a tool
+ * result → "result: …"; otherwise it answers with how many user messages it saw and the last.
  */
 function scripted(request: ChatCompletionRequest, index: number): FakeCompletion {
   const messages = request.body.messages;
@@ -42,7 +50,16 @@ function scripted(request: ChatCompletionRequest, index: number): FakeCompletion
   const call = (name: string, args: unknown): FakeCompletion => ({
     kind: 'tool-calls',
     calls: [{ id: `c-${index}`, name, arguments: JSON.stringify(args) }],
+    ...(text.includes('say first') ? { text: preamble } : {}),
   });
+  if (text.includes('slowly')) {
+    return {
+      kind: 'text',
+      text: slowChunks.join(''),
+      chunks: slowChunks,
+      holdRest: streamGate.promise,
+    };
+  }
   const product = /(\d+) \* (\d+)/.exec(text);
   if (product) return call('calculator', { expression: product[0] });
   const file = /write (\S+)/.exec(text)?.[1];
@@ -64,6 +81,13 @@ describe('OpenAI Responses and Conversations with the openai SDK', () => {
   let other: OpenAI;
   const clientOf = (apiKey: string) =>
     new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0 });
+  /** The session `id` as `GET /api/sessions/:id` shows it to key-one. */
+  const sessionOf = async (id: string): Promise<Json> =>
+    (
+      await fetch(`${server.url}/api/sessions/${id}`, {
+        headers: { authorization: 'Bearer key-one' },
+      })
+    ).json();
 
   before(async () => {
     model = await startFakeOpenAiServer(scripted);
@@ -188,6 +212,109 @@ describe('OpenAI Responses and Conversations with the openai SDK', () => {
       const fetched = await client.responses.retrieve(completed.id);
       assert.equal((fetched.output[0] as Json).id, id);
     }
+  });
+
+  it('streams the answer token by token while the model writes it, under its id in the session', async () => {
+    streamGate = Promise.withResolvers();
+    let released = false;
+    const release = () => {
+      released = true;
+      streamGate.resolve();
+    };
+    const timer = setTimeout(release, 3000);
+    let beforeTheModelEnded: boolean | undefined;
+    const stream = await client.responses.create({
+      model: 'yeoul-react',
+      input: 'answer slowly',
+      stream: true,
+    });
+    const events: Json[] = [];
+    for await (const event of stream) {
+      events.push(event);
+      if (event.type === 'response.output_text.delta' && beforeTheModelEnded === undefined) {
+        beforeTheModelEnded = !released;
+        release();
+      }
+    }
+    clearTimeout(timer);
+    assert.equal(beforeTheModelEnded, true, 'the first delta came while the model was writing');
+    const deltas = events.filter((event) => event.type === 'response.output_text.delta');
+    assert.ok(deltas.length > 1, `several deltas (${deltas.length})`);
+    const completed = events.at(-1).response;
+    const answer = (await sessionOf(completed.conversation.id)).messages.at(-1);
+    assert.equal(answer.content, slowChunks.join(''));
+    assert.equal(deltas.map((event) => event.delta).join(''), answer.content);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      [
+        'response.created',
+        'response.in_progress',
+        'response.output_item.added',
+        'response.content_part.added',
+        ...deltas.map(() => 'response.output_text.delta'),
+        'response.output_text.done',
+        'response.content_part.done',
+        'response.output_item.done',
+        'response.completed',
+      ],
+    );
+    for (const event of events.filter((event) => 'item_id' in event)) {
+      assert.equal(event.item_id, answer.id, event.type);
+    }
+    assert.equal(events[2].item.id, answer.id);
+    assert.deepEqual(
+      completed.output.map((item: Json) => [item.id, item.content[0].text]),
+      [[answer.id, answer.content]],
+    );
+  });
+
+  it('streams the words of a call that then calls a tool as it comes, and leaves them out of the output', async () => {
+    const stream = client.responses.stream({
+      model: 'yeoul-react',
+      input: 'say first: 6 * 7',
+    });
+    const events: Json[] = [];
+    for await (const event of stream) events.push(event);
+    const final = await stream.finalResponse();
+    const messages = (await sessionOf((final as Json).conversation.id)).messages;
+    const asked = messages.find((message: Json) => message.toolCalls?.length > 0);
+    const answer = messages.at(-1);
+    assert.equal(asked.content, preamble);
+    assert.match(answer.content, /42/);
+    const items = events.filter((event) => event.type.startsWith('response.output_item.'));
+    assert.deepEqual(
+      items.map((event) => [event.type, event.item.id, event.output_index]),
+      [
+        ['response.output_item.added', asked.id, 0],
+        ['response.output_item.done', asked.id, 0],
+        ['response.output_item.added', answer.id, 1],
+        ['response.output_item.done', answer.id, 1],
+      ],
+    );
+    const textOf = (id: string) =>
+      events
+        .filter((event) => event.type === 'response.output_text.delta' && event.item_id === id)
+        .map((event) => event.delta)
+        .join('');
+    assert.equal(textOf(asked.id), preamble);
+    assert.equal(textOf(answer.id), answer.content);
+    assert.deepEqual(
+      final.output.map((item: Json) => [item.id, item.content[0].text]),
+      [[answer.id, answer.content]],
+      'the output is the answer alone',
+    );
+    assert.equal(final.output_text, answer.content);
+    const fetched = await client.responses.retrieve(final.id);
+    assert.deepEqual(
+      fetched.output.map((item: Json) => [item.id, item.content[0].text]),
+      [[answer.id, answer.content]],
+    );
+    const plain = await client.responses.create({
+      model: 'yeoul-react',
+      input: 'say first: 6 * 7',
+    });
+    assert.equal(plain.output.length, 1);
+    assert.match(plain.output_text, /42/);
   });
 
   it('continues with previous_response_id, and forks when it names an earlier response', async () => {

@@ -11,7 +11,7 @@ import { answerItem, type ResponseObject } from './response-object.ts';
 /** How often a quiet stream gets a comment line, so proxies keep it open. */
 const pingEveryMs = 15_000;
 
-/** The text message being streamed: its id, place in `output`, and text so far. */
+/** A text message being streamed: its id, place in `output`, and text so far. */
 interface OpenMessage {
   id: string;
   index: number;
@@ -30,6 +30,21 @@ export interface SessionMessage {
 /** Reads the session's messages as committed now. */
 export type SessionMessages = () => Promise<SessionMessage[]>;
 
+/** What a streamed response reads of its run's place. */
+export interface ResponseStreamSetup {
+  /**
+   * The session the response is a turn of: how to read it, and the ids of its messages
+   * before the run; absent when nothing is kept.
+   */
+  session?: { messages: SessionMessages; known: Iterable<string> };
+  /**
+   * Text goes out as the model writes it. False when the graph has output guardrails, which
+   * may still replace an answer (a refusal): the answer then goes out whole when the run
+   * ends, as the guardrails left it, and no other text goes out.
+   */
+  live: boolean;
+}
+
 /**
  * A streamed response as OpenAI sends it: `event: TYPE` / `data: {type, sequence_number, …}`
  * (numbered from 0) — `response.created`, `response.in_progress`, the answer's message
@@ -37,38 +52,43 @@ export type SessionMessages = () => Promise<SessionMessage[]>;
  * `content_part.done`, `output_item.done`), the other output items (added, done), and last
  * `response.completed`, `response.incomplete` or `response.failed`; no `[DONE]`.
  *
- * A response kept in a session streams its answer under the message's id in the session: a
- * model call's text goes out once its step is stored (the session then names the message),
- * and the text of a call that went on to call Yeoul's tools is not the answer. A response
- * that keeps nothing streams the text of every model call as it comes, into one message (a
- * later call set off by a blank line).
+ * A response kept in a session streams each model call's text token by token, as a message
+ * under the id the session stores it with (announced by `answerStart` before its first
+ * token). The text of a call that goes on to call Yeoul's tools cannot be told from an answer
+ * until the call ends: its message ends when a tool is called or the next call starts, and
+ * it is not part of the response's `output` (the answer is the last call's). Text no call
+ * announced goes out once its step is stored, under the id the session gives it. A response
+ * that keeps nothing streams the text of every model call as it comes, into one message of
+ * its own (a later call set off by a blank line).
  */
 export class ResponseStream {
   #response: ServerResponse;
   #messages: SessionMessages | undefined;
+  #live: boolean;
   /** The session's assistant messages already seen (before the run, or handled since). */
   #known: Set<string>;
   #sequence = 0;
   #ping: NodeJS.Timeout | undefined;
   #open = false;
+  /** The messages streamed, by id. */
+  #streamed = new Map<string, OpenMessage>();
+  /** The message streamed last (the one still open, if any). */
   #message: OpenMessage | undefined;
-  /** The text of the model call now writing. */
+  /** The place in `output` of the next item. */
+  #nextIndex = 0;
+  /** The message the `token` events now belong to ('' when no call announced one). */
+  #announced = '';
+  /** The text of the model call now writing (nothing kept). */
   #segment = '';
-  /** Text waiting for its step to be stored (a response kept in a session). */
+  /** Text no call announced, waiting for its step to be stored (a response kept in a session). */
   #pending: string[] = [];
   #queue: Promise<void> = Promise.resolve();
 
-  /**
-   * `session`: how to read the session the response is a turn of, and the ids of its
-   * messages before the run; absent when nothing is kept.
-   */
-  constructor(
-    response: ServerResponse,
-    session?: { messages: SessionMessages; known: Iterable<string> },
-  ) {
+  constructor(response: ServerResponse, setup: ResponseStreamSetup) {
     this.#response = response;
-    this.#messages = session?.messages;
-    this.#known = new Set(session?.known ?? []);
+    this.#messages = setup.session?.messages;
+    this.#known = new Set(setup.session?.known ?? []);
+    this.#live = setup.live;
   }
 
   /** Whether the headers went out (after that, errors are sent in the stream). */
@@ -89,25 +109,22 @@ export class ResponseStream {
     this.#ping.unref();
   }
 
-  /**
-   * Hands a run event over: `token` text goes out at once (nothing kept) or waits for its
-   * step (kept in a session); a step's end sends the answer it stored; a new step starts a
-   * new model call's text.
-   */
+  /** Takes one of the run's events (handled in order, after the ones before it). */
   event(entry: StreamEvent): void {
-    const data = entry.data as { phase?: string; text?: string };
-    if (entry.event === 'step' && data.phase === 'start') {
-      this.#segment = '';
-    } else if (entry.event === 'step' && this.#pending.length > 0 && this.#messages) {
-      const read = this.#messages;
-      const tokens = this.#pending;
-      this.#pending = [];
-      // A session that cannot be read now: the answer goes out whole when the run ends.
-      this.#queue = this.#queue.then(() => this.#stored(read, tokens)).catch(() => undefined);
-    } else if (entry.event === 'token' && (data.text ?? '') !== '') {
-      if (this.#messages === undefined) this.#live(data.text as string);
-      else this.#pending.push(data.text as string);
-    }
+    this.#queue = this.#queue.then(() => this.#handle(entry)).catch(() => undefined);
+  }
+
+  /**
+   * The `token` events from here on are the text of the message stored under `messageId`:
+   * a response kept in a session opens that message now.
+   */
+  answerStart(messageId: string): void {
+    if (this.#messages === undefined || !this.#live) return;
+    this.#queue = this.#queue.then(() => {
+      this.#known.add(messageId);
+      this.#announced = messageId;
+      this.#answer(messageId, []);
+    });
   }
 
   /**
@@ -121,24 +138,28 @@ export class ResponseStream {
       | undefined;
     const text = (answer?.content[0] as { text?: string } | undefined)?.text;
     const output: ResponseOutputItem[] = [];
-    const open = this.#message;
     if (answer !== undefined && text !== undefined) {
       const message = this.#finalMessage(answer.id, text);
+      if (this.#message !== undefined && this.#message !== message) {
+        this.#closeMessage(this.#message);
+      }
       const told = this.#messages === undefined ? message.text + this.#restOf(text) : text;
-      if (told.startsWith(message.text)) this.#delta(message, told.slice(message.text.length));
-      message.text = told;
+      if (!message.closed && told.startsWith(message.text)) {
+        this.#delta(message, told.slice(message.text.length));
+      }
+      if (!message.closed) message.text = told;
       this.#closeMessage(message);
       output.push(answerItem(message.id, told));
-    } else if (open !== undefined) {
-      this.#closeMessage(open);
+    } else if (this.#message !== undefined) {
+      this.#closeMessage(this.#message);
     }
-    let index = this.#message === undefined ? 0 : this.#message.index + 1;
     for (const item of final.output) {
       if (item.type === 'message') continue;
+      const index = this.#nextIndex;
+      this.#nextIndex += 1;
       this.#send('response.output_item.added', { output_index: index, item });
       this.#send('response.output_item.done', { output_index: index, item });
       output.push(item);
-      index += 1;
     }
     return { ...final, output };
   }
@@ -156,7 +177,8 @@ export class ResponseStream {
   }
 
   /** An error after the stream began: `response.failed` with it, then the end. */
-  fail(pending: ResponseObject, error: { code: string; message: string }): void {
+  async fail(pending: ResponseObject, error: { code: string; message: string }): Promise<void> {
+    await this.#queue;
     if (this.#message !== undefined) this.#closeMessage(this.#message);
     this.#send('response.failed', { response: { ...pending, status: 'failed', error } });
     this.close();
@@ -169,13 +191,44 @@ export class ResponseStream {
   }
 
   /**
-   * The message the final answer is told in: the one streamed when it is the answer (nothing
-   * kept: always), else a new one under the answer's id, with the text still waiting when it
-   * is the answer's.
+   * A run event: a token goes out at once (announced, or nothing kept) or waits for its step;
+   * a step's end sends the answer it stored; a tool call ends the text of the call that
+   * asked for it.
+   */
+  async #handle(entry: StreamEvent): Promise<void> {
+    const data = entry.data as { phase?: string; text?: string };
+    if (entry.event === 'step' && data.phase === 'start') {
+      this.#segment = '';
+    } else if (entry.event === 'step') {
+      // Tokens after the announced call's step belong to no announced call.
+      this.#announced = '';
+      if (this.#pending.length > 0 && this.#messages) {
+        const tokens = this.#pending;
+        this.#pending = [];
+        // A session that cannot be read now: the answer goes out whole when the run ends.
+        await this.#stored(this.#messages, tokens).catch(() => undefined);
+      }
+    } else if (entry.event === 'token' && (data.text ?? '') !== '' && this.#live) {
+      const text = data.text as string;
+      if (this.#messages === undefined) this.#liveToken(text);
+      else if (this.#announced !== '') {
+        this.#delta(this.#streamed.get(this.#announced) as OpenMessage, text);
+      } else this.#pending.push(text);
+    } else if (entry.event === 'tool-call' && this.#messages && this.#message !== undefined) {
+      this.#closeMessage(this.#message);
+    }
+  }
+
+  /**
+   * The message the final answer is told in: the one streamed under its id (nothing kept:
+   * the one message), else a new one under the answer's id, with the text still waiting when
+   * it is the answer's.
    */
   #finalMessage(id: string, text: string): OpenMessage {
     const open = this.#message;
-    if (open !== undefined && (this.#messages === undefined || open.id === id)) return open;
+    if (this.#messages === undefined && open !== undefined) return open;
+    const streamed = this.#streamed.get(id);
+    if (streamed !== undefined) return streamed;
     if (open !== undefined) this.#closeMessage(open);
     const waiting = this.#pending.join('') === text ? this.#pending : [];
     this.#pending = [];
@@ -190,7 +243,7 @@ export class ResponseStream {
   }
 
   /** A token of a response that keeps nothing: into the one message, at once. */
-  #live(text: string): void {
+  #liveToken(text: string): void {
     const message = this.#message ?? this.#answer(`msg_${createId()}`, []);
     this.#delta(message, this.#gapped(text));
   }
@@ -204,9 +257,9 @@ export class ResponseStream {
   }
 
   /**
-   * A step ended with text waiting: the session's newest assistant message, when the step
-   * stored one, is what the text was. An answer goes out under its id; the text of a call
-   * that called tools is dropped.
+   * A step ended with text no call announced: the session's newest assistant message, when
+   * the step stored one, is what the text was. An answer goes out under its id; the text of
+   * a call that called tools is dropped.
    */
   async #stored(read: SessionMessages, tokens: string[]): Promise<void> {
     const fresh = (await read()).filter(
@@ -221,16 +274,18 @@ export class ResponseStream {
       return;
     }
     if ((last.toolCalls ?? []).length > 0 || last.content === '') return;
-    if (this.#message !== undefined) this.#closeMessage(this.#message);
     const deltas = tokens.join('') === last.content ? tokens : [last.content];
     this.#answer(last.id as string, deltas);
   }
 
-  /** Opens the answer's message under `id` (after any other) and sends `deltas` into it. */
+  /** Opens a message under `id` (after any other, which it ends) and sends `deltas` into it. */
   #answer(id: string, deltas: string[]): OpenMessage {
-    const index = this.#message === undefined ? 0 : this.#message.index + 1;
+    if (this.#message !== undefined) this.#closeMessage(this.#message);
+    const index = this.#nextIndex;
+    this.#nextIndex += 1;
     const message: OpenMessage = { id, index, text: '', closed: false };
     this.#message = message;
+    this.#streamed.set(id, message);
     const item = { ...answerItem(id, ''), status: 'in_progress', content: [] };
     this.#send('response.output_item.added', { output_index: index, item });
     this.#send('response.content_part.added', {
@@ -244,7 +299,7 @@ export class ResponseStream {
   }
 
   #delta(message: OpenMessage, text: string): void {
-    if (text === '') return;
+    if (text === '' || message.closed) return;
     message.text += text;
     this.#send('response.output_text.delta', {
       item_id: message.id,

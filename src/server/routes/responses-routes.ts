@@ -155,7 +155,7 @@ export function responsesRoutes(context: RouteContext, run: V1TurnRunner): Route
     handler: async (request, reply, input) => {
       refuseUnsupported(request.body);
       const body = input.body();
-      graphOfV1Model(body.model, chatGraphNames(runtime));
+      const graph = graphOfV1Model(body.model, chatGraphNames(runtime));
       const turn = responseTurnOf(body);
       if (turn.message !== undefined) checkMessage(turn.message, runtime.model.settings);
       const owner = context.ownerOf(request);
@@ -183,10 +183,10 @@ export function responsesRoutes(context: RouteContext, run: V1TurnRunner): Route
       }
       const session = place.sessionId === null ? undefined : sessionMessages(place.sessionId);
       const known = (await session?.())?.flatMap((message) => message.id ?? []) ?? [];
-      const stream = new ResponseStream(
-        reply.raw,
-        session === undefined ? undefined : { messages: session, known },
-      );
+      const stream = new ResponseStream(reply.raw, {
+        ...(session === undefined ? {} : { session: { messages: session, known } }),
+        live: runtime.guards.suite.forGraph(graph).names.output.length === 0,
+      });
       await streamResponse(request, reply, stream, frame, leave, (open) =>
         execute(request, body, turn, place, {
           ...common,
@@ -194,6 +194,10 @@ export function responsesRoutes(context: RouteContext, run: V1TurnRunner): Route
           onEvent: (entry) => {
             open();
             stream.event(entry);
+          },
+          onAnswerStart: (messageId) => {
+            open();
+            stream.answerStart(messageId);
           },
         }).then(async (outcome) => {
           open();
@@ -327,7 +331,10 @@ async function streamResponse(
     if (!stream.isOpen) throw error;
     request.log.warn({ err: error }, 'response stream ended with an error');
     const { body } = openAiError(error);
-    stream.fail(pending, { code: body.error.code ?? 'server_error', message: body.error.message });
+    await stream.fail(pending, {
+      code: body.error.code ?? 'server_error',
+      message: body.error.message,
+    });
   }
 }
 

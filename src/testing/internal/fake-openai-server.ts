@@ -12,11 +12,15 @@ export type FakeCompletion =
       /** When streamed, the chunks after the first wait for it (a model still writing). */
       holdRest?: Promise<unknown>;
     }
-  /** Tool calls; when streamed, each call's arguments arrive in `argumentPieces` pieces. */
+  /**
+   * Tool calls, after `text` when given (a model saying what it is about to do: streamed word
+   * by word first); when streamed, each call's arguments arrive in `argumentPieces` pieces.
+   */
   | {
       kind: 'tool-calls';
       calls: Array<{ id: string; name: string; arguments: string }>;
       argumentPieces?: number;
+      text?: string;
     }
   | { kind: 'error'; status: number; body?: unknown; headers?: Record<string, string> }
   /** Never answers. */
@@ -217,6 +221,9 @@ async function streamCompletion(
     }
     response.write(event(chunk(completionId, model, {}, 'stop')));
   } else {
+    for (const piece of completion.text?.split(/(?<=\s)/) ?? []) {
+      response.write(event(chunk(completionId, model, { content: piece }, null)));
+    }
     completion.calls.forEach((call, index) => {
       response.write(
         event(
@@ -280,7 +287,7 @@ function wholeCompletion(
       ? { role: 'assistant', content: completion.text }
       : {
           role: 'assistant',
-          content: null,
+          content: completion.text ?? null,
           tool_calls: completion.calls.map((call) => ({
             id: call.id,
             type: 'function',
