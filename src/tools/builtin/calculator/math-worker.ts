@@ -131,9 +131,7 @@ export class MathWorker {
 
   #startThread(): void {
     const worker = new Worker(entry, {
-      // A young generation of 4 MB (V8 picks 16–32): evaluations allocate little, and the
-      // thread lives as long as the server; about 10 MB less resident.
-      resourceLimits: { maxOldGenerationSizeMb: this.#memoryLimitMb, maxYoungGenerationSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: this.#memoryLimitMb },
     });
     const thread: Thread = { worker, ready: false };
     this.#thread = thread;
