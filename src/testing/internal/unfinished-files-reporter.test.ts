@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const reporter = fileURLToPath(new URL('./unfinished-files-reporter.ts', import.meta.url));
+const exitAfterTests = fileURLToPath(new URL('./exit-after-tests.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'yeoul-reporter-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -20,7 +21,7 @@ function runTests(files: Record<string, string>) {
     process.execPath,
     [
       '--test',
-      '--test-force-exit',
+      `--import=${exitAfterTests}`,
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       `--test-reporter=${reporter}`,
@@ -30,6 +31,26 @@ function runTests(files: Record<string, string>) {
     { cwd: dir, env, encoding: 'utf8' },
   );
 }
+
+describe('a test file that stays up after its tests', () => {
+  it('is ended two seconds later, with every test of every file reported', () => {
+    // Many quick files at once: Node's --test-force-exit loses some of their reports.
+    const files: Record<string, string> = {};
+    for (let file = 0; file < 24; file += 1) {
+      const tests = Array.from({ length: 25 }, (_, test) => `it('t${test}', () => {});`);
+      files[`quick-${file}.test.mjs`] = `import { it } from 'node:test';\n${tests.join('\n')}`;
+    }
+    files['open.test.mjs'] = `import { it } from 'node:test';
+it('leaves an interval open', () => { setInterval(() => {}, 1000); });`;
+    const started = performance.now();
+    const result = runTests(files);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /ℹ tests 601\n/);
+    assert.match(result.stdout, /ℹ pass 601\n/);
+    assert.ok(performance.now() - started < 60_000, 'the run ended');
+    assert.doesNotMatch(result.stderr, /ended before/);
+  });
+});
 
 describe('unfinished-files reporter', () => {
   it('fails the run naming a file whose process exited 0 in the middle of its tests', () => {
