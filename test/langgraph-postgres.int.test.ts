@@ -102,11 +102,18 @@ describe('LangGraph runs across two instances sharing one PostgreSQL', () => {
       input: { messages: [{ type: 'human', content: 'modes from a' }] },
       streamMode: ['updates', 'messages-tuple'],
     });
-    await onB.runs.join(thread.thread_id, run.run_id);
+    const joined = (await onB.runs.join(thread.thread_id, run.run_id)) as Json;
     const events: Json[] = [];
     for await (const part of onB.runs.joinStream(thread.thread_id, run.run_id)) events.push(part);
     const names = new Set(events.map((part) => part.event));
     assert.ok(names.has('updates') && names.has('messages'), [...names].join(', '));
+    // The answer's chunks reach B under the answer's id in the state, as A's clients got them.
+    const answer = joined.messages.at(-1);
+    const chunks = events.filter(
+      (part) => part.event === 'messages' && part.data[0].type === 'AIMessageChunk',
+    );
+    assert.equal(chunks.map((part) => part.data[0].content).join(''), answer.content);
+    assert.ok(chunks.every((part) => part.data[0].id === answer.id));
     assert.ok(!names.has('values'), 'values was not among the run’s modes');
     const asked: Json[] = [];
     for await (const part of onB.runs.joinStream(thread.thread_id, run.run_id, {

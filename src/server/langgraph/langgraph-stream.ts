@@ -35,21 +35,45 @@ export interface TranslatorSetup {
    */
   after: number | 'join';
   reader: ThreadReader;
+  /**
+   * Answers go out token by token as the model writes them. False when the graph has output
+   * guardrails, which may still replace an answer (a refusal): each answer then goes out once
+   * its step is stored, as the guardrails left it.
+   */
+  live: boolean;
   emit(event: LangGraphEvent): void;
+}
+
+/** One of the run's events as the translator takes it: its SSE id, and a token's answer id. */
+export interface RunEventIn {
+  event: string;
+  data: unknown;
+  id?: string;
+  answerId?: string;
 }
 
 /**
  * Turns a Yeoul run's events (`step`, `token`, `tool-call`, `interrupt`, `error`, `done`) into
  * LangGraph's stream, every mode at once (the client's sink picks, so an event's number is
  * the same whichever modes a client follows): `metadata` first, then per stored step `updates` and `values`, the
- * answer's tokens as `messages` chunks carrying the answer's id (sent once its step is
- * stored, so the id is the state's), other new messages whole; a paused run's last `values`
- * carry `__interrupt__`, a failed one ends with `error`. Events are handled one at a time.
+ * answer's tokens as `messages` chunks carrying the answer's id in the state (as they come
+ * when the token names its answer and the stream is `live`, else once the step is stored),
+ * other new messages whole — an answer that streamed and ends in tool calls is then sent
+ * whole too; a paused run's last `values` carry `__interrupt__`, a failed one ends with
+ * `error`. The same events give the same stream, so a joiner gets what the live client got.
+ * Events are handled one at a time.
  */
 export class LangGraphStreamTranslator {
   #setup: TranslatorSetup;
   #lastStep: number | undefined;
+  /** Tokens held to the end of their step (not named with an answer, or not `live`). */
   #tokens: string[] = [];
+  /** The text streamed live under each answer id, until its step is stored. */
+  readonly #streamed = new Map<string, string>();
+  /** What each message of the run was last sent as (streamed or whole): not sent again as it is. */
+  readonly #sent = new Map<string, string>();
+  /** The run's own node that started last: the one live tokens are written in. */
+  #running: { node: string; superstep: number | undefined } = { node: '', superstep: undefined };
   #queue: Promise<void> = Promise.resolve();
   #lastValues: Record<string, unknown> | undefined;
   /** Nodes whose end was heard and whose stored step was not sent yet, in order. */
@@ -65,10 +89,10 @@ export class LangGraphStreamTranslator {
   }
 
   /** Takes one Yeoul event (with its SSE id); resolves once everything it led to was emitted. */
-  push(name: string, data: unknown, id?: string): Promise<void> {
+  push(entry: RunEventIn): Promise<void> {
     this.#queue = this.#queue.then(async () => {
-      this.#lastStep ??= await this.#startOf(id);
-      await this.#handle(name, data);
+      this.#lastStep ??= await this.#startOf(entry.id);
+      await this.#handle(entry);
     });
     return this.#queue;
   }
@@ -83,9 +107,10 @@ export class LangGraphStreamTranslator {
     return resumed === undefined ? -1 : resumed.step - 1;
   }
 
-  async #handle(name: string, data: unknown): Promise<void> {
+  async #handle(entry: RunEventIn): Promise<void> {
+    const { event: name, data } = entry;
     if (name === 'token') {
-      this.#tokens.push((data as { text: string }).text);
+      this.#token((data as { text: string }).text, entry.answerId);
       return;
     }
     if (name === 'custom') {
@@ -107,6 +132,7 @@ export class LangGraphStreamTranslator {
       if (step.phase === 'start') {
         const namespace = namespaceOf(step.path ?? [], step.node);
         const node = step.node ?? '';
+        if (step.path === undefined) this.#running = { node, superstep: step.superstep };
         for (const event of taskStartEvents(this.#setup.runId, node, step.superstep, namespace)) {
           this.#setup.emit(event);
         }
@@ -171,34 +197,70 @@ export class LangGraphStreamTranslator {
     }
   }
 
-  /** The messages a step added: the streamed answer as chunks, every other one whole. */
-  #sendMessages(entry: HistoryEntry<StateSchema>, node: string): void {
-    const { runId, threadId, emit } = this.#setup;
-    const added = (entry.update as { messages?: unknown }).messages;
-    const list = (
-      Array.isArray(added) ? added : added === undefined ? [] : [added]
-    ) as ChatMessage[];
-    const metadata = {
+  /** A token: a chunk at once when it names its answer and the stream is live, else held. */
+  #token(text: string, answerId: string | undefined): void {
+    if (!this.#setup.live || answerId === undefined) {
+      this.#tokens.push(text);
+      return;
+    }
+    this.#streamed.set(answerId, (this.#streamed.get(answerId) ?? '') + text);
+    const { node, superstep } = this.#running;
+    this.#chunk(answerId, text, this.#metadataOf(node, superstep));
+  }
+
+  #chunk(id: string | undefined, content: string, metadata: object): void {
+    this.#setup.emit({
+      event: 'messages',
+      data: [{ type: 'AIMessageChunk', id, content }, metadata],
+    });
+  }
+
+  #metadataOf(node: string, superstep: number | undefined) {
+    const { runId, threadId } = this.#setup;
+    return {
       langgraph_node: node,
-      langgraph_step: entry.superstep,
+      langgraph_step: superstep,
       run_id: runId,
       thread_id: threadId,
       tags: [],
     };
+  }
+
+  /**
+   * The messages a step added: an answer streamed live only for what its stored text adds,
+   * a held answer as its chunks, every other one — and one with tool calls — whole.
+   */
+  #sendMessages(entry: HistoryEntry<StateSchema>, node: string): void {
+    const { emit } = this.#setup;
+    const added = (entry.update as { messages?: unknown }).messages;
+    const list = (
+      Array.isArray(added) ? added : added === undefined ? [] : [added]
+    ) as ChatMessage[];
+    const metadata = this.#metadataOf(node, entry.superstep);
     for (const message of list) {
       if (!('role' in message)) continue;
-      const streamed = this.#tokens.join('');
-      if (message.role === 'assistant' && streamed !== '' && streamed === message.content) {
-        for (const text of this.#tokens) {
-          emit({
-            event: 'messages',
-            data: [{ type: 'AIMessageChunk', id: message.id, content: text }, metadata],
-          });
-        }
-        this.#tokens = [];
-        if ((message.toolCalls ?? []).length === 0) continue;
+      const whole = toLangChainMessage(message);
+      // A node that rewrites messages (the guardrails' marks) does not send them again.
+      const form = JSON.stringify(whole);
+      if (message.id !== undefined) {
+        if (this.#sent.get(message.id) === form) continue;
+        this.#sent.set(message.id, form);
       }
-      emit({ event: 'messages', data: [toLangChainMessage(message), metadata] });
+      const live = message.id === undefined ? undefined : this.#streamed.get(message.id);
+      if (message.role === 'assistant' && live !== undefined) {
+        this.#streamed.delete(message.id as string);
+        const rest = message.content.startsWith(live) ? message.content.slice(live.length) : '';
+        if (rest !== '') this.#chunk(message.id, rest, metadata);
+        if ((message.toolCalls ?? []).length === 0) continue;
+      } else {
+        const held = this.#tokens.join('');
+        if (message.role === 'assistant' && held !== '' && held === message.content) {
+          for (const text of this.#tokens) this.#chunk(message.id, text, metadata);
+          this.#tokens = [];
+          if ((message.toolCalls ?? []).length === 0) continue;
+        }
+      }
+      emit({ event: 'messages', data: [whole, metadata] });
     }
   }
 

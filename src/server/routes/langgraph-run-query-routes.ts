@@ -6,7 +6,12 @@ import { HttpError } from '../http/http-error.ts';
 import { rejoinChoiceOf } from '../langgraph/langgraph-run-body.ts';
 import { lastEventNumber, openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
-import { finalValues, ownedThread, readerOf } from '../langgraph/langgraph-threads.ts';
+import {
+  answersStreamLive,
+  finalValues,
+  ownedThread,
+  readerOf,
+} from '../langgraph/langgraph-threads.ts';
 import { runOf } from '../langgraph/langgraph-views.ts';
 import { cancelRun } from '../runs/cancel-run.ts';
 import { hasEnded } from '../runs/run-ledger.ts';
@@ -152,15 +157,16 @@ export function langGraphRunQueryRoutes(context: RouteContext): Route[] {
         threadId: run.sessionId,
         after: 'join',
         reader: readerOf(context, run.sessionId),
+        live: answersStreamLive(context, run.graph),
         emit: (event) => sink.send(event),
       });
       let following = true;
       cancelOnLeave(request, run, () => following);
       const stop = streamRun(context, run, undefined, {
-        write: (entry) => void translator.push(entry.event, entry.data, entry.id),
+        write: (entry) => void translator.push(entry),
         close: () => {
           following = false;
-          void translator.push('end', null).finally(() => sink.close());
+          void translator.push({ event: 'end', data: null }).finally(() => sink.close());
         },
         ping: () => {
           if (!sink.closed()) reply.raw.write(': ping\n\n');

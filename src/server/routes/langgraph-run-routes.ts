@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { graphNameOf } from '../../agents/index.ts';
 import { defineRoute, eventStream, type Route } from '../http/define-route.ts';
 import { errorResponse } from '../http/http-error.ts';
 import { executeLangGraphRun, type RunEnding } from '../langgraph/execute-langgraph-run.ts';
 import { runMetadataOf, runRequestBody, storedChoiceOf } from '../langgraph/langgraph-run-body.ts';
 import { openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
-import { finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
+import { answersStreamLive, finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
 import { runOf } from '../langgraph/langgraph-views.ts';
 import { type PreparedRun, prepareLangGraphRun } from '../langgraph/prepare-langgraph-run.ts';
 import { arrivalOf } from '../runs/run-request.ts';
@@ -125,6 +126,10 @@ export function langGraphRunStartRoutes(context: RouteContext): Route[] {
         threadId: run.threadId,
         after,
         reader: readerOf(context, run.threadId),
+        live: answersStreamLive(
+          context,
+          run.kind === 'agent' ? graphNameOf(run.call.options) : run.graphCall.name,
+        ),
         emit: (event) => opened.send(event),
       });
       return translator;
@@ -135,12 +140,12 @@ export function langGraphRunStartRoutes(context: RouteContext): Route[] {
       ending = await executeLangGraphRun(context, run, {
         arrivedAt: arrivalOf(reply),
         ...(signal === undefined ? {} : { signal }),
-        onEvent: (entry) => void open().push(entry.event, entry.data),
+        onEvent: (entry) => void open().push(entry),
       });
     } catch (error) {
       if (translator === undefined) throw error;
     }
-    await translator?.push('end', null);
+    await translator?.push({ event: 'end', data: null });
     await tidy(run, ending);
     sink?.close();
     return reply;

@@ -179,12 +179,18 @@ export async function runAgentCall(
       : undefined;
   if (supersededWhileWaiting !== undefined) context.runs.cancel(runId, supersededWhileWaiting);
   const started = performance.now();
+  // The answer the tokens belong to: announced by `answer-start`, until a node starts or ends.
+  let answerId: string | undefined;
   const events = coalesceTokens((name, data) => {
     if (name === 'input-checked') record?.checked((data as { message: string }).message);
-    if (name === 'answer-start') options.onAnswerStart?.((data as { id: string }).id);
+    if (name === 'answer-start') {
+      answerId = (data as { id: string }).id;
+      options.onAnswerStart?.(answerId);
+    }
+    if (name === 'step') answerId = undefined;
     if (!streamedEvents.has(name)) return;
     record?.start();
-    const entry = stream.push(name, data);
+    const entry = stream.push(name, data, name === 'token' ? answerId : undefined);
     options.onEvent?.(entry);
   });
   let failure: unknown;

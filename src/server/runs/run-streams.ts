@@ -3,6 +3,12 @@ export interface StreamEvent {
   id: string;
   event: string;
   data: unknown;
+  /**
+   * A `token`'s answer: the id its text is stored under (announced by the run's
+   * `answer-start`), for surfaces that name the message as it streams. Not part of the event
+   * clients of the run's stream get.
+   */
+  answerId?: string;
 }
 
 type Listener = (event: StreamEvent) => void;
@@ -64,10 +70,12 @@ export class RunStream implements FollowableStream {
     this.firstN = firstN;
   }
 
-  /** Records an event and hands it to every listener. */
-  push(event: string, data: unknown): StreamEvent {
+  /** Records an event (a `token` with the id of the answer it belongs to) and hands it to every listener. */
+  push(event: string, data: unknown, answerId?: string): StreamEvent {
     if (this.events.length === 0) this.#onFirstEvent();
-    const entry = { id: `${this.key}:${this.firstN + this.events.length}`, event, data };
+    const id = `${this.key}:${this.firstN + this.events.length}`;
+    const entry: StreamEvent =
+      answerId === undefined ? { id, event, data } : { id, event, data, answerId };
     this.events.push(entry);
     for (const listener of this.#listeners) listener(entry);
     return entry;

@@ -37,11 +37,22 @@ function numberOf(entry: StreamEvent): number {
   return Number(entry.id.slice(entry.id.lastIndexOf(':') + 1));
 }
 
+/** The event name a row is stored under: a token's with its answer's id (`token@ID`). */
+function relayedEventName(entry: Pick<StreamEvent, 'event' | 'answerId'>): string {
+  return entry.answerId === undefined ? entry.event : `${entry.event}@${entry.answerId}`;
+}
+
+/** An event as a row names it: its name, and a token's answer id. */
+export function eventOfRelayed(name: string): Pick<StreamEvent, 'event' | 'answerId'> {
+  const at = name.indexOf('@');
+  return at === -1 ? { event: name } : { event: name.slice(0, at), answerId: name.slice(at + 1) };
+}
+
 /**
  * Writes the events of this instance's runs to `server_run_events`, so that a client can
  * join a run through any instance. Events are written together every 25 ms (at once for a
  * run's last ones), in one statement for every run going, and consecutive token events of a
- * run share one row: a streamed turn costs a few rows, not one per token. Each write ends
+ * run (of one answer) share one row: a streamed turn costs a few rows, not one per token. Each write ends
  * with a NOTIFY naming the runs it touched. While the database is unreachable rows wait (up
  * to 20 000) and are written once it answers again.
  */
@@ -90,12 +101,13 @@ export class EventRelay {
 
   #add(stream: RunStream, entry: StreamEvent): void {
     const n = numberOf(entry);
+    const event = relayedEventName(entry);
     const last = this.#buffer.at(-1);
     if (
       entry.event === 'token' &&
       last !== undefined &&
       last.runKey === stream.key &&
-      last.event === 'token' &&
+      last.event === event &&
       last.lastN + 1 === n
     ) {
       last.lastN = n;
@@ -106,7 +118,7 @@ export class EventRelay {
         sessionId: stream.sessionId,
         firstN: n,
         lastN: n,
-        event: entry.event,
+        event,
         items: [entry.data],
       });
     }

@@ -67,7 +67,7 @@ async function stored(runKey: string, event?: string): Promise<void> {
 }
 
 describe('RelayedRunStreams', () => {
-  it('hands a run going in one instance to a joiner in another, with the same ids, tokens in few rows', async () => {
+  it('hands a run going in one instance to a joiner in another, with the same ids and answer ids, tokens in few rows', async () => {
     const [here, there] = [await hub('here'), await hub('there')];
     const stream = here.open('session-1', 'run-1');
     stream.push('step', { node: 'agent', phase: 'start' });
@@ -75,7 +75,10 @@ describe('RelayedRunStreams', () => {
     const joined = await there.joinable('session-1', undefined);
     assert.ok(joined, 'the running run is joinable elsewhere');
     const received = collect(joined);
-    for (let index = 0; index < 100; index += 1) stream.push('token', { text: `t${index} ` });
+    // Tokens name their answer: two answers, each one's tokens in rows of their own.
+    for (let index = 0; index < 100; index += 1) {
+      stream.push('token', { text: `t${index} ` }, index < 50 ? 'answer-1' : 'answer-2');
+    }
     await sleep(40);
     stream.push('done', { response: 'finished' });
     here.finish(stream);
@@ -88,7 +91,7 @@ describe('RelayedRunStreams', () => {
     const { rows } = await pool.query(
       "SELECT count(*)::int AS n FROM server_run_events WHERE run_key = 'run-1'",
     );
-    assert.ok((rows[0]?.n as number) <= 6, `${rows[0]?.n} rows for 102 events`);
+    assert.ok((rows[0]?.n as number) <= 7, `${rows[0]?.n} rows for 102 events`);
   });
 
   it('replays the rest of a finished run to a joiner that names it, and nothing to one that does not', async () => {

@@ -1,6 +1,6 @@
 import { type PostgresPool, queryPostgres } from '../../core/index.ts';
 import type { FollowableStream, StreamEvent } from '../runs/run-streams.ts';
-import { endOfRun, eventsChannel } from './event-relay.ts';
+import { endOfRun, eventOfRelayed, eventsChannel } from './event-relay.ts';
 import type { PostgresNotifications } from './postgres-notifications.ts';
 
 /** What following a run relayed through the database needs. */
@@ -82,7 +82,7 @@ export class RemoteRunStream implements FollowableStream {
           const n = row.first_n + index;
           if (n <= delivered || stopped) return;
           delivered = n;
-          onEvent({ id: `${runKey}:${n}`, event: row.event, data });
+          onEvent({ id: `${runKey}:${n}`, ...eventOfRelayed(row.event), data });
         });
       }
       // No end row yet: a run whose instance died will never write one.
