@@ -18,7 +18,7 @@ if (process.env.NODE_TEST_CONTEXT !== undefined && testFile) {
       // The runner reports a file's end when its process is about to exit by itself; a handle
       // keeps it up, so that moment is announced here, and the process ends once the report
       // has had time to reach the runner.
-      process.emit('beforeExit', process.exitCode ?? 0);
+      (process as NodeJS.EventEmitter).emit('beforeExit', process.exitCode ?? 0);
       setTimeout(() => process.exit(), exitAfterMs).unref();
     }, exitAfterMs).unref();
   });
