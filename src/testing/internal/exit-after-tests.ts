@@ -9,10 +9,9 @@ import { after } from 'node:test';
 /** How long a test file's process may stay up after its tests, its report flushed meanwhile. */
 const exitAfterMs = 1_000;
 
-// Only in a test file's own process: a program a test starts with this process's flags (and
-// environment) is left alone.
-const testFile = /\.test\.[cm]?[jt]s$/.test(process.argv[1] ?? '');
-if (process.env.NODE_TEST_CONTEXT !== undefined && testFile) {
+// Only in a test file's own process (the runner starts it with NODE_TEST_CONTEXT set and without
+// `--test`), never in the runner itself.
+if (process.env.NODE_TEST_CONTEXT !== undefined && !process.execArgv.includes('--test')) {
   after(() => {
     setTimeout(() => {
       // The runner reports a file's end when its process is about to exit by itself; a handle
