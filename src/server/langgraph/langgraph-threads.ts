@@ -39,14 +39,6 @@ export function readerOf(context: RouteContext, threadId: string): ThreadReader 
 }
 
 /**
- * Whether a run of `graph` streams its answers token by token: not when the graph has output
- * guardrails, which may still replace an answer (its text then goes out once checked).
- */
-export function answersStreamLive(context: RouteContext, graph: string): boolean {
-  return context.runtime.guards.suite.forGraph(graph).names.output.length === 0;
-}
-
-/**
  * The interrupts a thread waits on, as LangGraph shows them: a chat graph's approvals as
  * human-in-the-loop requests, a graph of the config file's questions as they are.
  */

@@ -15,6 +15,7 @@ import { cancelPausedRuns } from '../runs/cancel-paused-runs.ts';
 import { type AgentCall, arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { firstMessageTitle } from '../runtime/first-message-title.ts';
 import { requireChatGraph } from '../runtime/graph-names.ts';
+import { answersStreamLive } from './answers-stream-live.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** Run errors that mean a decision named an approval no longer waiting. */
@@ -119,7 +120,7 @@ export function agUiRoutes(context: RouteContext): RouteGroup {
         seen: seen.flatMap((message) => (message.id ? [message.id] : [])),
         startedBefore: turn.message === undefined ? view.waiting.map((w) => w.toolCallId) : [],
         answeredByClient: turn.answeredCalls,
-        live: runtime.guards.suite.forGraph(name).names.output.length === 0,
+        live: answersStreamLive(context, name),
       });
       try {
         const payload = await runAgentCall(context, call, {

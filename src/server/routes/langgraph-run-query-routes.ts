@@ -6,17 +6,13 @@ import { HttpError } from '../http/http-error.ts';
 import { rejoinChoiceOf } from '../langgraph/langgraph-run-body.ts';
 import { lastEventNumber, openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
-import {
-  answersStreamLive,
-  finalValues,
-  ownedThread,
-  readerOf,
-} from '../langgraph/langgraph-threads.ts';
+import { finalValues, ownedThread, readerOf } from '../langgraph/langgraph-threads.ts';
 import { runOf } from '../langgraph/langgraph-views.ts';
 import { cancelRun } from '../runs/cancel-run.ts';
 import { hasEnded } from '../runs/run-ledger.ts';
 import type { RunRecord } from '../runs/run-store.ts';
 import { streamRun } from '../runs/stream-run.ts';
+import { answersStreamLive } from './answers-stream-live.ts';
 import type { RouteContext } from './route-context.ts';
 
 const json = z.record(z.string(), z.unknown());

@@ -7,13 +7,14 @@ import { executeLangGraphRun, type RunEnding } from '../langgraph/execute-langgr
 import { runMetadataOf, runRequestBody, storedChoiceOf } from '../langgraph/langgraph-run-body.ts';
 import { openLangGraphStream } from '../langgraph/langgraph-sse.ts';
 import { LangGraphStreamTranslator } from '../langgraph/langgraph-stream.ts';
-import { answersStreamLive, finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
+import { finalValues, readerOf } from '../langgraph/langgraph-threads.ts';
 import { runOf } from '../langgraph/langgraph-views.ts';
 import { type PreparedRun, prepareLangGraphRun } from '../langgraph/prepare-langgraph-run.ts';
 import { arrivalOf } from '../runs/run-request.ts';
 import { startBackgroundGraphRun } from '../runs/start-background-graph-run.ts';
 import { startBackgroundRun } from '../runs/start-background-run.ts';
 import { deleteSession } from '../sessions/delete-session.ts';
+import { answersStreamLive } from './answers-stream-live.ts';
 import type { RouteContext } from './route-context.ts';
 
 const json = z.record(z.string(), z.unknown());

@@ -34,6 +34,7 @@ import { type ResponseTurn, responseTurnOf } from '../responses/response-turn.ts
 import { admitRun } from '../runs/admit-run.ts';
 import { arrivalOf, runAgentCall } from '../runs/run-request.ts';
 import { chatGraphNames } from '../runtime/graph-names.ts';
+import { answersStreamLive } from './answers-stream-live.ts';
 import type { RouteContext } from './route-context.ts';
 
 /** Run errors that mean an approval named again was decided already (the run went on since). */
@@ -185,7 +186,7 @@ export function responsesRoutes(context: RouteContext, run: V1TurnRunner): Route
       const known = (await session?.())?.flatMap((message) => message.id ?? []) ?? [];
       const stream = new ResponseStream(reply.raw, {
         ...(session === undefined ? {} : { session: { messages: session, known } }),
-        live: runtime.guards.suite.forGraph(graph).names.output.length === 0,
+        live: answersStreamLive(context, graph),
       });
       await streamResponse(request, reply, stream, frame, leave, (open) =>
         execute(request, body, turn, place, {
