@@ -13,6 +13,12 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   if (String(warning).includes('SQLite is an experimental feature')) return;
   Reflect.apply(emitWarning, process, [warning, ...rest]);
 }) as typeof process.emitWarning;
+// A server runs with fewer malloc arenas (see server-heap.ts): the process starts again in
+// place with the variable set, before it loads anything else.
+if (process.argv[2] === 'serve' || process.argv[2] === 'dev') {
+  const { restartWithServerMalloc } = await import('./server/runtime/server-heap.ts');
+  restartWithServerMalloc();
+}
 const { runCli } = await import('./cli/index.ts');
 
 const exitCode = await runCli(process.argv.slice(2));

@@ -13,6 +13,7 @@ import { createId } from '../../src/core/index.ts';
 import {
   createRuntime,
   readServerConfig,
+  restartWithServerMalloc,
   startServer,
   tuneServerHeap,
 } from '../../src/server/index.ts';
@@ -102,6 +103,7 @@ if (mode === 'hello') {
   });
   console.log(`READY ${fake.baseUrl}`);
 } else if (mode === 'yeoul') {
+  restartWithServerMalloc(); // as `yeoul serve` does (the process starts again in place)
   const yeoul = await runtime();
   tuneServerHeap(yeoul.config.env.NODE_OPTIONS); // as `yeoul serve` does
   const server = await startServer(yeoul, { logger: false });

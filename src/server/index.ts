@@ -10,7 +10,10 @@ export { firstMessageTitle } from './runtime/first-message-title.ts';
 export { requireChatGraph } from './runtime/graph-names.ts';
 export { createMcpBackend } from './runtime/mcp-backend.ts';
 export { readServerConfig } from './runtime/server-config.ts';
-export { tuneServerHeap } from './runtime/server-heap.ts';
+export {
+  restartWithServerMalloc,
+  tuneServerHeap,
+} from './runtime/server-heap.ts';
 export { storeMigrations } from './scale-out/server-migrations.ts';
 export { deleteSession } from './sessions/delete-session.ts';
 export { forkSession } from './sessions/fork-session.ts';

@@ -25,3 +25,39 @@ export function serverHeapFlags(execArgv: readonly string[], nodeOptions = ''): 
 export function tuneServerHeap(nodeOptions: string | undefined): void {
   for (const flag of serverHeapFlags(process.execArgv, nodeOptions)) setFlagsFromString(flag);
 }
+
+/**
+ * glibc's malloc gives every thread that allocates an arena of its own, up to eight per
+ * core, and keeps what each arena once held: a server's native memory (V8's compiler zones,
+ * SQLite, libuv's and the workers' threads) spreads over many arenas that stay resident. Two
+ * arenas hold the same work in ~30 MB less (the peer comparison's RSS after 10 000 turns:
+ * ~410 MB with glibc's default, ~380 MB with two) at the same throughput. The variable is
+ * read once, when the process starts; other C libraries ignore it.
+ */
+export const serverMallocArenas = '2';
+
+/** What `restartWithServerMalloc` adds to the environment: nothing when already set or off Linux. */
+export function serverMallocEnvironment(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
+  return platform === 'linux' && env.MALLOC_ARENA_MAX === undefined
+    ? { MALLOC_ARENA_MAX: serverMallocArenas }
+    : {};
+}
+
+/**
+ * Starts this process again in place (execve: the same process id, arguments and open
+ * files) with `serverMallocEnvironment` added, when it adds anything; returns otherwise.
+ * Called by `yeoul serve` and `yeoul dev` before anything else loads. A `MALLOC_ARENA_MAX`
+ * of the user's, even an empty one, is left as it is.
+ */
+export function restartWithServerMalloc(): void {
+  const added = serverMallocEnvironment(process.env);
+  if (Object.keys(added).length === 0 || process.execve === undefined) return;
+  process.execve(
+    process.execPath,
+    [process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+    { ...process.env, ...added },
+  );
+}
