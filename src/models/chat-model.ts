@@ -269,20 +269,27 @@ function withTools(tools: ToolSet | undefined): { tools?: ToolSet } {
   return tools ? { tools } : {};
 }
 
-const toolSets = new WeakMap<ModelTool[], ToolSet>();
+/**
+ * The AI SDK's tool for each tool description: the registry hands out the same description
+ * objects until its tools change, while the list around them is new on every call (a run's
+ * client tools join it), so each tool is built once and only the set per call.
+ */
+const sdkTools = new WeakMap<ModelTool, ToolSet[string]>();
 
 function toToolSet(tools: ModelTool[] | undefined): ToolSet | undefined {
   if (tools === undefined || tools.length === 0) return undefined;
-  const cached = toolSets.get(tools);
-  if (cached) return cached;
   const set: ToolSet = {};
   for (const definition of tools) {
-    set[definition.name] = tool({
-      description: definition.description,
-      inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
-    });
+    let built = sdkTools.get(definition);
+    if (built === undefined) {
+      built = tool({
+        description: definition.description,
+        inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+      });
+      sdkTools.set(definition, built);
+    }
+    set[definition.name] = built;
   }
-  toolSets.set(tools, set);
   return set;
 }
 
