@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AgentResponse } from '../../agents/index.ts';
-import { sseHeaders } from '../http/sse.ts';
+import { sseHeaders, writeInTick } from '../http/sse.ts';
 import { endingOf } from '../runs/run-ledger.ts';
 import type { RunRecord } from '../runs/run-store.ts';
 import type { StreamEvent } from '../runs/run-streams.ts';
@@ -134,7 +134,8 @@ export class TaskEventStream {
 
   /** Writes a JSON-RPC error (or any body) as the stream's last event. */
   sendRaw(body: unknown): void {
-    if (!this.#response.writableEnded) this.#response.write(`data: ${JSON.stringify(body)}\n\n`);
+    if (!this.#response.writableEnded)
+      writeInTick(this.#response, `data: ${JSON.stringify(body)}\n\n`);
   }
 
   /** Ends the stream. */

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { StreamEvent } from '../runs/run-streams.ts';
 
 /** How often a quiet stream gets a comment line, so proxies keep it open. */
@@ -12,6 +13,26 @@ export const sseHeaders = {
   'x-accel-buffering': 'no',
 };
 
+function uncork(socket: Socket): void {
+  socket.uncork();
+}
+
+/**
+ * Writes `text` to a streamed response; what is written in the same tick of the event loop
+ * (the tokens of one network read from the model, an event and the next) leaves in one
+ * system call: the first write corks the connection, the tick's end uncorks it. The socket
+ * itself is corked, not the response: a response that ends in that tick lets go of its
+ * socket, which must not stay corked for the next response on the connection.
+ */
+export function writeInTick(response: ServerResponse, text: string): void {
+  const socket = response.socket;
+  if (socket !== null && socket.writableCorked === 0) {
+    socket.cork();
+    process.nextTick(uncork, socket);
+  }
+  response.write(text);
+}
+
 /**
  * Writes SSE events (with their ids) to a response whose headers were sent, with a
  * `: ping` comment when the stream is quiet. `close` ends it.
@@ -24,7 +45,8 @@ export function sseWriter(response: ServerResponse) {
   return {
     write(entry: StreamEvent): void {
       if (response.writableEnded) return;
-      response.write(
+      writeInTick(
+        response,
         `id: ${entry.id}\nevent: ${entry.event}\ndata: ${JSON.stringify(entry.data)}\n\n`,
       );
     },

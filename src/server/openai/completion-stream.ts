@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AgentResponse } from '../../agents/index.ts';
-import { sseHeaders } from '../http/sse.ts';
+import { sseHeaders, writeInTick } from '../http/sse.ts';
 import type { StreamEvent } from '../runs/run-streams.ts';
 import {
   type CompletionIdentity,
@@ -116,7 +116,8 @@ export class CompletionStream {
   }
 
   #write(data: unknown): void {
-    if (!this.#response.writableEnded) this.#response.write(`data: ${JSON.stringify(data)}\n\n`);
+    if (!this.#response.writableEnded)
+      writeInTick(this.#response, `data: ${JSON.stringify(data)}\n\n`);
   }
 
   #end(): void {

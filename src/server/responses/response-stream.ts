@@ -4,7 +4,7 @@ import type {
   ResponseOutputMessage,
 } from 'openai/resources/responses/responses';
 import { createId } from '../../core/index.ts';
-import { sseHeaders } from '../http/sse.ts';
+import { sseHeaders, writeInTick } from '../http/sse.ts';
 import type { StreamEvent } from '../runs/run-streams.ts';
 import { answerItem, type ResponseObject } from './response-object.ts';
 
@@ -327,6 +327,6 @@ export class ResponseStream {
     if (this.#response.writableEnded) return;
     const data = { type, sequence_number: this.#sequence, ...fields };
     this.#sequence += 1;
-    this.#response.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    writeInTick(this.#response, `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 }

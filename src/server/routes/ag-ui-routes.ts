@@ -9,7 +9,7 @@ import { parseRunAgentInput, runAgentInput } from '../ag-ui/run-agent-input.ts';
 import { checkClientTools, sessionView } from '../ag-ui/session-view.ts';
 import { defineRoute, eventStream, type RouteGroup } from '../http/define-route.ts';
 import { errorResponse, HttpError } from '../http/http-error.ts';
-import { sseHeaders } from '../http/sse.ts';
+import { sseHeaders, writeInTick } from '../http/sse.ts';
 import { admitRun } from '../runs/admit-run.ts';
 import { cancelPausedRuns } from '../runs/cancel-paused-runs.ts';
 import { type AgentCall, arrivalOf, runAgentCall } from '../runs/run-request.ts';
@@ -168,7 +168,7 @@ function openOnFirstWrite(request: FastifyRequest, reply: FastifyReply, leave: (
         reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
         reply.raw.on('close', leave);
       }
-      if (!reply.raw.writableEnded) reply.raw.write(`data: ${JSON.stringify(event)}\n\n`);
+      if (!reply.raw.writableEnded) writeInTick(reply.raw, `data: ${JSON.stringify(event)}\n\n`);
     },
     end: () => {
       if (open && !reply.raw.writableEnded) reply.raw.end();
