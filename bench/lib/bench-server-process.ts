@@ -17,7 +17,9 @@ import {
   startServer,
   tuneServerHeap,
 } from '../../src/server/index.ts';
-import { startFakeOpenAiServer } from '../../src/testing/internal/index.ts';
+// The fake model's own module, not the testing index: that would load the test-only helpers
+// (PostgreSQL, MCP and browser fixtures) into every process, Yeoul's among them.
+import { startFakeOpenAiServer } from '../../src/testing/internal/fake-openai-server.ts';
 import { calculatorTurn } from './calculator-turn.ts';
 
 const mode = process.argv[2];

@@ -1,22 +1,26 @@
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { BedrockSettings } from './cloud-settings.ts';
 
 /**
  * The AWS SDK's own credential chain (the one its clients use): environment, SSO, web
  * identity, the shared `credentials` and `config` files (for `AWS_PROFILE`), a
  * `credential_process`, then the container or instance role. Credentials are cached and
- * refreshed before they expire.
+ * refreshed before they expire. The SDK is loaded on the first call: a server that never
+ * talks to Bedrock never holds it.
  */
 export function awsCredentialChain(
   settings: Pick<BedrockSettings, 'profile' | 'credentialsFile' | 'configFile'>,
 ): () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string }> {
-  const chain = defaultProvider({
-    ...(settings.profile ? { profile: settings.profile } : {}),
-    ...(settings.credentialsFile ? { filepath: settings.credentialsFile } : {}),
-    ...(settings.configFile ? { configFilepath: settings.configFile } : {}),
-  });
+  let chain: ReturnType<typeof import('@aws-sdk/credential-provider-node').defaultProvider>;
   const whose = settings.profile ? ` for profile "${settings.profile}"` : '';
   return async () => {
+    if (chain === undefined) {
+      const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
+      chain ??= defaultProvider({
+        ...(settings.profile ? { profile: settings.profile } : {}),
+        ...(settings.credentialsFile ? { filepath: settings.credentialsFile } : {}),
+        ...(settings.configFile ? { configFilepath: settings.configFile } : {}),
+      });
+    }
     try {
       const { accessKeyId, secretAccessKey, sessionToken } = await chain();
       return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };

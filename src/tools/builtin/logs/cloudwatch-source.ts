@@ -1,7 +1,6 @@
-import {
+import type {
   CloudWatchLogsClient,
-  type CloudWatchLogsClientConfig,
-  FilterLogEventsCommand,
+  CloudWatchLogsClientConfig,
 } from '@aws-sdk/client-cloudwatch-logs';
 import { ToolRequestError } from '../../errors/tool-request-error.ts';
 import { cloudWatchFilterPattern } from './cloudwatch-filter-pattern.ts';
@@ -43,6 +42,11 @@ export function createCloudWatchLogSource(options: CloudWatchSourceOptions): Log
   return {
     name: `CloudWatch Logs group ${options.logGroup}`,
     async query(query: LogQuery, { signal }): Promise<LogQueryResult> {
+      // The SDK is loaded on the first query: a server that never searches CloudWatch never
+      // holds it.
+      const { CloudWatchLogsClient, FilterLogEventsCommand } = await import(
+        '@aws-sdk/client-cloudwatch-logs'
+      );
       client ??= new CloudWatchLogsClient({ maxAttempts: 2, ...options.clientConfig });
       const filterPattern = cloudWatchFilterPattern(query);
       const matches = compileLogQuery(query);
