@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { scopedSignal } from '../core/index.ts';
 import { checkWebhookHost, type WebhookHostRule } from './check-webhook-host.ts';
 import type { IpAddress } from './webhook-hosts.ts';
@@ -19,6 +19,9 @@ export interface AttemptRequest {
   signal?: AbortSignal;
 }
 
+/** The undici package, loaded by the first attempt: a server that sends no webhook never holds it. */
+let undici: typeof import('undici') | undefined;
+
 /**
  * Makes one POST: checks the host rule again, then connects only to the address it allowed
  * (the name's resolution is pinned for the connection), never follows a redirect, and waits
@@ -29,6 +32,9 @@ export async function sendWebhookAttempt(
   rule: WebhookHostRule,
 ): Promise<AttemptResult> {
   const url = new URL(attempt.url);
+  // Loaded before the attempt's clock starts: the first load is not the endpoint's time.
+  undici ??= await import('undici');
+  const { Agent, request } = undici;
   // One limit for the whole attempt, the name's resolution included: a claim's lease outlasts it.
   const scoped = scopedSignal(attempt.signal, attempt.timeoutMs);
   let agent: Agent | undefined;

@@ -1,7 +1,7 @@
-import { errors } from '@opensearch-project/opensearch';
 import { isYeoulError } from '../../core/index.ts';
 import { SearchConfigError } from '../errors/search-config-error.ts';
 import { SearchUnavailableError } from '../errors/search-unavailable-error.ts';
+import { openSearchPackage } from './opensearch-package.ts';
 
 /** What a failed cluster request means for Yeoul. */
 export interface ClusterFailure {
@@ -18,7 +18,7 @@ export interface ClusterFailure {
 export function responseErrorOf(
   error: unknown,
 ): { status: number; type: string | undefined; reason: string | undefined } | undefined {
-  if (!(error instanceof errors.ResponseError)) return undefined;
+  if (!(error instanceof openSearchPackage().errors.ResponseError)) return undefined;
   const body = error.meta.body as
     | { error?: { type?: string; reason?: string } | string }
     | undefined;
@@ -36,6 +36,7 @@ export function responseErrorOf(
  * conflict) and is not a sign of an unavailable cluster.
  */
 export function classifyClusterError(error: unknown): ClusterFailure {
+  const { errors } = openSearchPackage();
   if (error instanceof errors.TimeoutError)
     return { unavailable: true, reason: 'request timed out', type: undefined, status: undefined };
   if (error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError) {

@@ -1,6 +1,7 @@
-import { Client } from '@opensearch-project/opensearch';
+import type { Client } from '@opensearch-project/opensearch';
 import { SearchConfigError } from '../errors/search-config-error.ts';
 import type { KnowledgeVariables } from '../knowledge-variables.ts';
+import { openSearchPackage } from './opensearch-package.ts';
 
 /** Where the OpenSearch index lives and how to sign in, read from `YEOUL_SEARCH_URL`. */
 export interface OpenSearchSettings {
@@ -75,11 +76,15 @@ export interface OpenSearchClientOptions {
   requestTimeoutMs?: number;
 }
 
-/** The official OpenSearch client for these settings, with short timeouts and one retry. */
+/**
+ * The official OpenSearch client for these settings, with short timeouts and one retry (the
+ * package is loaded by the first call).
+ */
 export function createOpenSearchClient(
   settings: OpenSearchSettings,
   options: OpenSearchClientOptions = {},
 ): Client {
+  const { Client } = openSearchPackage();
   return new Client({
     node: settings.node,
     ...(settings.auth ? { auth: settings.auth } : {}),
