@@ -1,11 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StatelessMessage } from './check-stateless-request.ts';
+import { loadMcpTypesSdk } from './load-mcp-sdk.ts';
 import { statelessRevision } from './mcp-revisions.ts';
 
 /** A transport for one message: what the server sends goes to `sent`. */
@@ -36,7 +33,7 @@ class OneMessageTransport implements Transport {
  * `signal` aborts first (the tool in flight is aborted too). What the server sends meanwhile
  * (progress notifications) goes to `onNotification`. The server is closed afterwards.
  * @example
- * const answer = await answerOneMessage(createMcpServer(backend), message, { signal });
+ * const answer = await answerOneMessage(await createMcpServer(backend), message, { signal });
  */
 export async function answerOneMessage(
   server: McpServer,
@@ -47,6 +44,7 @@ export async function answerOneMessage(
     onNotification?: (message: JSONRPCMessage) => void;
   },
 ): Promise<JSONRPCMessage | undefined> {
+  const { isJSONRPCErrorResponse, isJSONRPCResultResponse } = await loadMcpTypesSdk();
   let settle: (answer: JSONRPCMessage | undefined) => void = () => undefined;
   const answered = new Promise<JSONRPCMessage | undefined>((resolve) => {
     settle = resolve;
@@ -79,6 +77,7 @@ export async function discoverServer(
   server: McpServer,
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
+  const { isJSONRPCResultResponse } = await loadMcpTypesSdk();
   const answer = await answerOneMessage(
     server,
     {

@@ -1,6 +1,7 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { graphNamePattern, isYeoulError, sessionIdPattern } from '../core/index.ts';
+import { loadMcpServerSdk } from './load-mcp-sdk.ts';
 import { progressReporter } from './progress-reporter.ts';
 import type { McpAnswer, McpBackend, McpPassage } from './types.ts';
 
@@ -64,12 +65,14 @@ const passagesOutput = z.object({
 /**
  * Yeoul as an MCP server: `ask` runs the agent (progress notifications while it streams,
  * when the client sent a progress token) and `search_knowledge` returns the knowledge
- * base's best passages. One server per connection (or per request, for stateless HTTP).
+ * base's best passages. One server per connection (or per request, for stateless HTTP). The
+ * SDK is loaded on the first call.
  * @example
- * const server = createMcpServer(backend);
+ * const server = await createMcpServer(backend);
  * await server.connect(new StdioServerTransport());
  */
-export function createMcpServer(backend: McpBackend): McpServer {
+export async function createMcpServer(backend: McpBackend): Promise<McpServer> {
+  const { McpServer } = await loadMcpServerSdk();
   const server = new McpServer(
     { name: 'yeoul', title: 'Yeoul', version: backend.version },
     {

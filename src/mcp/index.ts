@@ -1,6 +1,7 @@
 export { answerOneMessage, discoverServer } from './answer-one-message.ts';
 export { checkStatelessRequest } from './check-stateless-request.ts';
 export { createMcpServer } from './create-mcp-server.ts';
+export { loadMcpHttpServerSdk } from './load-mcp-sdk.ts';
 export { McpClients } from './mcp-clients.ts';
 export {
   jsonRpcIdOf,

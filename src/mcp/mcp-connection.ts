@@ -1,17 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-  type Tool,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Permission, ToolRegistry } from '../tools/index.ts';
 import { McpServerUnavailableError } from './errors/mcp-server-unavailable-error.ts';
 import { McpToolCallError } from './errors/mcp-tool-call-error.ts';
+import { loadMcpClientSdk } from './load-mcp-sdk.ts';
 import { mcpTool } from './mcp-tool.ts';
 import { mcpToolName } from './tool-names.ts';
 import type {
@@ -21,6 +14,9 @@ import type {
   McpServerState,
   McpServerStatus,
 } from './types.ts';
+
+/** The MCP SDK's client side, loaded by the first connection. */
+type ClientSdk = Awaited<ReturnType<typeof loadMcpClientSdk>>;
 
 /** A connection that stayed up this long has its restart count reset. */
 const stableAfterMs = 60_000;
@@ -118,6 +114,7 @@ export class McpConnection {
       })) as CallToolResult;
     } catch (error) {
       if (signal.aborted) throw error;
+      const { ErrorCode, McpError } = await loadMcpClientSdk();
       const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
       throw new McpToolCallError({
         server: this.entry.name,
@@ -133,6 +130,10 @@ export class McpConnection {
     const { limits, logger, version } = this.#options;
     this.#state = 'starting';
     this.#stderr = '';
+    const sdk = await loadMcpClientSdk();
+    // Closed (or restarted) while the SDK loaded: nothing to start.
+    if (generation !== this.#generation) return;
+    const { Client, ToolListChangedNotificationSchema } = sdk;
     const client = new Client({ name: 'yeoul', version }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (generation === this.#generation) void this.#refreshTools(client, generation);
@@ -144,7 +145,7 @@ export class McpConnection {
       logger.debug({ mcpServer: this.entry.name, err: error }, 'MCP transport error');
     this.#connecting = client;
     try {
-      await client.connect(this.#transport(), { timeout: limits.initTimeoutMs });
+      await client.connect(this.#transport(sdk), { timeout: limits.initTimeoutMs });
       this.#connecting = undefined;
       if (generation !== this.#generation) {
         await client.close().catch(() => undefined);
@@ -158,7 +159,7 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       this.#client = undefined;
       this.#unregisterAll();
-      const reason = this.#failureReason(error);
+      const reason = this.#failureReason(sdk, error);
       if (restart && this.#restarts < limits.maxRestarts) {
         this.#scheduleRestart(reason);
         return;
@@ -215,7 +216,7 @@ export class McpConnection {
     this.#restartTimer.unref();
   }
 
-  #transport(): Transport {
+  #transport({ StdioClientTransport, StreamableHTTPClientTransport }: ClientSdk): Transport {
     const entry = this.entry;
     if (entry.transport === 'http') {
       return new StreamableHTTPClientTransport(new URL(entry.url), {
@@ -303,7 +304,7 @@ export class McpConnection {
     this.#registered = [];
   }
 
-  #failureReason(error: unknown): string {
+  #failureReason({ ErrorCode, McpError }: ClientSdk, error: unknown): string {
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return `did not answer initialize within ${this.#options.limits.initTimeoutMs / 1000} s`;
     }

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from './create-mcp-server.ts';
+import { loadMcpStdioServerSdk } from './load-mcp-sdk.ts';
 import type { McpBackend } from './types.ts';
 
 /**
@@ -16,14 +16,15 @@ export async function serveMcpOnStdio(
   output: Writable,
   signal?: AbortSignal,
 ): Promise<void> {
-  const server = createMcpServer(backend);
-  const transport = new StdioServerTransport(input, output);
   const ended = new Promise<void>((resolve) => {
     input.once('end', resolve);
     input.once('close', resolve);
     signal?.addEventListener('abort', () => resolve(), { once: true });
     if (signal?.aborted) resolve();
   });
+  const server = await createMcpServer(backend);
+  const { StdioServerTransport } = await loadMcpStdioServerSdk();
+  const transport = new StdioServerTransport(input, output);
   await server.connect(transport);
   await ended;
   await server.close();

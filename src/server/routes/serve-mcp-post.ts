@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   answerOneMessage,
@@ -8,6 +6,7 @@ import {
   createMcpServer,
   discoverServer,
   jsonRpcIdOf,
+  loadMcpHttpServerSdk,
   type McpRefusal,
   sessionNotFound,
   sessionRevisions,
@@ -32,7 +31,7 @@ export function sendRefusal(reply: FastifyReply, refusal: McpRefusal): FastifyRe
  * Yeoul's MCP server for this request's caller: `ask` runs like `/api`'s requests (the queue
  * bound, recorded events, metrics) for the caller's owner and needs `yeoul:write`.
  */
-function mcpServerFor(context: RouteContext, request: FastifyRequest, reply: FastifyReply) {
+async function mcpServerFor(context: RouteContext, request: FastifyRequest, reply: FastifyReply) {
   const caller = context.identityOf(request);
   const backend = createMcpBackend(context.runtime, {
     owner: caller.owner,
@@ -76,10 +75,10 @@ export async function serveStatelessPost(
   if ('status' in message) return sendRefusal(reply, message);
   const signal = clientGone(reply);
   if (message.method === 'server/discover' && message.id !== undefined) {
-    const result = await discoverServer(mcpServerFor(context, request, reply), signal);
+    const result = await discoverServer(await mcpServerFor(context, request, reply), signal);
     return reply.type('application/json').send({ jsonrpc: '2.0', id: message.id, result });
   }
-  const server = mcpServerFor(context, request, reply);
+  const server = await mcpServerFor(context, request, reply);
   const headers = request.headers;
   if (message.id === undefined) {
     await answerOneMessage(server, message, { signal, headers });
@@ -120,6 +119,7 @@ export async function serveSessionPost(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
+  const { isInitializeRequest, StreamableHTTPServerTransport } = await loadMcpHttpServerSdk();
   const { owner } = context.identityOf(request);
   const sessions = context.runtime.mcpSessions;
   let body = request.body;
@@ -138,7 +138,7 @@ export async function serveSessionPost(
       return sendRefusal(reply, sessionNotFound(jsonRpcIdOf(body)));
     }
   }
-  const server = mcpServerFor(context, request, reply);
+  const server = await mcpServerFor(context, request, reply);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: sessionId === undefined ? undefined : () => sessionId,
   });
