@@ -1,18 +1,17 @@
 import { Buffer } from 'node:buffer';
-import { createRequire } from 'node:module';
 import { InputTooLongError } from './errors/input-too-long-error.ts';
+import { type EncodingApi, loadO200kTokenizer } from './o200k-tokenizer.ts';
 import type { ChatMessage } from './types.ts';
 
-type Tokenizer = typeof import('gpt-tokenizer');
-let loadedTokenizer: Tokenizer | undefined;
+let loadedTokenizer: EncodingApi | undefined;
 
 /**
  * gpt-tokenizer, loaded on the first exact count (or by `loadTokenizer`): its o200k tables
- * cost a process about 65 MB of resident memory, and a turn whose texts fit their budgets by
- * their byte length alone (see `tokenBound`) never needs them.
+ * hold about 20 MB of heap, and a turn whose texts fit their budgets by their byte length
+ * alone (see `tokenBound`) never needs them.
  */
-function tokenizer(): Tokenizer {
-  loadedTokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as Tokenizer;
+function tokenizer(): EncodingApi {
+  loadedTokenizer ??= loadO200kTokenizer();
   return loadedTokenizer;
 }
 
