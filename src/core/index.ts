@@ -14,6 +14,7 @@ export {
 export { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 export { isYeoulError, YeoulError, type YeoulErrorOptions } from './errors/yeoul-error.ts';
 export { createId, graphNamePattern, sessionIdPattern } from './ids.ts';
+export { loadOnce } from './load-once.ts';
 export { applyMigrations } from './postgres/apply-migrations.ts';
 export {
   causedByConnectionFailure,

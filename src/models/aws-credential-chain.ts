@@ -1,3 +1,4 @@
+import { loadOnce } from '../core/index.ts';
 import type { BedrockSettings } from './cloud-settings.ts';
 
 /**
@@ -10,17 +11,17 @@ import type { BedrockSettings } from './cloud-settings.ts';
 export function awsCredentialChain(
   settings: Pick<BedrockSettings, 'profile' | 'credentialsFile' | 'configFile'>,
 ): () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string }> {
-  let chain: ReturnType<typeof import('@aws-sdk/credential-provider-node').defaultProvider>;
+  const loadChain = loadOnce(async () => {
+    const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
+    return defaultProvider({
+      ...(settings.profile ? { profile: settings.profile } : {}),
+      ...(settings.credentialsFile ? { filepath: settings.credentialsFile } : {}),
+      ...(settings.configFile ? { configFilepath: settings.configFile } : {}),
+    });
+  });
   const whose = settings.profile ? ` for profile "${settings.profile}"` : '';
   return async () => {
-    if (chain === undefined) {
-      const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
-      chain ??= defaultProvider({
-        ...(settings.profile ? { profile: settings.profile } : {}),
-        ...(settings.credentialsFile ? { filepath: settings.credentialsFile } : {}),
-        ...(settings.configFile ? { configFilepath: settings.configFile } : {}),
-      });
-    }
+    const chain = await loadChain();
     try {
       const { accessKeyId, secretAccessKey, sessionToken } = await chain();
       return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import type { Agent } from 'undici';
-import { scopedSignal } from '../core/index.ts';
+import { loadOnce, scopedSignal } from '../core/index.ts';
 import { checkWebhookHost, type WebhookHostRule } from './check-webhook-host.ts';
 import type { IpAddress } from './webhook-hosts.ts';
 
@@ -20,7 +20,7 @@ export interface AttemptRequest {
 }
 
 /** The undici package, loaded by the first attempt: a server that sends no webhook never holds it. */
-let undici: typeof import('undici') | undefined;
+const loadUndici = loadOnce(() => import('undici'));
 
 /**
  * Makes one POST: checks the host rule again, then connects only to the address it allowed
@@ -33,8 +33,7 @@ export async function sendWebhookAttempt(
 ): Promise<AttemptResult> {
   const url = new URL(attempt.url);
   // Loaded before the attempt's clock starts: the first load is not the endpoint's time.
-  undici ??= await import('undici');
-  const { Agent, request } = undici;
+  const { Agent, request } = await loadUndici();
   // One limit for the whole attempt, the name's resolution included: a claim's lease outlasts it.
   const scoped = scopedSignal(attempt.signal, attempt.timeoutMs);
   let agent: Agent | undefined;

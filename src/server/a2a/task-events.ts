@@ -134,8 +134,7 @@ export class TaskEventStream {
 
   /** Writes a JSON-RPC error (or any body) as the stream's last event. */
   sendRaw(body: unknown): void {
-    if (!this.#response.writableEnded)
-      writeInTick(this.#response, `data: ${JSON.stringify(body)}\n\n`);
+    writeInTick(this.#response, `data: ${JSON.stringify(body)}\n\n`);
   }
 
   /** Ends the stream. */

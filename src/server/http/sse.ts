@@ -22,9 +22,11 @@ function uncork(socket: Socket): void {
  * (the tokens of one network read from the model, an event and the next) leaves in one
  * system call: the first write corks the connection, the tick's end uncorks it. The socket
  * itself is corked, not the response: a response that ends in that tick lets go of its
- * socket, which must not stay corked for the next response on the connection.
+ * socket, which must not stay corked for the next response on the connection. A response
+ * that has ended takes nothing.
  */
 export function writeInTick(response: ServerResponse, text: string): void {
+  if (response.writableEnded) return;
   const socket = response.socket;
   if (socket !== null && socket.writableCorked === 0) {
     socket.cork();
@@ -44,7 +46,6 @@ export function sseWriter(response: ServerResponse) {
   ping.unref();
   return {
     write(entry: StreamEvent): void {
-      if (response.writableEnded) return;
       writeInTick(
         response,
         `id: ${entry.id}\nevent: ${entry.event}\ndata: ${JSON.stringify(entry.data)}\n\n`,

@@ -116,8 +116,7 @@ export class CompletionStream {
   }
 
   #write(data: unknown): void {
-    if (!this.#response.writableEnded)
-      writeInTick(this.#response, `data: ${JSON.stringify(data)}\n\n`);
+    writeInTick(this.#response, `data: ${JSON.stringify(data)}\n\n`);
   }
 
   #end(): void {

@@ -168,7 +168,7 @@ function openOnFirstWrite(request: FastifyRequest, reply: FastifyReply, leave: (
         reply.raw.writeHead(200, { ...sseHeaders, 'x-request-id': request.id });
         reply.raw.on('close', leave);
       }
-      if (!reply.raw.writableEnded) writeInTick(reply.raw, `data: ${JSON.stringify(event)}\n\n`);
+      writeInTick(reply.raw, `data: ${JSON.stringify(event)}\n\n`);
     },
     end: () => {
       if (open && !reply.raw.writableEnded) reply.raw.end();

@@ -2,6 +2,7 @@ import type {
   CloudWatchLogsClient,
   CloudWatchLogsClientConfig,
 } from '@aws-sdk/client-cloudwatch-logs';
+import { loadOnce } from '../../../core/index.ts';
 import { ToolRequestError } from '../../errors/tool-request-error.ts';
 import { cloudWatchFilterPattern } from './cloudwatch-filter-pattern.ts';
 import { LogSourceError } from './errors/log-source-error.ts';
@@ -27,6 +28,9 @@ export interface CloudWatchSourceOptions {
 
 const service = 'CloudWatch Logs';
 
+/** The SDK, loaded by the first query: a server that never searches CloudWatch never holds it. */
+const loadCloudWatchSdk = loadOnce(() => import('@aws-sdk/client-cloudwatch-logs'));
+
 /**
  * `cloudwatch:LOG_GROUP`: FilterLogEvents with a JSON filter pattern built from the query
  * ({@link cloudWatchFilterPattern}), every page followed through `nextToken` so the count is
@@ -42,11 +46,7 @@ export function createCloudWatchLogSource(options: CloudWatchSourceOptions): Log
   return {
     name: `CloudWatch Logs group ${options.logGroup}`,
     async query(query: LogQuery, { signal }): Promise<LogQueryResult> {
-      // The SDK is loaded on the first query: a server that never searches CloudWatch never
-      // holds it.
-      const { CloudWatchLogsClient, FilterLogEventsCommand } = await import(
-        '@aws-sdk/client-cloudwatch-logs'
-      );
+      const { CloudWatchLogsClient, FilterLogEventsCommand } = await loadCloudWatchSdk();
       client ??= new CloudWatchLogsClient({ maxAttempts: 2, ...options.clientConfig });
       const filterPattern = cloudWatchFilterPattern(query);
       const matches = compileLogQuery(query);
