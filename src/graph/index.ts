@@ -24,7 +24,7 @@ export { MemoryCheckpointer } from './checkpoint/memory-checkpointer.ts';
 export { checkpointMigrations } from './checkpoint/postgres-checkpoint-migrations.ts';
 export { PostgresCheckpointer } from './checkpoint/postgres-checkpointer.ts';
 export { SqliteCheckpointer } from './checkpoint/sqlite-checkpointer.ts';
-export type { Checkpointer, PendingInterrupt } from './checkpoint/types.ts';
+export type { AppendOptions, Checkpointer, PendingInterrupt } from './checkpoint/types.ts';
 export { CompiledGraph, type ResumeConfig } from './compiled-graph.ts';
 // Error codes name their subject first, in the runtime's own words: `graph_*` (the graph as
 // declared and what its nodes did), `subgraph_*`, `thread_*`, `run_*`, `interrupt_*`,

@@ -20,6 +20,11 @@ const appendRowsSql = {
   text: 'SELECT yeoul_graph_append_rows($1, $2, $3, $4, $5, $6, $7, $8, $9) AS appended',
 };
 
+// The set_config every statement starts with: the commit waits for the WAL only when $8 says so.
+const commitWaitCte = `cfg AS (
+    SELECT set_config('synchronous_commit', CASE WHEN $8::boolean THEN 'on' ELSE 'off' END, true) AS v
+  )`;
+
 // One row in one statement, without the function's per-call cost (a sync step, the most
 // common call): the row is inserted when its first seq is the thread's next and it does not
 // fill the tail up to a seal (those go to the function, which seals); the set of running
@@ -27,9 +32,7 @@ const appendRowsSql = {
 // `cfg`, so the commit waits for the WAL only when $8 says so.
 const appendOneSql = {
   name: 'yeoul_graph_append_one',
-  text: `WITH cfg AS (
-    SELECT set_config('synchronous_commit', CASE WHEN $8::boolean THEN 'on' ELSE 'off' END, true) AS v
-  ),
+  text: `WITH ${commitWaitCte},
   last AS (
     SELECT last_seq, pending, status FROM graph_segments
     WHERE thread_id = $1 ORDER BY first_seq DESC LIMIT 1
@@ -62,42 +65,65 @@ const appendOneSql = {
     (SELECT pending FROM tail) AS pending`,
 };
 
+// A thread's first row (its seq 1), when the thread has no row at all: a plain insert whose
+// row count says whether it went in, and the thread joins the set of running threads. Should
+// another writer's first row win the race (the insert then does nothing), the set may keep
+// the thread although its last row is not running: the set's readers check the status.
+const appendFirstSql = {
+  name: 'yeoul_graph_append_first',
+  text: `WITH ${commitWaitCte},
+  joined AS (
+    INSERT INTO graph_running_threads (thread_id)
+    SELECT $1 FROM cfg
+    WHERE cfg.v IS NOT NULL AND $4 = 'running'
+      AND NOT EXISTS (SELECT 1 FROM graph_segments WHERE thread_id = $1)
+    ON CONFLICT DO NOTHING
+  )
+  INSERT INTO graph_segments
+    (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
+  SELECT $1, 1, $3, $6, $9, false, $4, $5, $7 FROM cfg
+  WHERE cfg.v IS NOT NULL AND $2 = 1
+    AND NOT EXISTS (SELECT 1 FROM graph_segments WHERE thread_id = $1)
+  ON CONFLICT DO NOTHING`,
+};
+
 // The next row of a thread whose last row this process wrote, still running: the row it knows
 // ($10 its first seq, ending at $2 - 1, $11 its pending bytes, unsealed, running) must be there
 // — a point lookup, no search for the thread's last row — and the set of running threads
 // already holds the thread. Without that row (another writer, a rollback, a compaction) nothing
-// is inserted and the full statement above decides. `ending` adds the thread's exit from the
-// set, for a row whose status is no longer running.
-function followingRowSql(ending: boolean) {
-  return {
-    name: ending ? 'yeoul_graph_append_end' : 'yeoul_graph_append_next',
-    text: `WITH cfg AS (
-    SELECT set_config('synchronous_commit', CASE WHEN $8::boolean THEN 'on' ELSE 'off' END, true) AS v
-  ),
+// is inserted and the full statement above decides.
+const followingRowInsert = `INSERT INTO graph_segments
+    (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
+  SELECT $1, $2, $3, $6, $9, false, $4, $5, $7 FROM cfg
+  WHERE cfg.v IS NOT NULL AND EXISTS (
+    SELECT 1 FROM graph_segments WHERE thread_id = $1 AND first_seq = $10
+      AND last_seq = $2 - 1 AND pending = $11 AND NOT sealed AND status = 'running'
+  )
+  ON CONFLICT DO NOTHING`;
+
+// A running row (most steps of a run): a plain insert, whose row count says whether it went
+// in, with no row to describe and send back.
+const appendNextSql = {
+  name: 'yeoul_graph_append_next_row',
+  text: `WITH ${commitWaitCte}
+  ${followingRowInsert}`,
+};
+
+// A row whose status is no longer running also takes the thread out of the set of running
+// threads, once the row went in.
+const appendEndSql = {
+  name: 'yeoul_graph_append_end',
+  text: `WITH ${commitWaitCte},
   ins AS (
-    INSERT INTO graph_segments
-      (thread_id, first_seq, last_seq, updated_at, pending, sealed, status, run_id, data)
-    SELECT $1, $2, $3, $6, $9, false, $4, $5, $7 FROM cfg
-    WHERE cfg.v IS NOT NULL AND EXISTS (
-      SELECT 1 FROM graph_segments WHERE thread_id = $1 AND first_seq = $10
-        AND last_seq = $2 - 1 AND pending = $11 AND NOT sealed AND status = 'running'
-    )
-    ON CONFLICT DO NOTHING
+    ${followingRowInsert}
     RETURNING status
-  )${
-    ending
-      ? `,
+  ),
   left_set AS (
     DELETE FROM graph_running_threads
     WHERE thread_id = $1 AND EXISTS (SELECT 1 FROM ins)
-  )`
-      : ''
-  }
+  )
   SELECT EXISTS (SELECT 1 FROM ins) AS appended`,
-  };
-}
-const appendNextSql = followingRowSql(false);
-const appendEndSql = followingRowSql(true);
+};
 
 /** A thread's last row as this process wrote it, while its status is running. */
 interface KnownTail {
@@ -174,12 +200,22 @@ export class PostgresAppendBatch {
     this.#waitForEveryStep = options.waitForEveryStep ?? false;
   }
 
-  /** Appends `entry` with the next group; resolves once committed, rejects on a conflict. */
-  append(entry: CheckpointEntry): Promise<void> {
+  /**
+   * Appends `entry` with the next group; resolves once committed, rejects on a conflict.
+   * The group is what this turn of the event loop appends, sent after it; an `awaited`
+   * entry (its run waits for it before going on) that finds nothing else on its way goes
+   * out as soon as the code running now is done: each microsecond between a step's commit
+   * and the next one's statement costs a sync run more than that (the database server has
+   * gone idle meanwhile).
+   */
+  append(entry: CheckpointEntry, awaited = false): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ entry, resolve, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
+      if (this.#scheduled) return;
+      this.#scheduled = true;
+      if (awaited && this.#pending.length === 1 && this.#inFlight.size === 0) {
+        queueMicrotask(() => this.#flush());
+      } else {
         setImmediate(() => this.#flush());
       }
     });
@@ -287,7 +323,19 @@ export class PostgresAppendBatch {
     const data = row.lines.join('\n');
     if (known !== undefined && known.lastSeq + 1 === row.first.seq) {
       const pending = known.pending + Buffer.byteLength(data) + 1;
-      if (pending < segmentSealBytes && (await this.#appendFollowing(row, wait, known, pending))) {
+      if (
+        pending < segmentSealBytes &&
+        (await this.#appendFollowing(row, data, wait, known, pending))
+      ) {
+        this.#remember(row, pending);
+        return true;
+      }
+    } else if (row.first.seq === 1) {
+      // A new thread's first row; false here is a conflict (the thread has rows already).
+      const pending = Buffer.byteLength(data) + 1;
+      if (pending < segmentSealBytes) {
+        const values = rowParameters(row, data, wait, pending);
+        if ((await this.#pool.query({ ...appendFirstSql, values })).rowCount !== 1) return false;
         this.#remember(row, pending);
         return true;
       }
@@ -296,20 +344,7 @@ export class PostgresAppendBatch {
       appended: boolean;
       seals: boolean;
       pending: number | null;
-    }>({
-      ...appendOneSql,
-      values: [
-        row.first.threadId,
-        row.first.seq,
-        row.last.seq,
-        row.last.status,
-        row.first.runId,
-        row.last.createdAt,
-        data,
-        wait,
-        segmentSealBytes,
-      ],
-    });
+    }>({ ...appendOneSql, values: rowParameters(row, data, wait, segmentSealBytes) });
     if (rows[0]?.seals === true) return (await this.#appendRows([row], wait))[0] === true;
     if (rows[0]?.appended !== true) return false;
     if (rows[0].pending !== null) this.#remember(row, rows[0].pending);
@@ -319,26 +354,16 @@ export class PostgresAppendBatch {
   /** The shorter statement for a thread's next row; false when it did not insert it. */
   async #appendFollowing(
     row: Row,
+    data: string,
     wait: boolean,
     known: KnownTail,
     pending: number,
   ): Promise<boolean> {
-    const { rows } = await this.#pool.query<{ appended: boolean }>({
-      ...(row.last.status === 'running' ? appendNextSql : appendEndSql),
-      values: [
-        row.first.threadId,
-        row.first.seq,
-        row.last.seq,
-        row.last.status,
-        row.first.runId,
-        row.last.createdAt,
-        row.lines.join('\n'),
-        wait,
-        pending,
-        known.firstSeq,
-        known.pending,
-      ],
-    });
+    const values = [...rowParameters(row, data, wait, pending), known.firstSeq, known.pending];
+    if (row.last.status === 'running') {
+      return (await this.#pool.query({ ...appendNextSql, values })).rowCount === 1;
+    }
+    const { rows } = await this.#pool.query<{ appended: boolean }>({ ...appendEndSql, values });
     return rows[0]?.appended === true;
   }
 
@@ -371,6 +396,26 @@ export class PostgresAppendBatch {
     });
     return result.rows[0]?.appended ?? [];
   }
+}
+
+/**
+ * $1 to $9 of the one-row statements: the row's thread, first and last seq, status, run,
+ * time, lines (`data`), whether the commit waits for the disk, and `ninth` (the thread's
+ * pending bytes with this row, or the size that seals a tail).
+ */
+function rowParameters(row: Row, data: string, wait: boolean, ninth: number): unknown[] {
+  const { first, last } = row;
+  return [
+    first.threadId,
+    first.seq,
+    last.seq,
+    last.status,
+    first.runId,
+    last.createdAt,
+    data,
+    wait,
+    ninth,
+  ];
 }
 
 /** The key of an entry's run (a thread's runs are told apart by their ids). */

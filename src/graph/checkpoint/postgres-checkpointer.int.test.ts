@@ -166,6 +166,17 @@ describe('postgres checkpointer', () => {
     assert.deepEqual(results.map((result) => result.status).sort(), ['fulfilled', 'rejected']);
     const stored = (await second.read('raced', 1)).entries;
     assert.equal(stored.length, 1);
+    // A new thread's first step too (the shorter statement for a thread with no rows).
+    const firsts = await Promise.allSettled([
+      first.append(entryFor('raced-new', 1, { node: 'first' })),
+      second.append(entryFor('raced-new', 1, { node: 'second' })),
+    ]);
+    assert.deepEqual(firsts.map((result) => result.status).sort(), ['fulfilled', 'rejected']);
+    const winner = firsts[0]?.status === 'fulfilled' ? 'first' : 'second';
+    assert.deepEqual(
+      (await first.read('raced-new')).entries.map((entry) => [entry.seq, entry.node]),
+      [[1, winner]],
+    );
     await Promise.all([first.close(), second.close()]);
   });
 

@@ -12,6 +12,7 @@ import { PostgresAppendBatch } from './postgres-append-batch.ts';
 import { segmentEntries } from './segment-lines.ts';
 import { truncateSegments } from './truncate-segments.ts';
 import {
+  type AppendOptions,
   type CheckpointEntry,
   type Checkpointer,
   type ListThreadsOptions,
@@ -219,8 +220,8 @@ export class PostgresCheckpointer implements Checkpointer {
     return row.host !== hostIdentity() || processExists(row.pid);
   }
 
-  append(entry: CheckpointEntry): Promise<void> {
-    return this.#batch.append(entry);
+  append(entry: CheckpointEntry, options?: AppendOptions): Promise<void> {
+    return this.#batch.append(entry, options?.awaited === true);
   }
 
   async read(threadId: string, afterSeq = 0): Promise<ThreadLog> {

@@ -116,6 +116,12 @@ export interface ListThreadsOptions {
   prefix?: string;
 }
 
+/** How an entry is appended (see `Checkpointer.append`). */
+export interface AppendOptions {
+  /** The caller waits for this commit before doing anything else. */
+  awaited?: boolean;
+}
+
 /**
  * The smallest string after every string that starts with `prefix` (compared by code unit,
  * as UTF-8 bytes compare, when its last character is ASCII), for a range query on an index;
@@ -156,9 +162,11 @@ export interface Checkpointer {
   /**
    * Commits one entry atomically. Fails with CheckpointConflictError when the thread
    * already has an entry at `entry.seq`, or when `entry.seq` is not the next number —
-   * that is how two writers of one thread find out about each other.
+   * that is how two writers of one thread find out about each other. `options.awaited`:
+   * the caller waits for this commit before it does anything else (a `sync` step), so a
+   * checkpointer that groups appends may send it at once instead of waiting for others.
    */
-  append(entry: CheckpointEntry): Promise<void>;
+  append(entry: CheckpointEntry, options?: AppendOptions): Promise<void>;
   /**
    * The thread's log after `afterSeq` (default 0): the base snapshot when it is newer
    * than `afterSeq`, then the entries with a larger seq, in order. An unknown thread

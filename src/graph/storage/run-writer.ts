@@ -142,7 +142,8 @@ export class RunWriter {
       owner: store.checkpointer.instanceId,
       payload: fields.payload ?? null,
     };
-    await store.commit(record, entry, after);
+    // A sync run waits for each entry before it goes on: nothing of its own can join it.
+    await store.commit(record, entry, after, { awaited: this.#durability === 'sync' });
   }
 
   /** The checkpointer the run commits to; undefined when it commits nothing. */

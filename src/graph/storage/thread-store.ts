@@ -1,4 +1,9 @@
-import type { CheckpointEntry, Checkpointer, ThreadLog } from '../checkpoint/types.ts';
+import type {
+  AppendOptions,
+  CheckpointEntry,
+  Checkpointer,
+  ThreadLog,
+} from '../checkpoint/types.ts';
 import { applyEntry, type Superstep, superstepAfter } from '../planning/superstep.ts';
 import { type AnyChannel, initialState, type StateSchema } from '../state.ts';
 
@@ -87,9 +92,14 @@ export class ThreadStore {
   }
 
   /** Commits an entry and, once it is stored, moves the record to it. */
-  async commit(record: ThreadRecord, entry: CheckpointEntry, values: Record<string, unknown>) {
+  async commit(
+    record: ThreadRecord,
+    entry: CheckpointEntry,
+    values: Record<string, unknown>,
+    options?: AppendOptions,
+  ) {
     try {
-      await this.checkpointer.append(entry);
+      await this.checkpointer.append(entry, options);
     } catch (error) {
       this.forget(record.threadId);
       throw error;
