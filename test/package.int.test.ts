@@ -215,10 +215,12 @@ describe('the packed package', { timeout: 20 * minute }, () => {
         documents: unknown[];
       };
       assert.deepEqual(documents.documents, []);
-      // The calculator runs in a worker thread (a .js file of dist/) and the log tool reads
-      // the project's own logs.
+      // The calculator answers plain arithmetic itself (with mathjs's number formatting, read
+      // from the installed package) and the rest in a worker thread (a .js file of dist/); the
+      // log tool reads the project's own logs.
       for (const [message, tool, answer] of [
         ['123 * 456 계산해줘', 'calculator', /56,088/],
+        ['sqrt(16) * 2^10 계산해줘', 'calculator', /= 4,096/],
         ['order-service에서 500 에러 로그 보여줘', 'query_logs', /3건/],
       ] as const) {
         const response = await fetch(`${server.url}/api/agent/invoke`, {

@@ -109,7 +109,6 @@ if (mode === 'hello') {
   const yeoul = await runtime();
   tuneServerHeap(yeoul.config.env.NODE_OPTIONS); // as `yeoul serve` does
   const server = await startServer(yeoul, { logger: false });
-  await yeoul.tools.registry.warmUp(['calculator']); // as `yeoul serve` does
   console.log(`READY ${server.url}`);
 } else {
   console.error(`unknown mode ${mode}`);

@@ -82,10 +82,8 @@ export async function startServing(
       'a background operation failed; the server keeps running',
     ),
   );
-  // The calculator's thread loads mathjs (about a second) now, not on the first question.
-  runtime.tools.registry.warmUp(['calculator']).catch((error: unknown) => {
-    io.stderr.write(`The calculator could not start yet: ${(error as Error).message}\n`);
-  });
+  // The calculator answers plain arithmetic itself; its mathjs thread (~0.2 s to start, and
+  // ~40 MB) starts on the first expression that needs more, so it is not started here.
   // The model, or its fallback chain in order.
   const model = runtime.model.chain.links.map((link) => link.name).join(' → ');
   const store =

@@ -18,6 +18,20 @@ describe('calculator', () => {
     assert.equal((await call({ expression: '2 + 3' }, tool)).content, '2 + 3 = 5');
   });
 
+  it('answers plain arithmetic without its thread, and anything else in it', async () => {
+    // A thread this small cannot even load mathjs: only what skips it answers.
+    assert.throws(() => createCalculatorTool({ memoryLimitMb: 2 }), /at least 4 MiB \(got 2\)/);
+    const starved = createCalculatorTool({ memoryLimitMb: 4 });
+    assert.equal(
+      (await call({ expression: '(12 + 3) * 4 / 8' }, starved)).content,
+      '(12 + 3) * 4 / 8 = 7.5',
+    );
+    assert.match(
+      (await call({ expression: 'sqrt(16)' }, starved)).content,
+      /^Error: could not evaluate "sqrt\(16\)": the calculation needed more than 4 MiB/,
+    );
+  });
+
   it('answers "expression = result"', async () => {
     const result = await call({ expression: '123 * 456' });
     assert.deepEqual([result.isError, result.content], [false, '123 * 456 = 56088']);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.ts';
 import type { ToolDefinition } from '../types.ts';
 import { MathWorker, type MathWorkerOptions } from './calculator/math-worker.ts';
+import { evaluatePlainArithmetic } from './calculator/plain-arithmetic.ts';
 
 const maxExpressionLength = 500;
 
@@ -19,7 +20,8 @@ const inputSchema = z.object({
 });
 
 /**
- * A calculator tool whose evaluations run in their own worker thread with these limits.
+ * A calculator tool: plain arithmetic at once, anything else in mathjs in its own worker
+ * thread with these limits (started on the first such expression, or by `warmUp`).
  * @example
  * registry.register(createCalculatorTool({ evaluationTimeoutMs: 1_000 }));
  */
@@ -41,6 +43,9 @@ export function createCalculatorTool(
       if (expression.length > maxExpressionLength) {
         throw new Error(`expressions are limited to ${maxExpressionLength} characters`);
       }
+      // Plain arithmetic (most calls: "123 * 456") needs no thread, nor mathjs loaded.
+      const plain = evaluatePlainArithmetic(expression);
+      if (plain !== undefined) return `${expression} = ${plain}`;
       const outcome = await mathWorker.evaluate(expression, signal);
       if (!outcome.ok) {
         throw new Error(`could not evaluate "${shorten(expression)}": ${outcome.problem}`);
@@ -54,7 +59,7 @@ export function createCalculatorTool(
   });
 }
 
-/** The `calculator` tool: mathjs in a locked-down instance, in a worker thread. */
+/** The `calculator` tool: plain arithmetic, else mathjs in a locked-down instance in a worker thread. */
 export const calculatorTool = createCalculatorTool();
 
 function shorten(expression: string): string {

@@ -60,7 +60,7 @@ describe('MathWorker', () => {
       controller.abort();
       assert.deepEqual(await cancelled, { ok: false, problem: 'the calculation was cancelled' });
       assert.deepEqual(await own.evaluate('3 + 3'), { ok: true, result: '6' });
-      assert.equal(own.threadStarts, 1, 'no restart (it costs every caller about a second)');
+      assert.equal(own.threadStarts, 1, 'no restart (it costs every caller ~0.2 s)');
     } finally {
       await own.close();
     }

@@ -7,7 +7,7 @@ import type { CalculationOutcome } from './restricted-math.ts';
 export interface MathWorkerOptions {
   /** Longest one evaluation may run before the thread is stopped (default 2 000 ms). */
   evaluationTimeoutMs?: number;
-  /** Heap of the thread in MiB; more stops the thread (default 256). */
+  /** Heap of the thread in MiB, at least 4; more stops the thread (default 256). */
   memoryLimitMb?: number;
   /** The thread ends after this long without work (default 60 000 ms). */
   idleTimeoutMs?: number;
@@ -26,11 +26,14 @@ interface Thread {
 
 const entry = siblingModule(import.meta.url, 'math-worker-thread');
 
+/** The smallest heap a thread can start with (with 2 MiB V8 aborts the process). */
+const minMemoryLimitMb = 4;
+
 /** Most expressions handed to the thread in one message. */
 const maxBatch = 64;
 /**
  * A cancelled calculation that has run this long is stopped with its thread; a younger one
- * is left to finish (its answer dropped): restarting the thread costs everyone ~1 s.
+ * is left to finish (its answer dropped): restarting the thread costs everyone ~0.2 s.
  */
 const stopCancelledAfterMs = 100;
 
@@ -41,7 +44,7 @@ const stopCancelledAfterMs = 100;
  * answer each, in order: a message round trip costs ~0.4 ms, an evaluation ~0.03 ms.
  * The expression being evaluated is always the oldest unanswered one, so a runaway one is
  * failed alone and the rest of its batch is sent again to a new thread. The thread starts
- * on first use (about a second, loading mathjs), is reused, and ends when idle.
+ * on first use (~0.2 s, loading mathjs), is reused, and ends when idle.
  */
 export class MathWorker {
   #evaluationTimeoutMs: number;
@@ -60,6 +63,12 @@ export class MathWorker {
   constructor(options: MathWorkerOptions = {}) {
     this.#evaluationTimeoutMs = options.evaluationTimeoutMs ?? 2_000;
     this.#memoryLimitMb = options.memoryLimitMb ?? 256;
+    // Below this V8 cannot even set the thread's heap up, and ends the whole process.
+    if (!(this.#memoryLimitMb >= minMemoryLimitMb)) {
+      throw new RangeError(
+        `the calculator's memory limit must be at least ${minMemoryLimitMb} MiB (got ${options.memoryLimitMb})`,
+      );
+    }
     this.#idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
   }
 

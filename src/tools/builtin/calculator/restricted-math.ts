@@ -61,7 +61,7 @@ const refusedProperties = new Set([
 const formatOptions = { precision: 14, lowerExp: -7, upperExp: 15 };
 const maxResultLength = 2_000;
 
-/** A fresh restricted instance; build it once per thread, it takes about a second. */
+/** A fresh restricted instance; build it once per thread (~0.1 s). */
 export function createRestrictedMath(): RestrictedMath {
   // The typings call `all` optional; the package always exports it.
   const math = create(all as FactoryFunctionMap, { number: 'number', precision: 64 });
