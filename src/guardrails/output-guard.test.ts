@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../testing/internal/seeded-random.ts';
 import { compileGuardrails } from './compile-guardrails.ts';
 import { defineGuardrail, deny, pii } from './factories.ts';
 import { PlaceholderVault } from './placeholder-vault.ts';
@@ -84,17 +85,6 @@ describe('StreamingOutputGuard: redaction', () => {
 });
 
 describe('StreamingOutputGuard: random chunks', () => {
-  /** A small deterministic generator (mulberry32), so a failure can be replayed. */
-  function random(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-      mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-      return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-    };
-  }
-
   const text = [
     '안녕하세요, 고객님. 문의하신 환불 건입니다. 연락처 010-9876-5432로 연락드렸고,',
     '메일(kim.minsu@corp.co.kr)로도 안내했습니다. 환불 계좌는 국민은행 123456-01-123456이며,',
@@ -112,7 +102,7 @@ describe('StreamingOutputGuard: random chunks', () => {
         expected.includes('1588-1234'),
     );
     for (let seed = 1; seed <= 40; seed += 1) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const chunks: string[] = [];
       for (let at = 0; at < text.length; ) {
         const size = 1 + Math.floor(next() * (seed % 2 === 0 ? 4 : 24));

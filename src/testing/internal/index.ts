@@ -99,6 +99,7 @@ export {
   researchSubgraph,
 } from './research-subgraph.ts';
 export { schemaDrift } from './schema-drift.ts';
+export { seededRandom } from './seeded-random.ts';
 export {
   type LoadTarget,
   type SteadyLoad,

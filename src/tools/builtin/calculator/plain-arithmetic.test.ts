@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../../../testing/internal/seeded-random.ts';
 import { evaluatePlainArithmetic } from './plain-arithmetic.ts';
 import { createRestrictedMath } from './restricted-math.ts';
 
 const math = createRestrictedMath();
-
-/** A deterministic generator (mulberry32), so a failure names an expression that fails again. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A random expression of the plain grammar, with spaces here and there. */
 function plainExpression(next: () => number, depth = 0): string {
@@ -40,7 +30,7 @@ function mathjs(expression: string): string | undefined {
 
 describe('plain arithmetic', () => {
   it('answers exactly what mathjs answers, for thousands of generated expressions', () => {
-    const next = random(20261208);
+    const next = seededRandom(20261208);
     let answered = 0;
     for (let index = 0; index < 5_000; index += 1) {
       const expression = plainExpression(next);
@@ -54,7 +44,7 @@ describe('plain arithmetic', () => {
   });
 
   it('answers nothing mathjs refuses or reads otherwise, on random strings of its characters', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const alphabet = '0123456789 .+-*/()e%x,';
     let answered = 0;
     for (let index = 0; index < 20_000; index += 1) {
