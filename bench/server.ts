@@ -14,7 +14,7 @@ import { compareLangGraphProtocol, langGraphProtocolTargets } from './lib/langgr
 import { comparePeers, peerTargets, smokePeers } from './lib/peer-comparison.ts';
 import { benchPostgresServer } from './lib/postgres-server-load.ts';
 import { processTreeRss } from './lib/process-tree-rss.ts';
-import { type ReadyProcess, spawnReady } from './lib/ready-process.ts';
+import { type ReadyProcess, spawnReady, withServeCompileCache } from './lib/ready-process.ts';
 import { ratio, target } from './lib/stats.ts';
 
 const quick = process.argv.includes('--quick');
@@ -38,7 +38,7 @@ async function start(
       mode,
       ...(argument === undefined ? [] : [argument]),
     ],
-    { env: { ...childEnv, ...env } },
+    { env: withServeCompileCache({ ...childEnv, ...env }) },
   );
   children.push(server.child);
   return server;

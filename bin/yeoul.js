@@ -7,6 +7,7 @@
 // Plain JavaScript on purpose: this file must run on any Node that is likely first on PATH.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -24,6 +25,10 @@ if (!existsSync(source)) {
   }
   await import(pathToFileURL(join(root, 'dist', 'cli.js')).href);
 } else if (major >= 24) {
+  // Node's compile cache is on before the first TypeScript file loads (src/cli.ts turns it on
+  // too, but only once it was itself read): a warm start then strips no TypeScript and never
+  // loads Node's stripper, whose WebAssembly memory would stay resident in a server.
+  nodeModule.enableCompileCache?.();
   await import(pathToFileURL(source).href);
 } else {
   const node24 = join(root, 'node_modules', 'node', 'bin', 'node');
@@ -34,7 +39,9 @@ if (!existsSync(source)) {
     );
     process.exit(1);
   }
-  const child = spawn(node24, [source, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(node24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   // Ctrl-C reaches the child through the terminal; a signal sent to this process is passed on.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => child.kill(signal));

@@ -13,7 +13,12 @@ import { calculatorTurn } from './calculator-turn.ts';
 import { connectionPool } from './http-client.ts';
 import { type PeerClient, peerClients } from './peer-clients.ts';
 import { processTreeRss } from './process-tree-rss.ts';
-import { type ReadyProcess, spawnReady, stopProcess } from './ready-process.ts';
+import {
+  type ReadyProcess,
+  spawnReady,
+  stopProcess,
+  withServeCompileCache,
+} from './ready-process.ts';
 import { ratio, target } from './stats.ts';
 import { runTurns, type TurnLoadSummary } from './turn-load.ts';
 
@@ -49,11 +54,17 @@ export async function startPeer(
     const server = await spawnReady(
       'yeoul',
       [
-        '--max-semi-space-size=8', // as `npm start` runs it
+        '--max-semi-space-size=8', // as `npm start` runs it (and its compile cache below)
         join(import.meta.dirname, 'bench-server-process.ts'),
         'yeoul',
       ],
-      { env: { ...env, YEOUL_MODEL: 'compat:bench', YEOUL_COMPAT_BASE_URL: modelUrl } },
+      {
+        env: withServeCompileCache({
+          ...env,
+          YEOUL_MODEL: 'compat:bench',
+          YEOUL_COMPAT_BASE_URL: modelUrl,
+        }),
+      },
     );
     return { ...server, dataDir };
   }

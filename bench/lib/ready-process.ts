@@ -1,12 +1,27 @@
 // Starts a server process of `npm run bench:server` and waits for the `READY <url>` line it
 // prints on stdout: Yeoul's and the floors' (bench-server-process.ts) and the peers'.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A started server: its base URL, its process id and the process. */
 export interface ReadyProcess {
   url: string;
   pid: number;
   child: ChildProcess;
+}
+
+/**
+ * `env` for a process of bench-server-process.ts (Yeoul, its floors, the fake models), as
+ * `npm start` runs Yeoul: its entry point (bin/yeoul.js) turns Node's compile cache on (in its
+ * default folder) before any TypeScript loads; a child whose entry is TypeScript itself gets
+ * it from the variable. Unchanged when `env` names a cache or turns it off.
+ */
+export function withServeCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) {
+    return env;
+  }
+  return { ...env, NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
 }
 
 /** Spawns `node <args>` (this Node) and resolves once it prints `READY <url>`. */

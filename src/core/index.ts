@@ -2,6 +2,7 @@ export { combineSignals, neverAbortedSignal, scopedSignal } from './abort.ts';
 export { AsyncQueue } from './async-queue.ts';
 export { blockedPort, blockedPortReason } from './blocked-port.ts';
 export { isDiskFull, toSqliteStoreError } from './classify-sqlite-error.ts';
+export { withCompileCache } from './compile-cache-env.ts';
 export {
   deleteBlankVariables,
   environmentVariable,

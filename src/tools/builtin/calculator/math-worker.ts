@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { siblingModule } from '../../../core/index.ts';
+import { siblingModule, withCompileCache } from '../../../core/index.ts';
 import type { MathRequest } from './math-worker-thread.ts';
 import type { CalculationOutcome } from './restricted-math.ts';
 
@@ -141,6 +141,7 @@ export class MathWorker {
   #startThread(): void {
     const worker = new Worker(entry, {
       resourceLimits: { maxOldGenerationSizeMb: this.#memoryLimitMb },
+      env: withCompileCache(),
     });
     const thread: Thread = { worker, ready: false };
     this.#thread = thread;

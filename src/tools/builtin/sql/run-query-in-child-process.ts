@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { siblingModule } from '../../../core/index.ts';
+import { siblingModule, withCompileCache } from '../../../core/index.ts';
 import type { QueryOutcome, QueryRequest } from './execute-read-only-query.ts';
 import type { QueryProcessMessage } from './query-process.ts';
 
@@ -20,6 +20,8 @@ export function runQueryInChildProcess(
       execArgv: ['--max-old-space-size=128', '--disable-warning=ExperimentalWarning'],
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'advanced',
+      // Each query is a new process: from the cache it starts without stripping TypeScript.
+      env: withCompileCache(),
     });
     let settled = false;
     const settle = (outcome: QueryOutcome) => {
