@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { seededRandom } from '../testing/internal/seeded-random.ts';
+import { seededRandom } from '../testing/internal/index.ts';
 import { compileGuardrails } from './compile-guardrails.ts';
 import { defineGuardrail, deny, pii } from './factories.ts';
 import { PlaceholderVault } from './placeholder-vault.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { seededRandom } from '../../../testing/internal/seeded-random.ts';
+import { seededRandom } from '../../../testing/internal/index.ts';
 import { evaluatePlainArithmetic } from './plain-arithmetic.ts';
 import { createRestrictedMath } from './restricted-math.ts';
 
